@@ -1,0 +1,1 @@
+"""Server side of Quoridor Arena: the websocket referee, tournaments and persistence."""
