@@ -1,0 +1,94 @@
+"""Rendering of tournament standings: rich tables for the terminal, fixed-width text for logs."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from shared.tournament import Row, Standings
+
+__all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text"]
+
+_HEADERS = ("#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time (s)")
+# Only the player column reads left to right; numbers line up on the right.
+_LEFT = {"Player"}
+
+
+def format_points(points: float) -> str:
+    """Points without a needless ``.0``: ``2``, ``1.5``."""
+    return f"{points:g}"
+
+
+def format_elo(elo: float | None, error: float | None, *, ascii_only: bool = False) -> str:
+    """``+190.8 ± 81.2``; ``+inf`` for a perfect score, ``-`` with no games; no margin when undefined."""
+    if elo is None:
+        return "-"
+    text = ("+inf" if elo > 0 else "-inf") if math.isinf(elo) else f"{elo:+.1f}"
+    if error is not None:
+        text += f" {'+/-' if ascii_only else '±'} {error:.1f}"
+    return text
+
+
+def _cells(row: Row, *, ascii_only: bool) -> tuple[str, ...]:
+    return (
+        str(row.rank), row.player, format_points(row.points), str(row.games),
+        f"{row.wins}/{row.losses}/{row.draws}", format_elo(row.elo, row.elo_error, ascii_only=ascii_only),
+        str(row.violations), f"{row.thinking_ms / 1000:.1f}",
+    )
+
+
+def _elo_style(elo: float | None) -> str:
+    if elo is None or elo == 0:
+        return ""
+    return "green" if elo > 0 else "red"
+
+
+def render_standings(rows: Sequence[Row], *, title: str | None = None) -> Table:
+    """The standings as a rich table: rank, player, points, games, W/L/D, Elo ± error, violations, time."""
+    table = Table(title=title, header_style="bold")
+    for header in _HEADERS:
+        table.add_column(header, justify="left" if header in _LEFT else "right",
+                         style="bold" if header == "Pts" else None, no_wrap=header == "Player")
+    for row in rows:
+        cells: list[str | Text] = list(_cells(row, ascii_only=False))
+        cells[5] = Text(str(cells[5]), style=_elo_style(row.elo))
+        table.add_row(*cells, style="bold" if row.rank == 1 and row.games else None)
+    return table
+
+
+def render_crosstable(standings: Standings) -> Table:
+    """Points/games of each row player against each column player, columns numbered by row order."""
+    rows = standings.rows()
+    cross = standings.crosstable()
+    table = Table(title="Crosstable", header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Player", no_wrap=True)
+    for number in range(1, len(rows) + 1):
+        table.add_column(str(number), justify="center")
+    table.add_column("Pts", justify="right", style="bold")
+    for row in rows:
+        cells: list[str | Text] = [str(row.rank), row.player]
+        for column in rows:
+            if column.player == row.player:
+                cells.append(Text("—", style="dim"))
+                continue
+            points, games = cross[row.player][column.player]
+            cells.append(Text(f"{format_points(points)}/{games}") if games else Text(".", style="dim"))
+        cells.append(format_points(row.points))
+        table.add_row(*cells)
+    return table
+
+
+def standings_text(rows: Sequence[Row]) -> str:
+    """The standings as plain fixed-width ASCII text, one line per player after a header line."""
+    lines = [_HEADERS, *(_cells(row, ascii_only=True) for row in rows)]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(_HEADERS))]
+    out = []
+    for line in lines:
+        cells = (cell.ljust(width) if header in _LEFT else cell.rjust(width)
+                 for cell, width, header in zip(line, widths, _HEADERS))
+        out.append("  ".join(cells).rstrip())
+    return "\n".join(out)

@@ -1,0 +1,104 @@
+"""Rendering of standings and crosstables, checked on captured plain-text console output."""
+
+import io
+import math
+
+from rich.console import Console
+
+from server.standings_view import (
+    format_elo, format_points, render_crosstable, render_standings, standings_text,
+)
+from shared.tournament import GameResult, Standings
+
+
+def render(renderable) -> str:
+    console = Console(width=100, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.file.getvalue()
+
+
+def sample() -> Standings:
+    """alpha 2 wins 3 draws (3.5), beta 1 win 2 losses 2 draws (2), gamma 1 draw 1 loss (0.5)."""
+    s = Standings(["gamma", "beta", "alpha"])
+    for _ in range(2):
+        s.add(GameResult("alpha", "beta", 0, "goal", thinking_ms=(1200, 3000), violations=(0, 1)))
+        s.add(GameResult("beta", "alpha", None, "step_cap", thinking_ms=(800, 900)))
+    s.add(GameResult("alpha", "gamma", None, "step_cap", thinking_ms=(2000, 2000)))
+    s.add(GameResult("gamma", "beta", 1, "disconnect"))
+    return s
+
+
+def line_of(output: str, name: str) -> str:
+    lines = [line for line in output.splitlines() if f" {name} " in line]
+    assert len(lines) == 1, output
+    return lines[0]
+
+
+def test_format_helpers():
+    assert format_points(2.0) == "2" and format_points(1.5) == "1.5" and format_points(0.0) == "0"
+    assert format_elo(None, None) == "-"
+    assert format_elo(190.8485, 81.15) == "+190.8 ± 81.2"
+    assert format_elo(-5.0, 1.25, ascii_only=True) == "-5.0 +/- 1.2"
+    assert format_elo(0.0, None) == "+0.0"
+    assert format_elo(math.inf, None) == "+inf" and format_elo(-math.inf, None) == "-inf"
+
+
+def cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.split("│")[1:-1]]
+
+
+def test_render_standings_shows_every_column():
+    rows = sample().rows()
+    out = render(render_standings(rows, title="Round 3"))
+    assert "Round 3" in out
+    header = next(line for line in out.splitlines() if "Player" in line)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == [
+        "#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time (s)"]
+    alpha, beta = rows[0], rows[1]
+    assert cells(line_of(out, "alpha")) == [
+        "1", "alpha", "3.5", "5", "2/0/3", format_elo(alpha.elo, alpha.elo_error), "0", "6.2"]
+    assert cells(line_of(out, "beta")) == [
+        "2", "beta", "2", "5", "1/2/2", format_elo(beta.elo, beta.elo_error), "2", "7.6"]
+    assert cells(line_of(out, "gamma"))[:5] == ["3", "gamma", "0.5", "2", "0/1/1"]
+    assert cells(line_of(out, "gamma"))[-1] == "2.0"
+    assert out.index("alpha") < out.index("beta") < out.index("gamma")
+
+
+def test_elo_margin_is_shown_when_defined():
+    s = Standings(["a", "b"])
+    for _ in range(20):
+        s.add(GameResult("a", "b", 0, "goal"))
+        s.add(GameResult("b", "a", None, "step_cap"))
+    out = render(render_standings(s.rows()))
+    assert cells(line_of(out, "a"))[5].startswith("+") and "±" in line_of(out, "a")
+    assert cells(line_of(out, "b"))[5].startswith("-") and "±" in line_of(out, "b")
+
+
+def test_render_standings_without_games():
+    out = render(render_standings(Standings(["x", "y"]).rows()))
+    assert cells(line_of(out, "x")) == ["1", "x", "0", "0", "0/0/0", "-", "0", "0.0"]
+
+
+def test_render_crosstable():
+    out = render(render_crosstable(sample()))
+    assert "Crosstable" in out
+    # Columns follow the standings order: 1 alpha, 2 beta, 3 gamma; "." marks an unplayed pair.
+    assert cells(line_of(out, "alpha")) == ["1", "alpha", "—", "3/4", "0.5/1", "3.5"]
+    assert cells(line_of(out, "beta")) == ["2", "beta", "1/4", "—", "1/1", "2"]
+    assert cells(line_of(out, "gamma")) == ["3", "gamma", "0.5/1", "0/1", "—", "0.5"]
+
+
+def test_standings_text_is_fixed_width_ascii():
+    rows = sample().rows()
+    text = standings_text(rows)
+    lines = text.splitlines()
+    assert len(lines) == 4 and lines[0].split() == ["#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol",
+                                                     "Time", "(s)"]
+    assert text.isascii() and "±" not in text
+    assert [line.split()[:5] for line in lines[1:]] == [
+        ["1", "alpha", "3.5", "5", "2/0/3"], ["2", "beta", "2", "5", "1/2/2"], ["3", "gamma", "0.5", "2", "0/1/1"]]
+    # Right-aligned columns end at the same offset on every line.
+    for column in ("Pts", "Elo", "Viol"):
+        end = lines[0].index(column) + len(column)
+        assert all(line[end - 1] != " " and (len(line) == end or line[end] == " ") for line in lines[1:])
+    assert lines[2].rstrip().endswith("7.6")
