@@ -1,0 +1,320 @@
+"""``ArenaServer``: the websocket server — connections, hello, players, spectators, one tournament.
+
+Each connection is one task (``_handle``) that only parses, checks and routes frames; games run
+in their own tasks (``MatchRunner``). A handler that fails closes its own connection only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import random
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import Server, serve
+from websockets.exceptions import ConnectionClosed
+
+from shared.protocol import (
+    BoardState, GameUpdate, Hello, ProtocolError, RulesInfo, Standings as StandingsMessage, StandingRow,
+    StepMessage, TournamentOver, Watch, Welcome, cell, parse_client, to_step, wall,
+)
+from shared.quoridor import BLOCK_SUM, step_name
+from shared.referee import StepJudged
+from shared.tournament import Standings
+
+from . import __version__
+from .connection import Peer, TimedConnection
+from .lobby import AdmissionError, Lobby
+from .match import MatchRunner
+from .players import PlayerSession
+from .settings import ServerSettings
+from .store import ResultStore
+from .tournament import Reporter, TournamentRunner
+
+__all__ = ["ArenaServer", "SilentReporter"]
+
+log = logging.getLogger("quoridor.server")
+
+
+class SilentReporter:
+    """A reporter that shows nothing (tests, embedding)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
+class ArenaServer:
+    """Serve one tournament: wait for the players, run it, record it, say goodbye."""
+
+    def __init__(self, settings: ServerSettings, reporter: Reporter | None = None) -> None:
+        self.settings = settings
+        self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
+        self.server: Server | None = None
+        self.peers: set[Peer] = set()
+        self.per_address: Counter[str] = Counter()
+        self.spectators: dict[Peer, set[str]] = {}
+        self.lobby = Lobby(settings.players, settings.roster)
+        self.store: ResultStore | None = None
+        self.tournament_id: int | None = None
+        self.folder: Path | None = None
+        self.runner: TournamentRunner | None = None
+        self.done = asyncio.Event()
+        self._closed = False
+        self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-db")
+        self._log_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-logs")
+
+    # -- lifecycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Open the store (resuming when asked) and start listening."""
+        s = self.settings
+        self.store = await self._io(ResultStore, s.data_dir / "arena.db")
+        if s.resume:
+            row = await self._io(self.store.latest_unfinished)
+            if row is None:
+                raise ValueError(f"--resume: no unfinished tournament in {s.data_dir / 'arena.db'}; start without it")
+            self.tournament_id, self.folder = row.id, s.data_dir / row.name
+            reset = await self._io(self.store.reset_unfinished, row.id)
+            self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
+            self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
+        self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
+                                  max_size=s.limits.max_frame_bytes * 16, ping_interval=20, ping_timeout=20)
+        self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — waiting for "
+                              f"{self.lobby.seats if self.lobby.expected is None else len(self.lobby.expected)} players")
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        assert self.server is not None
+        return self.server.sockets[0].getsockname()[1]
+
+    async def run_tournament(self) -> Standings:
+        """Wait until every seat is taken, play the tournament, export results, close connections."""
+        if self.server is None:
+            await self.start()
+        assert self.store is not None
+        await self.lobby.full.wait()
+        sessions = self.lobby.start()
+        if self.tournament_id is None:
+            s = self.settings
+            name = s.tournament_name or datetime.now(UTC).strftime("tournament-%Y%m%d-%H%M%S")
+            seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
+            config = json.loads(s.model_dump_json(exclude={"roster"}))
+            self.tournament_id = await self._io(self.store.create_tournament, name, s.format, s.games_per_pairing,
+                                                seed, [x.name for x in sessions], config)
+            self.folder = s.data_dir / name
+        assert self.folder is not None
+        await self._io(self.folder.mkdir, 0o755, True, True)
+        self.runner = TournamentRunner(
+            self.settings, self.store, self.tournament_id, self.folder, sessions, io=self._io,
+            executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
+            on_step=self._spectate)
+        standings = await self.runner.run()
+        rows = _rows(standings)
+        await self._io(self.store.finish_tournament, self.tournament_id, [r.model_dump() for r in rows])
+        files = await self._io(self.store.export, self.tournament_id, self.folder)
+        self.reporter.tournament_finished(standings, list(files))
+        goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
+        await asyncio.gather(*(peer.send(goodbye) for peer in list(self.peers)))
+        await asyncio.gather(*(peer.close(1000, "tournament over") for peer in list(self.peers)))
+        self.done.set()
+        return standings
+
+    async def close(self) -> None:
+        """Stop listening, close every connection and the store (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        if self.store is not None:
+            await self._io(self.store.close)
+        self._db_thread.shutdown(wait=True)
+        self._log_thread.shutdown(wait=True)
+
+    async def __aenter__(self) -> ArenaServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _io(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking store/file call on the database thread, keeping the event loop free."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_thread, lambda: function(*args, **kwargs))
+
+    # -- connections ----------------------------------------------------------------------
+    async def _handle(self, ws: TimedConnection) -> None:
+        limits = self.settings.limits
+        peer = Peer(ws, limits, debug=self.settings.debug)
+        if len(self.peers) >= limits.max_connections or self.per_address[peer.address] >= limits.max_per_address:
+            await peer.error("too_many_connections", "too many connections; close some and try again")
+            await peer.close(1013, "too many connections")
+            return
+        self.peers.add(peer)
+        self.per_address[peer.address] += 1
+        session: PlayerSession | None = None
+        try:
+            hello = await self._hello(peer)
+            if hello is None:
+                return
+            if hello.role == "player":
+                session = await self._admit(peer, hello)
+                if session is None:
+                    return
+            else:
+                self.spectators[peer] = set()
+                await peer.send(self._welcome("spectator"))
+            await self._serve(peer, session)
+        except ConnectionClosed:
+            pass
+        except Exception:  # noqa: BLE001 - one broken connection must never take the server down
+            log.exception("connection from %s failed", peer.address)
+        finally:
+            self.peers.discard(peer)
+            self.per_address[peer.address] -= 1
+            self.spectators.pop(peer, None)
+            if session is not None:
+                self.lobby.leave(session, peer)
+            await peer.close()
+
+    async def _hello(self, peer: Peer) -> Hello | None:
+        """Read frames until a valid ``hello``; None when the connection gives up or times out."""
+        deadline = time.monotonic() + self.settings.limits.hello_timeout_s
+        while True:
+            try:
+                raw = await asyncio.wait_for(peer.ws.recv(), max(deadline - time.monotonic(), 0.001))
+            except TimeoutError:
+                await peer.error("hello_first", "no hello received in time; closing")
+                return None
+            peer.ws.arrival()
+            try:
+                message = parse_client(raw)
+            except ProtocolError as exc:
+                if not await peer.error(exc.code, exc.message, exc.frame_type):
+                    return None
+                continue
+            if isinstance(message, Hello):
+                if message.room != "quoridor":
+                    await peer.error("room_unavailable", f"room {message.room!r} is not served here", "hello")
+                    return None
+                return message
+            if not await peer.error("hello_first", "say hello first: {\"type\": \"hello\", ...}", message.type):
+                return None
+
+    async def _admit(self, peer: Peer, hello: Hello) -> PlayerSession | None:
+        try:
+            session = self.lobby.admit(hello.key, hello.name, peer)
+        except AdmissionError as exc:
+            await peer.error(exc.code, exc.message, "hello")
+            return None
+        await peer.send(self._welcome(session.name))
+        self.reporter.message(f"{session.name} joined from {peer.address}")
+        return session
+
+    def _welcome(self, player: str) -> Welcome:
+        s = self.settings
+        rules = RulesInfo(ruleset=s.ruleset, time_limit_ms=s.effective_time_limit_ms, violations_allowed=3,
+                          step_cap=s.step_cap, walls_per_player=BLOCK_SUM)
+        return Welcome(player=player, server=f"{s.server_name} {__version__}", rules=rules)
+
+    async def _serve(self, peer: Peer, session: PlayerSession | None) -> None:
+        """Route every later frame of a connection until it closes."""
+        ws = peer.ws
+        async for raw in ws:
+            arrived = ws.arrival()
+            if peer.debug:
+                log.info("<- %s %s", peer.address, raw if isinstance(raw, str) else f"<{len(raw)} bytes>")
+            if not peer.allow(arrived):
+                if not await peer.error("rate_limited", "too many messages; slow down"):
+                    return
+                continue
+            if len(raw) > self.settings.limits.max_frame_bytes:
+                if not await peer.error("frame_too_large",
+                                        f"frames may be at most {self.settings.limits.max_frame_bytes} bytes"):
+                    return
+                continue
+            try:
+                message = parse_client(raw)
+            except ProtocolError as exc:
+                if not await peer.error(exc.code, exc.message, exc.frame_type):
+                    return
+                continue
+            problem = self._route(peer, session, message, arrived)
+            if problem is not None and not await peer.error(*problem, message.type):
+                return
+
+    def _route(self, peer: Peer, session: PlayerSession | None, message: Any, arrived: float) -> tuple[str, str] | None:
+        """Deliver one parsed frame; returns ``(code, message)`` when it cannot be taken."""
+        if isinstance(message, Hello):
+            return "already_hello", "this connection has already said hello"
+        if isinstance(message, StepMessage):
+            if session is None:
+                return "not_a_player", "spectators cannot play"
+            match = session.match
+            if match is None or match.game_id != message.game:
+                return "wrong_game", f"you have no game {message.game!r} in progress"
+            match.submit_step(session.seat, message.turn, to_step(message), arrived)  # type: ignore[arg-type]
+            return None
+        if isinstance(message, Watch):
+            if peer not in self.spectators:
+                return "not_a_spectator", "only spectators can watch; connect with role 'spectator'"
+            self.spectators[peer].add(message.game)
+            return None
+        return "room_unavailable", f"{message.type!r} frames belong to the puzzle rooms, not to this room"
+
+    # -- spectators and standings ---------------------------------------------------------
+    def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
+        watchers = [p for p, games in self.spectators.items() if runner.game_id in games or "*" in games]
+        if not watchers:
+            return
+        record, pos = judged.record, judged.position
+        step = record.step
+        update = GameUpdate(
+            game=runner.game_id, players=runner.referee.players, turn=record.turn or 0, seat=judged.seat,
+            move=cell(step.new_loc) if step.is_move() else None,
+            wall=None if step.is_move() else wall(step.new_wall),
+            notation=_notation(step), status=int(record.status), clocks_ms=judged.clocks_ms,
+            board=BoardState(pawns=(cell(pos.pawn(0)), cell(pos.pawn(1))), walls=[wall(w) for w in pos.walls],
+                             walls_left=pos.walls_left),
+            over=runner.referee.is_over)
+        for peer in watchers:
+            asyncio.get_running_loop().create_task(peer.send(update))
+
+    async def _broadcast_standings(self, standings: Standings) -> None:
+        assert self.folder is not None
+        message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
+                                   games_total=self._games_total(), rows=_rows(standings))
+        await asyncio.gather(*(peer.send(message) for peer in list(self.peers)))
+
+    def _games_total(self) -> int:
+        runner = self.runner
+        if runner is None:
+            return 0
+        return runner.games_total or len(runner.finished) + len(runner.running)
+
+
+def _notation(step: Any) -> str:
+    try:
+        return step_name(step)
+    except ValueError:
+        return "?"
+
+
+def _finite(value: float | None) -> float | None:
+    """JSON has no infinity: an Elo of +-inf (a 100% or 0% score) is sent as null."""
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _rows(standings: Standings) -> list[StandingRow]:
+    return [StandingRow(rank=r.rank, player=r.player, points=r.points, games=r.games, wins=r.wins, losses=r.losses,
+                        draws=r.draws, elo=_finite(r.elo), elo_error=_finite(r.elo_error), violations=r.violations,
+                        thinking_ms=r.thinking_ms) for r in standings.rows()]

@@ -1,0 +1,96 @@
+"""One client connection: arrival time stamps, rate limiting, strikes and sending.
+
+``TimedConnection`` stamps every complete data frame inside ``data_received``, the earliest
+moment the event loop sees its bytes, so a bot's thinking time never includes the time the
+server took to get round to reading it (``quoridor-rules.md``: never charge the server's delays).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
+
+from shared.protocol import ErrorMessage, dump
+
+from .settings import Limits
+
+__all__ = ["TimedConnection", "Peer"]
+
+log = logging.getLogger("quoridor.server")
+_DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
+
+
+class TimedConnection(ServerConnection):
+    """A websocket server connection that records when each message's last frame arrived."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arrivals: deque[float] = deque()
+
+    def process_event(self, event: Any) -> None:
+        if self.request is not None and isinstance(event, Frame) and event.opcode in _DATA and event.fin:
+            self.arrivals.append(time.monotonic())
+        super().process_event(event)
+
+    def arrival(self) -> float:
+        """Arrival time of the message ``recv`` just returned (now, if none was stamped)."""
+        return self.arrivals.popleft() if self.arrivals else time.monotonic()
+
+
+class Peer:
+    """What the server knows of one connection: its socket, its address, its rate and its strikes."""
+
+    def __init__(self, ws: TimedConnection, limits: Limits, *, debug: bool = False) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.debug = debug
+        address = ws.remote_address
+        self.address: str = address[0] if isinstance(address, tuple) else str(address)
+        self.strikes = 0
+        self._tokens = float(limits.burst)
+        self._refilled = time.monotonic()
+        self.closed = False
+
+    def allow(self, now: float) -> bool:
+        """Take one message from the token bucket; False when the connection is over its rate."""
+        self._tokens = min(float(self.limits.burst),
+                           self._tokens + (now - self._refilled) * self.limits.messages_per_second)
+        self._refilled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    async def send(self, message: Any) -> bool:
+        """Send a protocol message; False when the connection is gone (never raises for that)."""
+        if self.closed:
+            return False
+        text = dump(message)
+        if self.debug:
+            log.info("-> %s %s", self.address, text)
+        try:
+            await self.ws.send(text)
+        except ConnectionClosed:
+            self.closed = True
+            return False
+        return True
+
+    async def error(self, code: str, message: str, frame_type: str | None = None) -> bool:
+        """Send an ``error`` frame and count a strike; returns False when the connection should close."""
+        self.strikes += 1
+        await self.send(ErrorMessage(code=code, message=message, frame_type=frame_type))
+        return self.strikes < self.limits.strikes_to_close
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the websocket politely (idempotent)."""
+        self.closed = True
+        try:
+            await self.ws.close(code, reason)
+        except Exception:  # noqa: BLE001 - closing a broken socket must never raise into the server
+            pass

@@ -1,0 +1,99 @@
+"""``Lobby``: who may take a seat, under which name, and when the tournament can start.
+
+* With a roster (key -> name) only listed keys are admitted and a key holds one seat: a second
+  connection with a live key is refused. Without one anyone may join (development), and the
+  same key twice gets distinct names (``bot``, ``bot#2``), as the old server did.
+* A player that drops while waiting frees its seat; one that drops once the tournament has
+  started keeps it and may come back with the same key.
+* On ``--resume`` the seats belong to the stored players: only they are admitted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from .connection import Peer
+from .players import PlayerSession
+
+__all__ = ["Lobby", "AdmissionError"]
+
+
+class AdmissionError(ValueError):
+    """A player that cannot be seated; ``code`` is the protocol error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Lobby:
+    """The seats of one tournament."""
+
+    def __init__(self, seats: int, roster: dict[str, str] | None = None,
+                 expected: Sequence[str] | None = None) -> None:
+        self.seats = seats
+        self.roster = roster
+        self.expected = list(expected) if expected is not None else None
+        self.sessions: list[PlayerSession] = []
+        self.started = False
+        self.full = asyncio.Event()
+
+    def _by_key(self, key: str) -> list[PlayerSession]:
+        return [s for s in self.sessions if s.key == key]
+
+    def _unique(self, name: str) -> str:
+        taken = {s.name for s in self.sessions}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name}#{n}" in taken:
+            n += 1
+        return f"{name}#{n}"
+
+    def admit(self, key: str, wanted_name: str | None, peer: Peer) -> PlayerSession:
+        """Seat the connection ``peer`` holding ``key``; raises ``AdmissionError`` when it may not play."""
+        if self.roster is not None and key not in self.roster:
+            raise AdmissionError("unknown_key", "this key is not on the server's roster; ask the organiser for yours")
+        for session in self._by_key(key):
+            if not session.connected:            # coming back after a drop
+                session.bind(peer)
+                return session
+        if self._by_key(key) and (self.roster is not None or self.started):
+            raise AdmissionError("key_in_use", "a player with this key is already connected")
+        if self.started:
+            raise AdmissionError("server_full", "a tournament is in progress; new players cannot join it")
+        name = self.roster[key] if self.roster is not None else (wanted_name or key)
+        if self.expected is not None:
+            free = [n for n in self.expected if n not in {s.name for s in self.sessions}]
+            if name not in free:
+                raise AdmissionError("server_full", "this server resumes a tournament of "
+                                     f"{', '.join(self.expected)}; {name!r} is not one of its free seats")
+        elif len(self.sessions) >= self.seats:
+            raise AdmissionError("server_full", f"all {self.seats} seats are taken")
+        session = PlayerSession(key, self._unique(name))
+        session.bind(peer)
+        self.sessions.append(session)
+        if len(self.sessions) >= (len(self.expected) if self.expected is not None else self.seats):
+            self.full.set()
+        return session
+
+    def leave(self, session: PlayerSession, peer: Peer) -> None:
+        """``peer`` closed: before the start the seat is freed, afterwards the session waits for a comeback."""
+        session.unbind(peer)
+        if not self.started and not session.connected and session in self.sessions:
+            self.sessions.remove(session)
+            self.full.clear()
+
+    def start(self) -> list[PlayerSession]:
+        """Close the doors: the seated players, in the order they joined (or the stored order on resume)."""
+        self.started = True
+        if self.expected is not None:
+            order = {name: i for i, name in enumerate(self.expected)}
+            self.sessions.sort(key=lambda s: order.get(s.name, len(order)))
+        return list(self.sessions)
+
+    def session(self, name: str) -> PlayerSession | None:
+        """The session of the player called ``name``."""
+        return next((s for s in self.sessions if s.name == name), None)

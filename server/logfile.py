@@ -1,0 +1,157 @@
+"""Game log files: atomic writes, a live ``.part`` file during play, and reading with file-named errors.
+
+Crash safety: a finished log appears under its final name only through ``os.replace`` of a
+complete, fsynced temporary file, so a crash leaves either the old state or the whole new file.
+While a game runs, its rows go to ``<name>.part``, flushed row by row so a crash keeps what was
+played; that name (and its content: it never has a result row) cannot pass for a finished game.
+Everything here is synchronous; the server calls it through ``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+from shared.gamelog import (
+    GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_header, format_log, format_row, parse_log,
+)
+
+__all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "read_log", "part_path", "PART_SUFFIX"]
+
+PART_SUFFIX = ".part"
+"""The suffix of a game log that is still being played (or was cut short by a crash)."""
+
+
+def part_path(path: Path) -> Path:
+    """Where the live rows of the game logged at ``path`` are kept while it is played."""
+    return path.with_name(path.name + PART_SUFFIX)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (POSIX; Windows cannot and need not sync a folder)."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` (utf-8) so that readers see the old file or the whole new one."""
+    path = Path(path)
+    folder = path.parent
+    data = text.encode("utf-8")
+    # A hidden name ending in .tmp: a crash may leave it behind, but never under a log's name.
+    for _ in range(100):
+        tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - 100 collisions of 48 random bits
+        raise FileExistsError(f"no free temporary name for {path} in {folder}")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(folder)
+
+
+def write_log_atomic(path: Path, log: GameLog) -> None:
+    """Write ``log`` to ``path`` atomically (temporary file in the same folder, fsync, replace, fsync folder)."""
+    write_text_atomic(path, format_log(log))
+
+
+class LiveLogWriter:
+    """Appends a game's rows to ``<path>.part`` as they are played; ``finish`` writes the log at ``path``.
+
+    Calls from several threads never interleave inside a row, but rows land in the order the calls
+    run: give one game's calls to one thread in order (a one-worker executor, awaited ``to_thread``).
+    A game started again under the same ``path`` starts a fresh ``.part`` file.
+    """
+
+    def __init__(self, path: Path, header: GameHeader, *, fsync_rows: bool = False) -> None:
+        self.path = Path(path)
+        if self.path.name.endswith(PART_SUFFIX):
+            raise ValueError(f"log path {str(self.path)!r} ends with {PART_SUFFIX!r}, the suffix of unfinished logs")
+        self.part = part_path(self.path)
+        self.header = header
+        self.records: list[StepRecord] = []
+        #: Also fsync each row (survives a power cut, not only a crash of the server); slower.
+        self.fsync_rows = fsync_rows
+        self._lock = threading.Lock()
+        self._file: TextIO | None = self.part.open("w", encoding="utf-8", newline="")
+        self._write(format_header(header))
+
+    def _write(self, text: str) -> None:
+        if self._file is None:
+            raise ValueError(f"the live log {str(self.part)!r} is closed")
+        self._file.write(text)
+        self._file.flush()
+        if self.fsync_rows:
+            os.fsync(self._file.fileno())
+
+    def append(self, record: StepRecord) -> None:
+        """Add one row and flush it; ``ValueError`` if its player does not play in this game."""
+        row = format_row(record, seat=self.header.seat(record.player))
+        with self._lock:
+            self._write(row)
+            self.records.append(record)
+
+    def finish(self, outcome: GameOutcome) -> GameLog:
+        """Write the complete log atomically to ``path``, then remove the ``.part`` file; returns the log."""
+        with self._lock:
+            if self._file is None:
+                raise ValueError(f"the live log {str(self.part)!r} is closed")
+            log = GameLog(self.header, list(self.records), outcome)
+            write_log_atomic(self.path, log)
+            # The final file is complete before the .part goes: a crash in between leaves both, never neither.
+            self._file.close()
+            self._file = None
+            self.part.unlink(missing_ok=True)
+        return log
+
+    def close(self) -> None:
+        """Stop writing and keep the ``.part`` file (an unfinished game); safe to call twice."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+    def __enter__(self) -> LiveLogWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+def read_log(path: Path) -> GameLog:
+    """Read and replay the log at ``path`` (utf-8, BOM and CRLF tolerated).
+
+    Raises ``LogFormatError`` naming the file for a file that cannot be read or is not a game log.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LogFormatError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise LogFormatError(str(path), line, f"not utf-8 text (byte {data[exc.start]:#04x} at offset "
+                                              f"{exc.start})") from exc
+    return parse_log(text, name=str(path))

@@ -1,0 +1,171 @@
+"""``MatchRunner``: drives one ``GameReferee`` between two player sessions, in one asyncio task.
+
+Readers never judge anything: they stamp the arrival time and drop the step into the game's
+inbox. This task owns the referee, so there are no races; it arms the deadline from the moment
+each ``turn`` went on the wire (plus a small grace, so that a step stamped in time but still in
+the queue is never mistaken for a timeout), writes the log row by row off the event loop, feeds
+spectators, and returns the outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from shared.gamelog import GameHeader, GameOutcome
+from shared.protocol import GameOver
+from shared.quoridor import Step
+from shared.referee import GameFinished, GameReferee, RefereeError, RefereeEvent, RefereeSettings, StepJudged, TurnRequest
+
+from .logfile import LiveLogWriter
+from .players import PlayerSession
+
+__all__ = ["MatchRunner", "MatchResult"]
+
+log = logging.getLogger("quoridor.server")
+
+StepHook = Callable[["MatchRunner", StepJudged], None]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How a game ended, where its log is, and when it ran."""
+
+    game_id: str
+    outcome: GameOutcome
+    log_path: Path
+    started_at: str
+    ended_at: str
+    steps: int
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class MatchRunner:
+    """One game: the referee, its two sessions (seat 0 first), its inbox and its log."""
+
+    def __init__(self, game_id: str, sessions: tuple[PlayerSession, PlayerSession], referee: RefereeSettings,
+                 log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,
+                 tournament: str | None = None, on_step: StepHook | None = None,
+                 on_error: Callable[[PlayerSession, str, str], Awaitable[None]] | None = None) -> None:
+        self.game_id = game_id
+        self.sessions = sessions
+        self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
+        self.log_path = log_path
+        self.executor = executor
+        self.grace_s = grace_s
+        self.tournament = tournament
+        self.on_step = on_step
+        self.on_error = on_error
+        self.inbox: asyncio.Queue[tuple[str, int, int, Step, float]] = asyncio.Queue()
+        self.started_at = _utc_now()
+
+    # -- fed by the connection handlers ------------------------------------------------------
+    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> None:
+        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock)."""
+        self.inbox.put_nowait(("step", seat, turn, step, arrived_at))
+
+    def submit_disconnect(self, seat: int) -> None:
+        """``seat``'s connection closed."""
+        self.inbox.put_nowait(("gone", seat, -1, Step(), time.monotonic()))
+
+    def submit_forfeit(self, seat: int) -> None:
+        """``seat`` is removed from the contest: it loses this game."""
+        self.inbox.put_nowait(("forfeit", seat, -1, Step(), time.monotonic()))
+
+    # -- the game task ----------------------------------------------------------------------
+    async def run(self) -> MatchResult:
+        """Play the game to its end and return the result (the log is complete on disk by then)."""
+        ref = self.referee
+        header = GameHeader(players=ref.players, ruleset=ref.settings.ruleset.name, game=self.game_id,
+                            tournament=self.tournament, started=self.started_at)
+        writer = await self._io(LiveLogWriter, self.log_path, header)
+        for seat, session in enumerate(self.sessions):
+            session.match, session.seat = self, seat
+        try:
+            for seat in (0, 1):
+                if not await self.sessions[seat].send_game_start(self.game_id, self.sessions[1 - seat].name, seat):
+                    self.submit_disconnect(seat)
+            finished = await self._dispatch(ref.start(), writer)
+            while finished is None:
+                finished = await self._dispatch(await self._next_events(), writer)
+        finally:
+            for session in self.sessions:
+                if session.match is self:
+                    session.match, session.seat = None, None
+        await self._io(writer.finish, finished.outcome)
+        ended = _utc_now()
+        await self._announce(finished)
+        return MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, ended, len(ref.records))
+
+    async def _next_events(self) -> list[RefereeEvent]:
+        """Wait for the next thing that happens to the game and feed it to the referee."""
+        ref = self.referee
+        while True:
+            deadline = ref.deadline()
+            try:
+                if deadline is None:
+                    kind, seat, turn, step, at = await self.inbox.get()
+                else:
+                    delay = deadline + self.grace_s - time.monotonic()
+                    kind, seat, turn, step, at = await asyncio.wait_for(self.inbox.get(), max(delay, 0))
+            except TimeoutError:
+                return ref.time_out(time.monotonic())
+            if kind == "gone":
+                return ref.disconnect(seat)
+            if kind == "forfeit":
+                return ref.forfeit(seat)
+            try:
+                return ref.receive_step(seat, turn, step, at)
+            except RefereeError as exc:
+                if self.on_error is not None:
+                    await self.on_error(self.sessions[seat], exc.code, exc.message)
+
+    async def _dispatch(self, events: list[RefereeEvent], writer: LiveLogWriter) -> GameFinished | None:
+        """Send turns, write log rows, feed spectators; returns the end of the game when it comes."""
+        finished = None
+        for event in events:
+            if isinstance(event, StepJudged):
+                self._io_nowait(writer.append, event.record)
+                if self.on_step is not None:
+                    self.on_step(self, event)
+            elif isinstance(event, TurnRequest):
+                sent_at = await self.sessions[event.seat].send_turn(self.game_id, event)
+                if sent_at is None:
+                    self.submit_disconnect(event.seat)
+                else:
+                    self.referee.clock_started(event.turn, sent_at)
+            elif isinstance(event, GameFinished):
+                finished = event
+        return finished
+
+    async def _announce(self, finished: GameFinished) -> None:
+        outcome = finished.outcome
+        winner = None if outcome.winner is None else self.referee.players[outcome.winner]
+        for seat, session in enumerate(self.sessions):
+            result = "draw" if outcome.winner is None else ("win" if outcome.winner == seat else "loss")
+            await session.send_game_over(GameOver(
+                game=self.game_id, status=int(finished.statuses[seat]), result=result, reason=outcome.reason,
+                winner=winner, log=str(self.log_path),
+                thinking_ms=(outcome.thinking_ms[seat], outcome.thinking_ms[1 - seat])))
+
+    # -- file work off the event loop ---------------------------------------------------------
+    async def _io(self, function, *args):  # type: ignore[no-untyped-def]
+        return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+
+    def _io_nowait(self, function, *args) -> None:  # type: ignore[no-untyped-def]
+        future = asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+        future.add_done_callback(_log_failure)
+
+
+def _log_failure(future: asyncio.Future) -> None:  # type: ignore[type-arg]
+    if not future.cancelled() and future.exception() is not None:
+        log.error("writing a game log failed: %s", future.exception())

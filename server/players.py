@@ -1,0 +1,89 @@
+"""``PlayerSession``: a player as the tournament knows it, across reconnects and transports.
+
+A session outlives its connections: a player who drops mid-tournament may come back with the
+same key and is bound to the same session. The match runner talks to seats only through the
+``send_*`` methods, so another transport (the legacy TCP port) is one subclass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from shared.protocol import GameOver, GameStart, Turn, cell, wall
+from shared.referee import TurnRequest
+
+from .connection import Peer
+
+if TYPE_CHECKING:
+    from .match import MatchRunner
+
+__all__ = ["PlayerSession"]
+
+
+class PlayerSession:
+    """One seat-holder: a key, a display name, the current connection (if any) and the current game."""
+
+    def __init__(self, key: str, name: str) -> None:
+        self.key = key
+        self.name = name
+        self.peer: Peer | None = None
+        self.match: MatchRunner | None = None
+        self.seat: int | None = None
+        self.timeouts = 0
+        self.kicked = False
+        self.present = asyncio.Event()
+
+    # -- presence -------------------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        """True while a live connection is bound to this session."""
+        return self.peer is not None and not self.peer.closed
+
+    def bind(self, peer: Peer) -> None:
+        """Attach a (new) connection."""
+        self.peer = peer
+        self.present.set()
+
+    def unbind(self, peer: Peer) -> None:
+        """Detach ``peer`` if it is the current connection; tell the game in progress."""
+        if self.peer is not peer:
+            return
+        self.peer = None
+        self.present.clear()
+        if self.match is not None and self.seat is not None:
+            self.match.submit_disconnect(self.seat)
+
+    async def wait_present(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a connection; True when one is bound."""
+        if self.connected:
+            return True
+        try:
+            await asyncio.wait_for(self.present.wait(), timeout)
+        except TimeoutError:
+            return False
+        return self.connected
+
+    # -- what a match sends -------------------------------------------------------------
+    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
+        """Announce a new game; False when the player is not connected."""
+        return await self._send(GameStart(game=game, opponent=opponent, seat=seat))
+
+    async def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        """Send a ``turn``; returns the time it went on the wire, or ``None`` when the player is gone."""
+        change = request.change
+        message = Turn(game=game, turn=request.turn, status=int(change.status), my_loc=cell(change.my_loc),
+                       enemy_loc=cell(change.enemy_loc), enemy_wall=wall(change.new_enemy_wall),
+                       walls_left=request.walls_left, time_limit_ms=request.time_limit_ms)
+        if not await self._send(message):
+            return None
+        return time.monotonic()
+
+    async def send_game_over(self, message: GameOver) -> bool:
+        """Tell the player its game ended."""
+        return await self._send(message)
+
+    async def _send(self, message: object) -> bool:
+        peer = self.peer
+        return peer is not None and await peer.send(message)

@@ -1,0 +1,72 @@
+"""``ServerSettings``: every option of the referee server in one validated object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from shared.quoridor import RULESETS
+from shared.referee import RefereeSettings
+from shared.quoridor import find_ruleset
+
+__all__ = ["ServerSettings", "Limits"]
+
+
+class Limits(BaseModel):
+    """Abuse limits: what one connection or one address may do."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_frame_bytes: int = Field(4096, ge=256, description="largest frame accepted")
+    messages_per_second: float = Field(50, gt=0, description="sustained messages per second per connection")
+    burst: int = Field(100, ge=1, description="messages a connection may send at once before the rate applies")
+    max_connections: int = Field(2048, ge=1, description="connections open at once")
+    max_per_address: int = Field(256, ge=1, description="connections open at once from one address")
+    strikes_to_close: int = Field(10, ge=1, description="bad frames after which a connection is closed")
+    hello_timeout_s: float = Field(10, gt=0, description="seconds a new connection has to say hello")
+
+
+class ServerSettings(BaseModel):
+    """The server's configuration; built by the command line or by tests."""
+
+    model_config = ConfigDict(frozen=True)
+
+    host: str = "127.0.0.1"
+    port: int = Field(19330, ge=0, le=65535)
+    players: int = Field(2, ge=2, description="players to wait for; 2 = a single match")
+    games_per_pairing: int = Field(1, ge=1, description="games each pairing plays (-r)")
+    format: Literal["round-robin", "knockout"] = "round-robin"
+    ruleset: str = "course"
+    time_limit_ms: int = Field(1000, ge=1)
+    debug: bool = Field(False, description="no time limit, every frame logged")
+    kick_after_timeouts: int | None = Field(None, ge=1)
+    step_cap: int = Field(100, ge=1)
+    concurrency: int | None = Field(None, ge=1, description="games at once; None = every game of a round")
+    data_dir: Path = Path("replays")
+    roster: dict[str, str] | None = Field(None, description="key -> player name; None admits anyone")
+    resume: bool = False
+    seed: int | None = None
+    tournament_name: str | None = None
+    rejoin_wait_s: float = Field(30.0, ge=0, description="how long a game waits for an absent player")
+    timeout_grace_s: float = Field(0.05, ge=0, description="wait past the deadline before declaring a timeout")
+    server_name: str = "quoridor-arena"
+    limits: Limits = Limits()
+
+    @model_validator(mode="after")
+    def _check(self) -> ServerSettings:
+        if self.ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {self.ruleset!r}; choose one of: {', '.join(RULESETS)}")
+        if self.roster is not None and len(set(self.roster.values())) != len(self.roster):
+            raise ValueError("the roster gives the same player name to two keys")
+        return self
+
+    @property
+    def effective_time_limit_ms(self) -> int | None:
+        """The per-step limit, or ``None`` on a debugging server."""
+        return None if self.debug else self.time_limit_ms
+
+    def referee_settings(self) -> RefereeSettings:
+        """The rules every game of this server is refereed by."""
+        return RefereeSettings(find_ruleset(self.ruleset), self.effective_time_limit_ms, 3, self.step_cap)

@@ -1,0 +1,396 @@
+"""``ResultStore``: the SQLite database of tournaments, their players and games, and the scheduler's state.
+
+Every write is its own committed transaction, so a killed server loses nothing it has recorded
+and ``--resume`` can rebuild the tournament from the database alone.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from .store_export import GameRow, TournamentRow, to_json, write_export
+
+__all__ = ["ResultStore", "TournamentRow", "GameRow", "StoreError", "NotFoundError", "StoreUsageError",
+           "SCHEMA_VERSION", "APPLICATION_ID", "FORMATS", "STATUSES"]
+
+SCHEMA_VERSION = 1
+"""The schema this code writes, kept in ``PRAGMA user_version``; newer databases are refused."""
+APPLICATION_ID = 0x51554F52  # "QUOR"
+"""``PRAGMA application_id`` of a results database: tells ours from any other SQLite file."""
+FORMATS = ("round-robin", "knockout")
+"""The tournament formats the store accepts."""
+STATUSES = ("pending", "running", "finished")
+"""A game's life: scheduled, being played, result recorded."""
+BUSY_TIMEOUT_S = 10.0  # how long to wait for another process's write before giving up
+
+_SCHEMA = (
+    """CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
+        format TEXT NOT NULL CHECK (format IN ('round-robin', 'knockout')),
+        games_per_pairing INTEGER NOT NULL CHECK (games_per_pairing >= 1), seed INTEGER,
+        settings TEXT NOT NULL, created_at TEXT NOT NULL, finished_at TEXT, standings TEXT)""",
+    """CREATE TABLE players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id), seat_order INTEGER NOT NULL,
+        name TEXT NOT NULL, PRIMARY KEY (tournament_id, seat_order), UNIQUE (tournament_id, name))""",
+    """CREATE TABLE games (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL, pairing INTEGER NOT NULL, game_in_pairing INTEGER NOT NULL,
+        white TEXT NOT NULL, black TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'finished')),
+        game_id TEXT, winner INTEGER CHECK (winner IN (0, 1)), reason TEXT,
+        white_thinking_ms INTEGER NOT NULL DEFAULT 0, black_thinking_ms INTEGER NOT NULL DEFAULT 0,
+        white_violations INTEGER NOT NULL DEFAULT 0, black_violations INTEGER NOT NULL DEFAULT 0,
+        log_path TEXT, started_at TEXT, ended_at TEXT, steps INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, pairing, game_in_pairing),
+        FOREIGN KEY (tournament_id, white) REFERENCES players(tournament_id, name),
+        FOREIGN KEY (tournament_id, black) REFERENCES players(tournament_id, name))""",
+    "CREATE INDEX games_by_status ON games (tournament_id, status)",
+    "CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)",
+)
+_WHERE_KEY = "tournament_id = ? AND round = ? AND pairing = ? AND game_in_pairing = ?"
+_GAME_COLUMNS = ("round, pairing, game_in_pairing, white, black, status, game_id, winner, reason, "
+                 "white_thinking_ms, black_thinking_ms, white_violations, black_violations, "
+                 "log_path, started_at, ended_at, steps")
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened, read or written, is not a results database, or is too new."""
+
+
+class NotFoundError(StoreError, KeyError):
+    """No tournament with that id, or no scheduled game with that key."""
+
+    def __str__(self) -> str:  # KeyError would print the message quoted
+        return str(self.args[0]) if self.args else ""
+
+
+class StoreUsageError(ValueError):
+    """A bad argument, or a call that contradicts what is stored (e.g. another result for a finished game)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _count(value: Any, what: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise StoreUsageError(f"{what} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def _pair(value: Any, what: str) -> tuple[int, int]:
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise StoreUsageError(f"{what} must be a pair (seat 0, seat 1) of integers >= 0, got {value!r}")
+    return _count(value[0], f"{what}[0]"), _count(value[1], f"{what}[1]")
+
+
+def _key(key: Any) -> tuple[int, int, int]:
+    if not isinstance(key, tuple) or len(key) != 3:
+        raise StoreUsageError(f"a game key must be (round, pairing, game_in_pairing), got {key!r}")
+    return (_count(key[0], "round"), _count(key[1], "pairing"), _count(key[2], "game_in_pairing"))
+
+
+def _json(value: Any, what: str) -> str:
+    try:
+        return to_json(value)
+    except (TypeError, ValueError) as exc:
+        raise StoreUsageError(f"{what} must be JSON data (strings, numbers, lists, mappings): {exc}") from None
+
+
+class ResultStore:
+    """The results database at ``path`` (created, with its folder, if missing), in WAL mode, one connection.
+
+    Calls are synchronous and meant for one thread at a time (the server's store worker thread);
+    a lock serialises them, so accidental use from two threads is safe, merely not concurrent.
+    Other ``ResultStore`` objects, in this or other processes, may share the file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # the server opens us before making --data-dir
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, so every write commits by itself.
+            self._conn: sqlite3.Connection | None = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open database {self.path}: {exc}; check the path and its permissions, "
+                             "or pass another --data-dir") from None
+        self._conn.row_factory = sqlite3.Row
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self) -> None:
+        with self._transaction("reading the schema of", immediate=False) as conn:
+            ready = self._check_schema(conn)
+        if not ready:
+            # BEGIN IMMEDIATE and a second look: two processes may create the same new file at once.
+            with self._transaction("creating the tables in") as conn:
+                if not self._check_schema(conn):
+                    for statement in _SCHEMA:
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        with self._guard("configuring"):
+            assert self._conn is not None
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            # WAL lets readers and one writer in several processes share the file. Set only now, after
+            # the file proved to be ours: journal_mode=WAL is persistent and would alter a foreign file.
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            # FULL, not NORMAL: NORMAL survives a killed server but may drop the last commits on power
+            # loss; a fsync per commit costs nothing at a few commits per game.
+            self._conn.execute("PRAGMA synchronous = FULL")
+
+    def _check_schema(self, conn: sqlite3.Connection) -> bool:
+        """True if the file holds our current schema, False if it is empty; raises for anything else."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if app_id == APPLICATION_ID:
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"database {self.path} has results schema version {version}, but this server "
+                                 f"reads up to version {SCHEMA_VERSION}; upgrade Quoridor Arena or pass another "
+                                 "--data-dir")
+            if version == SCHEMA_VERSION:
+                return True
+        elif app_id == 0 and version == 0 and not tables:
+            return False
+        why = ("no 'tournaments' table" if "tournaments" not in tables
+               else f"application id {app_id:#x}, schema version {version}")
+        raise StoreError(f"database {self.path} is not a Quoridor Arena results database ({why}); "
+                         "pass another --data-dir")
+
+    # -- plumbing -------------------------------------------------------------------------------------
+    @contextmanager
+    def _guard(self, what: str) -> Iterator[None]:
+        """Turn sqlite3 errors into a StoreError that says what was being done to which file."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            text = str(exc)
+            if "not a database" in text:
+                raise StoreError(f"database {self.path} is not a Quoridor Arena results database (not an "
+                                 f"SQLite file: {text}); pass another --data-dir") from None
+            hint = (f"another process held it for over {BUSY_TIMEOUT_S:g} s; retry, or stop the other server"
+                    if "locked" in text or "busy" in text else "pass another --data-dir")
+            raise StoreError(f"{what} database {self.path} failed: {text}; {hint}") from exc
+
+    @contextmanager
+    def _transaction(self, what: str, *, immediate: bool = True) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed on success and rolled back on any error.
+
+        Writes use BEGIN IMMEDIATE: in WAL a deferred transaction that reads and then writes fails at
+        once (SQLITE_BUSY_SNAPSHOT) when another process wrote meanwhile, without waiting.
+        """
+        with self._lock, self._guard(what):
+            if self._conn is None:
+                raise StoreError(f"the results store {self.path} is closed; open a new ResultStore")
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the connection; idempotent. Everything was already committed."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> ResultStore:
+        return self  # closed by __exit__
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    @staticmethod
+    def _require_tournament(conn: sqlite3.Connection, tid: int) -> sqlite3.Row:
+        row = conn.execute("SELECT * FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no tournament with id {tid!r} in the results database; "
+                                "check the id (latest_unfinished() finds the one to resume)")
+        return row
+
+    @staticmethod
+    def _require_game(conn: sqlite3.Connection, tid: int, key: tuple[int, int, int]) -> sqlite3.Row:
+        row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {_WHERE_KEY}", (tid, *key)).fetchone()
+        if row is None:
+            ResultStore._require_tournament(conn, tid)
+            raise NotFoundError(f"game {key} (round, pairing, game_in_pairing) of tournament {tid} is not "
+                                "scheduled; call schedule() with it first")
+        return row
+
+    @staticmethod
+    def _tournament_row(conn: sqlite3.Connection, row: sqlite3.Row) -> TournamentRow:
+        players = [r[0] for r in conn.execute(
+            "SELECT name FROM players WHERE tournament_id = ? ORDER BY seat_order", (row["id"],))]
+        return TournamentRow.from_columns(row, players)
+
+    # -- tournaments ----------------------------------------------------------------------------------
+    def create_tournament(self, name: str, fmt: str, games_per_pairing: int, seed: int | None,
+                          players: Sequence[str], settings: Mapping[str, Any]) -> int:
+        """Store a new, unfinished tournament and its players (in seat order); returns its id."""
+        if not isinstance(name, str) or not name:
+            raise StoreUsageError(f"a tournament name must be a non-empty string, got {name!r}")
+        if fmt not in FORMATS:
+            raise StoreUsageError(f"unknown tournament format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        _count(games_per_pairing, "games per pairing", 1)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**63):
+            raise StoreUsageError(f"seed must be None or a 64-bit signed integer, got {seed!r}")
+        names = [players] if isinstance(players, str) else list(players)
+        if len(names) < 2 or len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
+            raise StoreUsageError(f"players must be at least two distinct non-empty names, got {names!r}")
+        if not isinstance(settings, Mapping):
+            raise StoreUsageError(f"settings must be a mapping, got {type(settings).__name__}")
+        settings_json = _json(settings, "settings")
+        with self._transaction("creating a tournament in") as conn:
+            tid: int = conn.execute(
+                "INSERT INTO tournaments (name, format, games_per_pairing, seed, settings, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (name, fmt, games_per_pairing, seed, settings_json, _now())).lastrowid
+            conn.executemany("INSERT INTO players (tournament_id, seat_order, name) VALUES (?, ?, ?)",
+                             [(tid, i, n) for i, n in enumerate(names)])
+        return tid
+
+    def latest_unfinished(self) -> TournamentRow | None:
+        """The most recently created tournament not marked finished, or None."""
+        with self._transaction("reading", immediate=False) as conn:
+            row = conn.execute("SELECT * FROM tournaments WHERE finished_at IS NULL "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+            return None if row is None else self._tournament_row(conn, row)
+
+    def tournament(self, tid: int) -> TournamentRow:
+        """The tournament ``tid``; NotFoundError (a KeyError) if there is none."""
+        with self._transaction("reading", immediate=False) as conn:
+            return self._tournament_row(conn, self._require_tournament(conn, tid))
+
+    def finish_tournament(self, tid: int, standings: Sequence[Mapping[str, Any]]) -> None:
+        """Mark ``tid`` finished with its final ``standings`` (one mapping per row, best first).
+
+        Calling it again replaces the standings and keeps the first finishing time. Non-finite
+        floats (an Elo of ±inf) are stored as null: JSON has no infinity.
+        """
+        if isinstance(standings, (str, Mapping)) or not isinstance(standings, Sequence):
+            raise StoreUsageError(f"standings must be a sequence of rows, got {type(standings).__name__}")
+        standings_json = _json(list(standings), "standings")
+        with self._transaction("finishing a tournament in") as conn:
+            self._require_tournament(conn, tid)
+            conn.execute("UPDATE tournaments SET finished_at = COALESCE(finished_at, ?), standings = ? "
+                         "WHERE id = ?", (_now(), standings_json, tid))
+
+    # -- games ----------------------------------------------------------------------------------------
+    def schedule(self, tid: int, games: Iterable[Any]) -> None:
+        """Add ``games`` (ScheduledGame-like) as 'pending'; a key already stored keeps its row.
+
+        All or nothing: a game naming a non-player, or a stored key with other players, raises
+        StoreUsageError and adds none of them.
+        """
+        wanted = [(_key((g.round, g.pairing, g.game_in_pairing)), g.white, g.black) for g in games]
+        with self._transaction("scheduling games in") as conn:
+            self._require_tournament(conn, tid)
+            players = {r[0] for r in conn.execute("SELECT name FROM players WHERE tournament_id = ?", (tid,))}
+            for key, white, black in wanted:
+                if white == black or white not in players or black not in players:
+                    raise StoreUsageError(f"game {key} seats {white!r} against {black!r}; a game needs two "
+                                          f"different players of tournament {tid}: {', '.join(sorted(players))}")
+                row = conn.execute(f"SELECT white, black FROM games WHERE {_WHERE_KEY}", (tid, *key)).fetchone()
+                if row is None:
+                    conn.execute("INSERT INTO games (tournament_id, round, pairing, game_in_pairing, white, black, "
+                                 "status) VALUES (?, ?, ?, ?, ?, ?, 'pending')", (tid, *key, white, black))
+                elif (row["white"], row["black"]) != (white, black):
+                    raise StoreUsageError(
+                        f"game {key} of tournament {tid} is stored as {row['white']} vs {row['black']}, not "
+                        f"{white} vs {black}; a resumed tournament must use the stored players, order and seed")
+
+    def mark_started(self, tid: int, key: tuple[int, int, int], game_id: str, started_at: str) -> None:
+        """Set a scheduled game 'running' with its ``game_id`` and start time; a finished game is refused."""
+        key = _key(key)
+        with self._transaction("starting a game in") as conn:
+            row = self._require_game(conn, tid, key)
+            if row["status"] == "finished":
+                raise StoreUsageError(f"game {key} of tournament {tid} is already finished "
+                                      f"({row['game_id']}); it cannot be started again")
+            conn.execute(f"UPDATE games SET status = 'running', game_id = ?, started_at = ? WHERE {_WHERE_KEY}",
+                         (game_id, started_at, tid, *key))
+
+    def record_result(self, tid: int, key: tuple[int, int, int], result: Any, *, log_path: str | None,
+                      game_id: str, started_at: str | None, ended_at: str, steps: int) -> None:
+        """Store the GameResult-like ``result`` of a scheduled game and set it 'finished'.
+
+        Recording the same outcome again is a no-op (the first record stays); a different outcome
+        for a finished game, or players other than the scheduled ones, raise StoreUsageError.
+        """
+        key = _key(key)
+        winner, reason = result.winner, result.reason
+        if winner not in (0, 1, None) or isinstance(winner, bool) or not isinstance(reason, str) or not reason:
+            raise StoreUsageError(f"a result needs a winner 0, 1 or None (a draw) and a non-empty reason, "
+                                  f"got winner {winner!r}, reason {reason!r}")
+        thinking, violations = _pair(result.thinking_ms, "thinking_ms"), _pair(result.violations, "violations")
+        _count(steps, "steps")
+        outcome = (winner, reason, thinking, violations)
+        with self._transaction("recording a result in") as conn:
+            row = self._require_game(conn, tid, key)
+            if (row["white"], row["black"]) != (result.white, result.black):
+                raise StoreUsageError(f"game {key} of tournament {tid} is {row['white']} vs {row['black']}; "
+                                      f"got a result for {result.white} vs {result.black}")
+            old = GameRow.from_columns(row)
+            if old.status == "finished" and (old.winner, old.reason, old.thinking_ms, old.violations) != outcome:
+                raise StoreUsageError(f"game {key} of tournament {tid} already has a different result "
+                                      f"(winner {old.winner!r}, {old.reason}); results are final")
+            if old.status == "finished":
+                return  # the same result again: keep the first record
+            conn.execute(
+                "UPDATE games SET status = 'finished', game_id = ?, winner = ?, reason = ?, white_thinking_ms = ?, "
+                "black_thinking_ms = ?, white_violations = ?, black_violations = ?, log_path = ?, started_at = ?, "
+                f"ended_at = ?, steps = ? WHERE {_WHERE_KEY}",
+                (game_id, winner, reason, *thinking, *violations, log_path, started_at, ended_at, steps, tid, *key))
+
+    def reset_unfinished(self, tid: int) -> int:
+        """Turn the 'running' games of ``tid`` (left by a crash) back to 'pending'; returns how many."""
+        with self._transaction("resetting games in") as conn:
+            self._require_tournament(conn, tid)
+            return conn.execute("UPDATE games SET status = 'pending', game_id = NULL, started_at = NULL "
+                                "WHERE tournament_id = ? AND status = 'running'", (tid,)).rowcount
+
+    def games(self, tid: int, status: str | None = None) -> list[GameRow]:
+        """The games of ``tid`` (only those with ``status`` if given), by (round, pairing, game_in_pairing)."""
+        if status is not None and status not in STATUSES:
+            raise StoreUsageError(f"unknown game status {status!r}; expected one of {', '.join(STATUSES)}")
+        with self._transaction("reading", immediate=False) as conn:
+            return self._games(conn, tid, status)
+
+    def _games(self, conn: sqlite3.Connection, tid: int, status: str | None) -> list[GameRow]:
+        self._require_tournament(conn, tid)
+        return [GameRow.from_columns(row) for row in conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE tournament_id = ? AND status = COALESCE(?, status) "
+            "ORDER BY round, pairing, game_in_pairing", (tid, status))]
+
+    def results(self, tid: int) -> list[GameRow]:
+        """The finished games of ``tid`` in order; each has the attributes of a GameResult."""
+        return self.games(tid, "finished")
+
+    def export(self, tid: int, folder: Path) -> tuple[Path, Path]:
+        """Write ``folder/results.json`` and ``folder/results.csv`` for ``tid`` (one consistent read), each
+        replaced atomically; see ``server.store_export`` for their layout. Returns both paths."""
+        with self._transaction("reading", immediate=False) as conn:
+            tournament = self._tournament_row(conn, self._require_tournament(conn, tid))
+            games = self._games(conn, tid, None)
+        try:
+            return write_export(Path(folder), tournament, games)
+        except OSError as exc:
+            raise StoreError(f"cannot write the results of tournament {tid} to {folder}: {exc}; "
+                             "check the folder's permissions and free space") from exc

@@ -1,0 +1,222 @@
+"""What comes out of the results store: its rows, and ``results.json``/``results.csv`` written atomically.
+
+Also the JSON encoding the store uses for settings and standings, so both speak the same JSON.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["TournamentRow", "GameRow", "EXPORT_VERSION", "CSV_COLUMNS", "to_json", "result_text",
+           "export_documents", "atomic_write_text", "write_export"]
+
+EXPORT_VERSION = 1
+"""The ``export_version`` of ``results.json``; raised when a field changes meaning or disappears."""
+
+CSV_COLUMNS = (
+    "round", "pairing", "game_in_pairing", "game_id", "white", "black", "status", "result", "winner",
+    "reason", "white_thinking_ms", "black_thinking_ms", "white_violations", "black_violations", "steps",
+    "started_at", "ended_at", "log_path",
+)
+"""The header of ``results.csv``, in column order."""
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One stored tournament; ``players`` in seat order, ``standings`` None until it is finished."""
+
+    id: int
+    name: str
+    format: str
+    games_per_pairing: int
+    seed: int | None
+    players: tuple[str, ...]
+    settings: dict[str, Any] = field(hash=False)
+    created_at: str
+    finished_at: str | None
+    standings: tuple[dict[str, Any], ...] | None = field(hash=False)
+
+    @property
+    def finished(self) -> bool:
+        """True once ``finish_tournament`` was called."""
+        return self.finished_at is not None
+
+    @classmethod
+    def from_columns(cls, row: Any, players: Sequence[str]) -> TournamentRow:
+        """The row for a ``tournaments`` record (an sqlite3.Row or a dict; JSON text decoded) and its players."""
+        standings = None if row["standings"] is None else tuple(json.loads(row["standings"]))
+        return cls(row["id"], row["name"], row["format"], row["games_per_pairing"], row["seed"], tuple(players),
+                   json.loads(row["settings"]), row["created_at"], row["finished_at"], standings)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game; the result fields are meaningful when ``status`` is "finished".
+
+    It has the attributes (and ``players``, ``points``) of a ``GameResult``, so standings can take it.
+    """
+
+    round: int
+    pairing: int
+    game_in_pairing: int
+    white: str
+    black: str
+    status: str
+    game_id: str | None
+    winner: int | None
+    reason: str | None
+    thinking_ms: tuple[int, int]
+    violations: tuple[int, int]
+    log_path: str | None
+    started_at: str | None
+    ended_at: str | None
+    steps: int
+
+    @classmethod
+    def from_columns(cls, row: Any) -> GameRow:
+        """The row for a ``games`` record (an sqlite3.Row or a dict; one column per seat for the pairs)."""
+        return cls(row["round"], row["pairing"], row["game_in_pairing"], row["white"], row["black"],
+                   row["status"], row["game_id"], row["winner"], row["reason"],
+                   (row["white_thinking_ms"], row["black_thinking_ms"]),
+                   (row["white_violations"], row["black_violations"]),
+                   row["log_path"], row["started_at"], row["ended_at"], row["steps"])
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """``(round, pairing, game_in_pairing)``: the game's identity inside its tournament."""
+        return self.round, self.pairing, self.game_in_pairing
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """``(white, black)``: the players by seat."""
+        return self.white, self.black
+
+    def points(self, seat: int) -> float:
+        """The points seat ``seat`` scored in a finished game: 1 win, 0.5 draw, 0 loss."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == seat else 0.0
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON-ready data; JSON has no infinity, so non-finite floats become None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if value is None or isinstance(value, (str, int)):
+        return value
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value))
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    raise TypeError(f"{type(value).__name__} value {value!r} cannot be written as JSON")
+
+
+def to_json(value: Any, *, indent: int | None = None) -> str:
+    """Strict JSON for ``value``: paths become strings, dataclasses objects, ±inf and nan null.
+
+    Raises TypeError (or ValueError) for anything else JSON cannot hold.
+    """
+    return json.dumps(_plain(value), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def result_text(winner: int | None, finished: bool) -> str | None:
+    """The chess-style score of a game: "1-0", "0-1", "1/2-1/2"; None while it is not finished."""
+    if not finished:
+        return None
+    return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[winner]
+
+
+def _game_dict(game: GameRow) -> dict[str, Any]:
+    finished = game.status == "finished"
+    return {
+        "round": game.round, "pairing": game.pairing, "game_in_pairing": game.game_in_pairing,
+        "game_id": game.game_id, "white": game.white, "black": game.black, "status": game.status,
+        "result": result_text(game.winner, finished),
+        "winner": None if game.winner is None else game.players[game.winner],
+        "reason": game.reason, "thinking_ms": list(game.thinking_ms), "violations": list(game.violations),
+        "steps": game.steps, "log_path": game.log_path, "started_at": game.started_at, "ended_at": game.ended_at,
+    }
+
+
+def export_documents(tournament: TournamentRow, games: Sequence[GameRow]) -> tuple[str, str]:
+    """The text of ``results.json`` and of ``results.csv`` for ``tournament`` and its ``games``."""
+    rows = [_game_dict(game) for game in games]
+    document = {
+        "export_version": EXPORT_VERSION,
+        "tournament": {
+            "id": tournament.id, "name": tournament.name, "format": tournament.format,
+            "games_per_pairing": tournament.games_per_pairing, "seed": tournament.seed,
+            "created_at": tournament.created_at, "finished": tournament.finished,
+            "finished_at": tournament.finished_at, "settings": tournament.settings,
+        },
+        "players": list(tournament.players),
+        "games": rows,
+        "standings": None if tournament.standings is None else list(tournament.standings),
+    }
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)  # RFC 4180: CRLF line ends, quotes only where needed
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        flat = dict(row, white_thinking_ms=row["thinking_ms"][0], black_thinking_ms=row["thinking_ms"][1],
+                    white_violations=row["violations"][0], black_violations=row["violations"][1])
+        writer.writerow(["" if flat[column] is None else flat[column] for column in CSV_COLUMNS])
+    return to_json(document, indent=2) + "\n", buffer.getvalue()
+
+
+def _fsync_directory(folder: Path) -> None:
+    # Makes the rename itself durable; Windows cannot open a directory, and does not need this.
+    if os.name != "posix":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) so readers see the old file or the new one, never a part.
+
+    Writes a temporary file beside it, fsyncs it, renames it over ``path`` and fsyncs the folder.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    # os.open with 0o666 rather than tempfile: the result gets the umask's usual permissions, not 0600.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_directory(path.parent)
+
+
+def write_export(folder: Path, tournament: TournamentRow, games: Sequence[GameRow]) -> tuple[Path, Path]:
+    """Write ``folder/results.json`` and ``folder/results.csv`` (creating ``folder``); returns both paths.
+
+    Each file is replaced atomically; the two are written one after the other, JSON first.
+    """
+    folder = Path(folder)
+    json_text, csv_text = export_documents(tournament, games)
+    folder.mkdir(parents=True, exist_ok=True)
+    json_path, csv_path = folder / "results.json", folder / "results.csv"
+    atomic_write_text(json_path, json_text)
+    atomic_write_text(csv_path, csv_text)
+    return json_path, csv_path

@@ -1,0 +1,199 @@
+"""``TournamentRunner``: schedules the games of a tournament, runs them concurrently, keeps the results.
+
+The scheduler's state lives in the results store only: the plan (every game of a round-robin,
+or each knockout round as it comes) is written before it is played and every result as soon
+as it is known, so a server killed mid-tournament and started with ``--resume`` rebuilds the
+same state from the database and plays only what is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from datetime import UTC, datetime
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any, Protocol
+
+from shared.gamelog import GameOutcome
+from shared.quoridor import GameStatus
+from shared.referee import StepJudged
+from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, round_robin
+
+from .match import MatchResult, MatchRunner
+from .players import PlayerSession
+from .settings import ServerSettings
+from .store import ResultStore
+
+__all__ = ["TournamentRunner", "Reporter", "GameKey", "game_key"]
+
+log = logging.getLogger("quoridor.server")
+GameKey = tuple[int, int, int]
+
+
+def game_key(game: ScheduledGame) -> GameKey:
+    """The store's identity of a scheduled game: (round, pairing, game in pairing)."""
+    return game.round, game.pairing, game.game_in_pairing
+
+
+class Reporter(Protocol):
+    """What the live view (or a test) is told as the tournament goes."""
+
+    def tournament_started(self, name: str, players: Sequence[str], games_total: int | None) -> None: ...
+    def game_started(self, game_id: str, white: str, black: str) -> None: ...
+    def game_step(self, game_id: str, judged: StepJudged) -> None: ...
+    def game_finished(self, game_id: str, white: str, black: str, result: GameResult) -> None: ...
+    def standings(self, standings: Standings) -> None: ...
+    def message(self, text: str) -> None: ...
+    def tournament_finished(self, standings: Standings, files: Sequence[Path]) -> None: ...
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "player"
+
+
+class TournamentRunner:
+    """Runs one tournament between the seated sessions, recording everything in ``store``."""
+
+    def __init__(self, settings: ServerSettings, store: ResultStore, tournament_id: int, folder: Path,
+                 sessions: Sequence[PlayerSession], *, io: Callable[..., Any], executor: Executor,
+                 reporter: Reporter, broadcast: Callable[[Standings], Any],
+                 on_step: Callable[[MatchRunner, StepJudged], None]) -> None:
+        self.settings = settings
+        self.store = store
+        self.tid = tournament_id
+        self.folder = folder
+        self.sessions = {s.name: s for s in sessions}
+        self.players = [s.name for s in sessions]
+        self.io = io                    # awaitable runner of blocking store calls (one worker thread)
+        self.executor = executor        # the log-writing thread
+        self.reporter = reporter
+        self.broadcast = broadcast
+        self.on_step_hook = on_step
+        self.standings = Standings(self.players)
+        self.finished: dict[GameKey, GameResult] = {}
+        self.running: dict[str, MatchRunner] = {}
+        self.limit = asyncio.Semaphore(settings.concurrency) if settings.concurrency else None
+        self.name = folder.name
+        #: Games in the whole tournament (round-robin), or None while a knockout is undecided.
+        self.games_total: int | None = None
+
+    # -- the whole tournament ----------------------------------------------------------------
+    async def run(self) -> Standings:
+        """Play every game that is not finished yet; returns the final standings."""
+        for row in await self.io(self.store.games, self.tid, "finished"):
+            result = GameResult(row.white, row.black, row.winner, row.reason, row.thinking_ms, row.violations)
+            self.finished[(row.round, row.pairing, row.game_in_pairing)] = result
+            self.standings.add(result)
+        seed = (await self.io(self.store.tournament, self.tid)).seed
+        if self.settings.format == "knockout":
+            await self._knockout(seed)
+        else:
+            rounds = round_robin(self.players, self.settings.games_per_pairing, seed)
+            total = self.games_total = sum(len(r) for r in rounds)
+            self.reporter.tournament_started(self.name, self.players, total)
+            await self.io(self.store.schedule, self.tid, [g for r in rounds for g in r])
+            for games in rounds:
+                await self._round(games)
+        return self.standings
+
+    async def _knockout(self, seed: int | None) -> None:
+        ko = Knockout(self.players, self.settings.games_per_pairing, seed)
+        self.reporter.tournament_started(self.name, self.players, None)
+        while True:
+            games = ko.current_round()
+            await self.io(self.store.schedule, self.tid, games)
+            await self._round(games)
+            for game in games:
+                ko.record(self.finished[game_key(game)])
+            if not ko.advance():
+                break
+        if ko.champion:
+            self.reporter.message(f"knockout champion: {ko.champion}")
+
+    async def _round(self, games: Sequence[ScheduledGame]) -> None:
+        by_pairing: dict[int, list[ScheduledGame]] = defaultdict(list)
+        for game in games:
+            by_pairing[game.pairing].append(game)
+        await asyncio.gather(*(self._pairing(sorted(g, key=lambda x: x.game_in_pairing))
+                               for g in by_pairing.values()))
+
+    async def _pairing(self, games: Sequence[ScheduledGame]) -> None:
+        # The games of one pairing share two players, so they run one after another.
+        for game in games:
+            if game_key(game) in self.finished:
+                continue
+            if self.limit is None:
+                result = await self._game(game)
+            else:
+                async with self.limit:
+                    result = await self._game(game)
+            self.finished[game_key(game)] = result
+            self.standings.add(result)
+            self.reporter.standings(self.standings)
+            await self.broadcast(self.standings)
+
+    # -- one game -----------------------------------------------------------------------------
+    async def _game(self, game: ScheduledGame) -> GameResult:
+        white, black = self.sessions[game.white], self.sessions[game.black]
+        game_id = f"t{self.tid}-r{game.round + 1}-p{game.pairing + 1}-g{game.game_in_pairing + 1}"
+        absent = [s for s in (white, black)
+                  if s.kicked or not await s.wait_present(self.settings.rejoin_wait_s)]
+        if absent:
+            return await self._forfeit(game, game_id, absent)
+        log_path = self.folder / (f"r{game.round + 1:02d}-p{game.pairing + 1:02d}-g{game.game_in_pairing + 1}"
+                                  f"_{_safe(white.name)}_vs_{_safe(black.name)}.csv")
+        runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
+                             executor=self.executor, grace_s=self.settings.timeout_grace_s,
+                             tournament=self.name, on_step=self._on_step,
+                             on_error=lambda session, code, message: self._tell(session, code, message))
+        self.running[game_id] = runner
+        await self.io(self.store.mark_started, self.tid, game_key(game), game_id, runner.started_at)
+        self.reporter.game_started(game_id, white.name, black.name)
+        try:
+            match = await runner.run()
+        finally:
+            del self.running[game_id]
+        result = _result(game, match.outcome)
+        await self.io(self.store.record_result, self.tid, game_key(game), result, log_path=str(match.log_path),
+                      game_id=game_id, started_at=match.started_at, ended_at=match.ended_at, steps=match.steps)
+        self.reporter.game_finished(game_id, white.name, black.name, result)
+        return result
+
+    async def _forfeit(self, game: ScheduledGame, game_id: str, absent: list[PlayerSession]) -> GameResult:
+        """A game a player is not there for: the present one wins; both absent is a draw."""
+        names = {s.name for s in absent}
+        winner = None if len(names) == 2 else (1 if game.white in names else 0)
+        result = GameResult(game.white, game.black, winner, "forfeit")
+        await self.io(self.store.record_result, self.tid, game_key(game), result, log_path=None,
+                      game_id=game_id, started_at=None, ended_at=_now(), steps=0)
+        self.reporter.message(f"{game_id}: {', '.join(sorted(names))} absent — forfeit")
+        self.reporter.game_finished(game_id, game.white, game.black, result)
+        return result
+
+    def _on_step(self, runner: MatchRunner, judged: StepJudged) -> None:
+        self.reporter.game_step(runner.game_id, judged)
+        self.on_step_hook(runner, judged)
+        kick = self.settings.kick_after_timeouts
+        if kick is not None and judged.record.status is GameStatus.TIMEOUT:
+            session = runner.sessions[judged.seat]
+            session.timeouts += 1
+            if session.timeouts >= kick and not session.kicked:
+                session.kicked = True
+                self.reporter.message(f"{session.name} removed after {session.timeouts} timeouts")
+                runner.submit_forfeit(judged.seat)
+
+    async def _tell(self, session: PlayerSession, code: str, message: str) -> None:
+        if session.peer is not None:
+            await session.peer.error(code, message, "step")
+
+
+def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:
+    return GameResult(game.white, game.black, outcome.winner, outcome.reason, outcome.thinking_ms, outcome.violations)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

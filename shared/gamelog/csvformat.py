@@ -1,0 +1,377 @@
+"""The game log as CSV text (``replay-csv.md``): writing our logs, reading ours and the legacy ones.
+
+Layout. The first eight columns are exactly the course viewer's; five extra columns follow::
+
+    player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y,status,thinking_ms,turn,seat,meta,value
+    ,-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,player,193304BASELINE
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,player,193304DEFENSIVE
+    ,-1,-1,-1,-1,-1,-1,2000,,,,ruleset,course
+    ,-1,-1,-1,-1,-1,-1,2000,,,,game,g-17                       (game, tournament, started: when known)
+    193304BASELINE,5,2,-1,-1,-1,-1,0,153,0,0,,                 (one step row per turn, in play order)
+    193304DEFENSIVE,-1,-1,3,2,5,2,0,87,1,1,,
+    ...
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,violations,0                   (the outcome rows, only when finished)
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,violations,2
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,8123
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,thinking_ms,9211
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,result,goal                    (seat = the winner, empty = a draw; always last)
+
+* A step row: the player's name, its step (a move fills ``newLoc``, a wall the four bar
+  columns, the rest -1; a step with both a cell and a wall is written as the move it counts
+  as; an empty step or a timeout is all -1), the judged status, then its thinking time, the
+  referee's turn number and the player's seat.
+* A metadata row has an **empty** ``player``, the key in ``meta`` and the value in ``value``
+  (``seat`` says which seat a per-seat value belongs to). Why an empty name: the old viewer's
+  ``LogLoader`` skips a row with an empty player before doing anything else with it, so such
+  rows are never taken for a player, never drawn and never listed, wherever they stand. A
+  reserved marker name (say ``#result``) would not be safe: the viewer takes the first two
+  distinct names as the players, so in a game that ended after one step the marker would
+  become the second player. The seven numbers are -1 and the status 2000 (None, "never sent")
+  only because the viewer parses every row's numbers before looking at the name.
+* A finished game ends with the ``result`` row, written once, last: a file without it is an
+  unfinished game (the server's live ``.part`` file never contains one). The per-seat totals
+  stand in the ``value`` column, so summing the ``thinking_ms`` column still gives them.
+
+Limits of the old viewer, which reads without CSV quoting: a name or value containing a comma
+is quoted by us (and read back exactly) but makes the old viewer stop with "too many columns";
+a quote character shows up doubled there. The old client's ``LogPlayer`` (a bot replaying a
+log) takes every row as a step, metadata rows included; only the viewer is kept compatible.
+
+Reading (``parse_log``): columns are matched by name, unknown extra columns and unknown
+metadata keys are ignored, numbers may carry surrounding blanks (the old viewer trims them).
+A log without ``player`` rows is a legacy log, seated as the old viewer seats it: its players
+are the first two distinct names; the first name plays seat 0 (starts at (5,1)) unless the
+first cell it ever tried to move to (any status) lies nearer (5,9) than (5,1). Wall-only
+openings therefore decide nothing: in ``server_1`` DEFENSIVE opens with walls and its first
+attempted move is to (5,1) itself, so it is seat 0. This agrees with "seat 0 moves first"
+whenever that first attempt was a legal move (it is then within 2 cells of its start); when
+the two disagree the replay reports the out-of-turn row.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import re
+from typing import NoReturn
+
+from ..quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
+from .records import REASONS, GameHeader, GameLog, GameOutcome, StepRecord, check_player_name
+from .replay import validate
+
+__all__ = [
+    "LEGACY_COLUMNS", "COLUMNS", "HEADER_LINE", "FORMAT", "LogFormatError", "canonical_step",
+    "format_row", "format_header", "format_outcome", "format_log", "parse_log", "row_lines",
+]
+
+LEGACY_COLUMNS = ("player", "newLoc_x", "newLoc_y", "newBar_start_x", "newBar_start_y",
+                  "newBar_stop_x", "newBar_stop_y", "status")
+"""The course viewer's eight columns, in its order."""
+COLUMNS = LEGACY_COLUMNS + ("thinking_ms", "turn", "seat", "meta", "value")
+"""The columns of the logs we write."""
+HEADER_LINE = ",".join(COLUMNS) + "\n"
+"""The first line of every log we write, line break included."""
+FORMAT = "quoridor-arena/1"
+"""The value of our ``format`` row; a reader refuses logs of another format version."""
+
+_META_NUMBERS = ("-1",) * 6 + (str(int(GameStatus.NONE)),)
+_HEADER_KEYS = ("format", "player", "ruleset", "game", "tournament", "started")
+_TOTAL_KEYS = ("violations", "thinking_ms")
+_INT = re.compile(r"-?[0-9]{1,12}")      # bounded: a million-digit "number" is not a coordinate
+_COUNT = re.compile(r"[0-9]{1,12}")
+_KNOWN_STATUSES = ", ".join(str(int(s)) for s in GameStatus)
+
+
+class LogFormatError(ValueError):
+    """Text that is not a game log; ``line`` is the 1-based line at fault (``None``: the whole file)."""
+
+    def __init__(self, name: str, line: int | None, problem: str) -> None:
+        super().__init__(f"{name}, line {line}: {problem}" if line is not None else f"{name}: {problem}")
+        self.name = name
+        self.line = line
+        self.problem = problem
+
+
+# -- writing ----------------------------------------------------------------------------------
+def canonical_step(step: Step) -> Step:
+    """``step`` as a log row stores it: a cell and a wall together keep only the cell (rule 5)."""
+    if step.is_move():
+        return Step(step.new_loc)
+    if not step.new_wall.is_none():
+        # The rules judge a wall whenever the cell is off the board, so the cell carries nothing.
+        return Step(new_wall=step.new_wall)
+    return step
+
+
+def _csv_line(fields: list[object]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(fields)
+    return buffer.getvalue()
+
+
+def _text(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _meta_row(key: str, value: object, seat: int | None = None) -> str:
+    return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value])
+
+
+def format_row(record: StepRecord, *, seat: int | None = None) -> str:
+    """One step row, line break included (for appending as the game goes); ``seat`` fills the seat column."""
+    check_player_name(record.player)   # an empty name would turn the row into a metadata row
+    if seat not in (None, 0, 1):
+        raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
+    step = canonical_step(record.step)
+    loc, (start, stop) = step.new_loc, step.new_wall
+    return _csv_line([record.player, loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
+                      _text(record.thinking_ms), _text(record.turn), _text(seat), "", ""])
+
+
+def _header_items(header: GameHeader) -> list[tuple[str, str, int | None]]:
+    items = [("format", FORMAT, None), ("player", header.players[0], 0), ("player", header.players[1], 1),
+             ("ruleset", header.ruleset, None)]
+    items += [(key, value, None) for key in ("game", "tournament", "started")
+              if (value := getattr(header, key)) is not None]
+    return items
+
+
+def format_header(header: GameHeader) -> str:
+    """The start of a log: the header line and the metadata rows of ``header``."""
+    return HEADER_LINE + "".join(_meta_row(key, value, seat) for key, value, seat in _header_items(header))
+
+
+def format_outcome(outcome: GameOutcome) -> str:
+    """The end of a finished log: per-seat totals, then the ``result`` row."""
+    rows = [_meta_row(key, getattr(outcome, key)[seat], seat) for key in _TOTAL_KEYS for seat in (0, 1)]
+    return "".join(rows) + _meta_row("result", outcome.reason, outcome.winner)
+
+
+def format_log(log: GameLog) -> str:
+    """The whole log as CSV text (``\\n`` line breaks); ``ValueError`` if a row names no player of the game."""
+    rows = [format_row(r, seat=log.header.seat(r.player)) for r in log.steps]
+    end = format_outcome(log.outcome) if log.outcome is not None else ""
+    return format_header(log.header) + "".join(rows) + end
+
+
+def row_lines(log: GameLog) -> tuple[list[int], int | None]:
+    """The file lines ``format_log`` gives each step row and the result row (``None`` when unfinished)."""
+    first = 2 + len(_header_items(log.header))
+    steps = [first + i for i in range(len(log.steps))]
+    result = first + len(log.steps) + 2 * len(_TOTAL_KEYS) if log.outcome is not None else None
+    return steps, result
+
+
+# -- reading ----------------------------------------------------------------------------------
+def parse_log(text: str, *, name: str = "<log>") -> GameLog:
+    """Read a log (ours, the old server's or the old client's) and replay it; ``problems`` lists disagreements.
+
+    Raises ``LogFormatError`` naming ``name`` and the line when ``text`` is not a game log.
+    """
+    log = _Parser(name).parse(text)
+    return dataclasses.replace(log, problems=validate(log))
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+class _Parser:
+    """One pass over the CSV rows, collecting steps and metadata with the line of each."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.index: dict[str, int] = {}
+        self.width = 0
+        self.steps: list[StepRecord] = []
+        self.lines: list[int] = []
+        self.seats: list[int | None] = []
+        self.seen: dict[tuple[str, int | None], int] = {}    # metadata key and seat -> line
+        self.declared: dict[int, str] = {}
+        self.texts: dict[str, str] = {}
+        self.totals: dict[str, dict[int, int]] = {key: {} for key in _TOTAL_KEYS}
+        self.totals_line: int | None = None
+        self.result: tuple[int | None, str] | None = None
+        self.result_line: int | None = None
+
+    def fail(self, line: int | None, problem: str) -> NoReturn:
+        raise LogFormatError(self.name, line, problem)
+
+    def parse(self, text: str) -> GameLog:
+        text = text.removeprefix("\ufeff")
+        if not text.strip():
+            self.fail(1, f"empty file: a game log starts with the header line {','.join(LEGACY_COLUMNS)!r}")
+        reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+        try:
+            for fields in reader:
+                if not self.index:
+                    self.read_header(reader.line_num, fields)
+                elif any(field.strip() for field in fields):
+                    self.read_row(reader.line_num, fields)
+        except csv.Error as exc:
+            self.fail(reader.line_num, f"not readable as CSV: {exc}")
+        return self.finish()
+
+    def read_header(self, line: int, fields: list[str]) -> None:
+        columns = [field.strip() for field in fields]
+        for column in columns:
+            if column and columns.count(column) > 1:
+                self.fail(line, f"column {column!r} appears twice in the header line")
+        missing = [column for column in LEGACY_COLUMNS if column not in columns]
+        if missing:
+            self.fail(line, f"missing column(s) {', '.join(missing)}: the header line of a game log names "
+                            f"{','.join(LEGACY_COLUMNS)}; found {_short(','.join(fields))}")
+        self.index = {column: i for i, column in enumerate(columns) if column}
+        self.width = len(fields)
+
+    def read_row(self, line: int, fields: list[str]) -> None:
+        if len(fields) != self.width:
+            self.fail(line, f"{len(fields)} fields, but the header line names {self.width} columns")
+        if self.result_line is not None:
+            self.fail(line, f"a row after the result row of line {self.result_line}, which ends a finished log")
+
+        def get(column: str) -> str:
+            return fields[self.index[column]] if column in self.index else ""
+
+        player, meta = get("player").strip(), get("meta").strip()
+        if player and meta:
+            self.fail(line, f"the step row of {player!r} has {meta!r} in the meta column; "
+                            "only rows with an empty player carry metadata")
+        if player:
+            self.read_step(line, player, get)
+        elif meta:
+            self.read_meta(line, meta, get("value"), self.seat(line, get("seat")))
+        else:
+            self.fail(line, "the player column is empty (and the row is no metadata row)")
+
+    # -- fields
+    def integer(self, line: int, column: str, text: str) -> int:
+        if not _INT.fullmatch(text.strip()):
+            self.fail(line, f"column {column} is {_short(text)}, expected an integer")
+        return int(text)
+
+    def count(self, line: int, column: str, text: str) -> int | None:
+        if not text.strip():
+            return None
+        if not _COUNT.fullmatch(text.strip()):
+            self.fail(line, f"column {column} is {_short(text)}, expected a non-negative integer or nothing")
+        return int(text)
+
+    def seat(self, line: int, text: str) -> int | None:
+        if text.strip() not in ("", "0", "1"):
+            self.fail(line, f"column seat is {_short(text)}, expected 0, 1 or nothing")
+        return int(text) if text.strip() else None
+
+    # -- rows
+    def read_step(self, line: int, player: str, get) -> None:  # type: ignore[no-untyped-def]
+        if self.totals_line is not None:
+            self.fail(line, f"a step row after the outcome rows that began on line {self.totals_line}")
+        try:
+            check_player_name(player)
+        except ValueError as exc:
+            self.fail(line, str(exc))
+        x, y, sx, sy, tx, ty, code = (self.integer(line, c, get(c)) for c in LEGACY_COLUMNS[1:])
+        try:
+            status = GameStatus(code)
+        except ValueError:
+            self.fail(line, f"status {code} is not a game status; expected one of {_KNOWN_STATUSES}")
+        step = Step(Location(x, y), BlockBar(Location(sx, sy), Location(tx, ty)))
+        record = StepRecord(player, step, status, self.count(line, "thinking_ms", get("thinking_ms")),
+                            self.count(line, "turn", get("turn")))
+        self.steps.append(record)
+        self.lines.append(line)
+        self.seats.append(self.seat(line, get("seat")))
+
+    def read_meta(self, line: int, key: str, value: str, seat: int | None) -> None:
+        if key in _HEADER_KEYS and self.steps:
+            self.fail(line, f"header row {key!r} after the first step row (line {self.lines[0]}); "
+                            "header rows come before the steps")
+        if (key, seat) in self.seen:
+            which = "" if seat is None else f" of seat {seat}"
+            self.fail(line, f"a second {key!r} row{which} (the first is on line {self.seen[key, seat]})")
+        self.seen[key, seat] = line
+        needs_seat = key in ("player", *_TOTAL_KEYS)
+        if needs_seat and seat is None:
+            self.fail(line, f"the {key!r} row needs seat 0 or 1 in the seat column")
+        if key == "format":
+            if value.strip() != FORMAT:
+                self.fail(line, f"log format {_short(value.strip())} is not supported; this reader knows {FORMAT!r}")
+        elif key == "player":
+            try:
+                self.declared[seat] = check_player_name(value.strip())  # type: ignore[index]
+            except ValueError as exc:
+                self.fail(line, str(exc))
+        elif key in ("ruleset", "game", "tournament", "started"):
+            text = value.strip() if key in ("ruleset", "started") else value
+            try:   # the header's own checks, one field at a time so the error names this line
+                GameHeader(("a", "b"), **{key: text})
+            except ValueError as exc:
+                self.fail(line, str(exc))
+            self.texts[key] = text
+        elif key in _TOTAL_KEYS:
+            number = self.count(line, "value", value)
+            if number is None:
+                self.fail(line, f"the {key!r} row needs a non-negative integer in the value column")
+            self.totals[key][seat] = number  # type: ignore[index]
+            self.totals_line = self.totals_line or line
+        elif key == "result":
+            if value.strip() not in REASONS:
+                self.fail(line, f"result reason {_short(value.strip())} is unknown; expected one of: {', '.join(REASONS)}")
+            self.result, self.result_line = (seat, value.strip()), line
+        # Other keys are ignored: a later writer may add metadata this reader does not need.
+
+    # -- the whole log
+    def finish(self) -> GameLog:
+        players = self.players()
+        for record, line, seat in zip(self.steps, self.lines, self.seats):
+            if record.player not in players:
+                self.fail(line, f"{record.player!r} is not a player of this game "
+                                f"({players[0]!r} and {players[1]!r})")
+            if seat is not None and players[seat] != record.player:
+                self.fail(line, f"the seat column says {seat}, but {record.player!r} plays seat "
+                                f"{players.index(record.player)}")
+        header = GameHeader(players, **self.texts)
+        return GameLog(header, self.steps, self.outcome(), [], tuple(self.lines), self.result_line)
+
+    def players(self) -> tuple[str, str]:
+        if self.declared:
+            for seat in (0, 1):
+                if seat not in self.declared:
+                    self.fail(self.seen["player", 1 - seat],
+                              f"the log names the player of seat {1 - seat} but not the one of seat {seat}")
+            if self.declared[0] == self.declared[1]:
+                self.fail(self.seen["player", 1], f"both seats are named {self.declared[0]!r}; "
+                                                  "the players of a game need distinct names")
+            return self.declared[0], self.declared[1]
+        if not self.steps:
+            self.fail(1, "no step rows and no player rows: the file records no game")
+        names: list[str] = []
+        for record, line in zip(self.steps, self.lines):
+            if record.player not in names:
+                if len(names) == 2:
+                    self.fail(line, f"a third player name {record.player!r}; this game's players are "
+                                    f"{names[0]!r} and {names[1]!r}")
+                names.append(record.player)
+        if len(names) < 2:
+            self.fail(self.lines[0], f"only one player name ({names[0]!r}) in the log: its opponent is never named")
+        return _legacy_seats(names[0], names[1], self.steps)
+
+    def outcome(self) -> GameOutcome | None:
+        if self.result is None:
+            return None   # totals without a result row do not make a finished game
+        missing = [f"{key} of seat {seat}" for key in _TOTAL_KEYS for seat in (0, 1) if seat not in self.totals[key]]
+        if missing:
+            self.fail(self.result_line, f"the result row needs the totals rows before it; missing: {', '.join(missing)}")
+        winner, reason = self.result
+        by_seat = {key: (self.totals[key][0], self.totals[key][1]) for key in _TOTAL_KEYS}
+        return GameOutcome(winner, reason, by_seat["thinking_ms"], by_seat["violations"])
+
+
+def _legacy_seats(first: str, second: str, steps: list[StepRecord]) -> tuple[str, str]:
+    """The old viewer's rule: ``first`` is seat 0 unless its first attempted cell lies nearer (5,9)."""
+    cell = next((r.step.new_loc for r in steps if r.player == first and r.step.is_move()), None)
+    if cell is not None and cell.distance(PLAYER0_LOC) > cell.distance(PLAYER1_LOC):
+        return second, first
+    return first, second

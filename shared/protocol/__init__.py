@@ -1,0 +1,27 @@
+"""Wire protocol v1 (``spec/protocol.md``): frozen pydantic models of every frame, and the codec.
+
+Pure: the server and the clients move frames; this package parses, validates and dumps them.
+``docs/protocol.md`` is the guide for bot authors, ``docs/protocol.schema.json`` the JSON Schema.
+"""
+
+from .base import COORD_MAX, COORD_MIN, Cell, Coord, Message, ProtocolModel, Wall
+from .codec import (
+    MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, parse_client, parse_server, to_blockbar,
+    to_location, to_step, wall,
+)
+from .errors import ERROR_CODES, ProtocolError
+from .messages import (
+    CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, GameOver,
+    GameStart, GameUpdate, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepMessage,
+    TournamentOver, Turn, Watch, Welcome,
+)
+from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleRoom, PuzzleState, Solution, Verdict
+
+__all__ = [
+    "CLIENT_MESSAGES", "COORD_MAX", "COORD_MIN", "ERROR_CODES", "MAX_FRAME_BYTES", "PROTOCOL_VERSION",
+    "SCHEMA_TITLE", "SERVER_MESSAGES", "Action", "BoardState", "Cell", "ClientMessage", "Coord", "ErrorMessage",
+    "GameOver", "GameStart", "GameUpdate", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
+    "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
+    "StandingRow", "Standings", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch", "Welcome",
+    "cell", "dump", "json_schema", "parse_client", "parse_server", "to_blockbar", "to_location", "to_step", "wall",
+]

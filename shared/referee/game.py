@@ -1,0 +1,282 @@
+"""``GameReferee``: the pure state machine of one game, fed steps and the times they arrived.
+
+It never reads a clock and never touches a socket: the transport (websocket server, legacy
+TCP port, in-process local match) feeds it what happened with the time it happened and sends
+what it returns. The rules it enforces are ``quoridor-rules.md``:
+
+* every step is judged by the rules core; a violating step changes nothing and the turn passes;
+* each seat's next ``turn`` carries the status of its own previous step;
+* thinking time runs from the moment the ``turn`` was *sent* (``clock_started``) to the moment
+  the answer *arrived*; an answer at or after the limit is a Timeout violation and is discarded,
+  and so is an answer carrying an old turn number (it can never count for a later turn);
+* the 3rd violation of a seat loses the game (RulesBreaker);
+* each seat makes at most ``step_cap`` steps (violations count); when both have, the smaller
+  total thinking time wins, equal to the millisecond is a draw;
+* a seat that disconnects loses (EnemyClosed to the other); a seat that never shows up forfeits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..gamelog.records import GameOutcome, StepRecord
+from ..quoridor import COURSE, GameStatus, Position, Ruleset
+from ..quoridor.types import NO_WALL, BlockBar, ChessboardChange, Step
+
+__all__ = [
+    "RefereeSettings", "GameReferee", "RefereeError", "TurnRequest", "StepJudged", "GameFinished",
+    "RefereeEvent", "DRAW_STATUS",
+]
+
+#: Status sent to both seats of a drawn game (the rules' "None": neither won nor lost).
+DRAW_STATUS = GameStatus.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeSettings:
+    """The rules a game is refereed by."""
+
+    ruleset: Ruleset = COURSE
+    #: Thinking time limit per step in milliseconds; ``None`` = no limit (debugging server).
+    time_limit_ms: int | None = 1000
+    #: The violation that loses the game (the 3rd).
+    violations_to_lose: int = 3
+    #: Steps each seat may make in one game.
+    step_cap: int = 100
+
+    def __post_init__(self) -> None:
+        if self.time_limit_ms is not None and self.time_limit_ms <= 0:
+            raise ValueError(f"time limit must be positive (or None for no limit), got {self.time_limit_ms}")
+        if self.violations_to_lose < 1:
+            raise ValueError(f"violations to lose must be at least 1, got {self.violations_to_lose}")
+        if self.step_cap < 1:
+            raise ValueError(f"step cap must be at least 1, got {self.step_cap}")
+
+
+class RefereeError(ValueError):
+    """A step the referee cannot take at all (not a rules violation): carries a protocol error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRequest:
+    """Send ``turn`` to ``seat``: it is its move; then call ``clock_started`` when it is on the wire."""
+
+    seat: int
+    turn: int
+    change: ChessboardChange
+    walls_left: tuple[int, int]   # the receiver's, then the opponent's
+    time_limit_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StepJudged:
+    """A step (or a timeout) was judged and recorded; for logs and spectators."""
+
+    seat: int
+    record: StepRecord
+    position: Position            # the position after it
+    clocks_ms: tuple[int, int]    # total thinking time per seat so far
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """The game is over; ``statuses`` is what each seat is told (Win, Lost, EnemyClosed, RulesBreaker, None)."""
+
+    outcome: GameOutcome
+    statuses: tuple[GameStatus, GameStatus]
+
+
+RefereeEvent = TurnRequest | StepJudged | GameFinished
+
+
+@dataclass(slots=True)
+class _Seat:
+    steps: int = 0
+    violations: int = 0
+    thinking_ms: int = 0
+    last_status: GameStatus = GameStatus.OK
+    last_wall: BlockBar = NO_WALL
+
+
+@dataclass
+class GameReferee:
+    """One game between ``players`` (seat 0 first); see the module docstring for the rules."""
+
+    players: tuple[str, str]
+    settings: RefereeSettings = field(default_factory=RefereeSettings)
+    position: Position = field(init=False)
+    records: list[StepRecord] = field(init=False, default_factory=list)
+    outcome: GameOutcome | None = field(init=False, default=None)
+    turn: int = field(init=False, default=-1)
+    clock_start: float | None = field(init=False, default=None)
+    _seats: tuple[_Seat, _Seat] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.position = Position.initial(self.settings.ruleset)
+        self._seats = (_Seat(), _Seat())
+
+    # -- reading ----------------------------------------------------------------------
+    @property
+    def mover(self) -> int:
+        """The seat whose turn it is."""
+        return self.position.turn
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.outcome is not None
+
+    @property
+    def clocks_ms(self) -> tuple[int, int]:
+        """Total thinking time charged to each seat, in whole milliseconds."""
+        return self._seats[0].thinking_ms, self._seats[1].thinking_ms
+
+    @property
+    def violations(self) -> tuple[int, int]:
+        """Violations of each seat so far."""
+        return self._seats[0].violations, self._seats[1].violations
+
+    @property
+    def steps_made(self) -> tuple[int, int]:
+        """Steps each seat has made (violations included)."""
+        return self._seats[0].steps, self._seats[1].steps
+
+    def deadline(self) -> float | None:
+        """When the current turn times out (same clock as the times fed in), or ``None``."""
+        if self.is_over or self.clock_start is None or self.settings.time_limit_ms is None:
+            return None
+        return self.clock_start + self.settings.time_limit_ms / 1000
+
+    # -- driving ----------------------------------------------------------------------
+    def start(self) -> list[RefereeEvent]:
+        """Begin the game: the first ``turn`` goes to seat 0."""
+        if self.turn != -1:
+            raise RefereeError("already_started", "the game has already started")
+        return [self._next_turn()]
+
+    def clock_started(self, turn: int, at: float) -> None:
+        """The ``turn`` numbered ``turn`` went on the wire at ``at``: the mover's clock runs from here."""
+        if turn == self.turn and not self.is_over:
+            self.clock_start = at
+
+    def receive_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> list[RefereeEvent]:
+        """Judge a step from ``seat`` answering ``turn`` that arrived at ``arrived_at``.
+
+        Raises ``RefereeError`` (codes ``wrong_game``, ``not_your_turn``, ``stale_turn``) for a
+        step that cannot be taken at all; such a step changes nothing and is no violation.
+        """
+        if self.is_over:
+            raise RefereeError("wrong_game", "that game is over")
+        if seat != self.mover:
+            raise RefereeError("not_your_turn", f"it is not your turn (turn {self.turn} belongs to the other player)")
+        if turn != self.turn or self.clock_start is None:
+            raise RefereeError("stale_turn", f"step answers turn {turn}, but the current turn is {self.turn}"
+                                             " (a late answer is discarded)")
+        thinking_ms = max(0, round((arrived_at - self.clock_start) * 1000))
+        limit = self.settings.time_limit_ms
+        if limit is not None and arrived_at - self.clock_start >= limit / 1000:
+            return self._violation(GameStatus.TIMEOUT, step, thinking_ms)
+        judgement = self.position.judge(step)
+        if not judgement.ok:
+            return self._violation(judgement.status, step, thinking_ms)
+        return self._apply(step, thinking_ms)
+
+    def time_out(self, now: float) -> list[RefereeEvent]:
+        """The deadline passed with no answer: a Timeout violation, the turn passes. No-op before the deadline."""
+        deadline = self.deadline()
+        if deadline is None or now < deadline:
+            return []
+        thinking_ms = max(0, round((now - self.clock_start) * 1000))  # type: ignore[operator]
+        return self._violation(GameStatus.TIMEOUT, Step(), thinking_ms)
+
+    def disconnect(self, seat: int) -> list[RefereeEvent]:
+        """``seat`` left (closed, crashed): the other seat wins with EnemyClosed."""
+        if self.is_over:
+            return []
+        return self._finish(1 - seat, "disconnect", winner_status=GameStatus.ENEMY_CLOSED)
+
+    def forfeit(self, seat: int) -> list[RefereeEvent]:
+        """``seat`` is not there to play (removed, never came back): the other seat wins."""
+        if self.is_over:
+            return []
+        return self._finish(1 - seat, "forfeit", winner_status=GameStatus.ENEMY_CLOSED)
+
+    # -- internals ----------------------------------------------------------------------
+    def _record(self, seat: int, step: Step, status: GameStatus, thinking_ms: int) -> StepRecord:
+        record = StepRecord(self.players[seat], step, status, thinking_ms, self.turn)
+        self.records.append(record)
+        return record
+
+    def _violation(self, status: GameStatus, step: Step, thinking_ms: int) -> list[RefereeEvent]:
+        seat = self.mover
+        me = self._seats[seat]
+        me.steps += 1
+        me.violations += 1
+        me.thinking_ms += thinking_ms
+        me.last_status = status
+        me.last_wall = NO_WALL
+        if me.violations >= self.settings.violations_to_lose:
+            record = self._record(seat, step, GameStatus.RULES_BREAKER, thinking_ms)
+            self.position = self.position.pass_turn()
+            events: list[RefereeEvent] = [StepJudged(seat, record, self.position, self.clocks_ms)]
+            return events + self._finish(1 - seat, "violations", loser_status=GameStatus.RULES_BREAKER)
+        record = self._record(seat, step, status, thinking_ms)
+        self.position = self.position.pass_turn()
+        return [StepJudged(seat, record, self.position, self.clocks_ms), *self._after_step()]
+
+    def _apply(self, step: Step, thinking_ms: int) -> list[RefereeEvent]:
+        seat = self.mover
+        me = self._seats[seat]
+        me.steps += 1
+        me.thinking_ms += thinking_ms
+        me.last_status = GameStatus.OK
+        # Rule 5: a cell and a wall together count as a move; the wall is ignored.
+        if step.is_move():
+            step = Step(step.new_loc)
+            me.last_wall = NO_WALL
+        else:
+            me.last_wall = step.new_wall.normalized()
+        self.position = self.position.apply(step)
+        if self.position.winner() == seat:
+            record = self._record(seat, step, GameStatus.WIN, thinking_ms)
+            return [StepJudged(seat, record, self.position, self.clocks_ms), *self._finish(seat, "goal")]
+        record = self._record(seat, step, GameStatus.OK, thinking_ms)
+        return [StepJudged(seat, record, self.position, self.clocks_ms), *self._after_step()]
+
+    def _after_step(self) -> list[RefereeEvent]:
+        """The step cap, or the next turn."""
+        cap = self.settings.step_cap
+        if self._seats[0].steps >= cap and self._seats[1].steps >= cap:
+            t0, t1 = self.clocks_ms
+            winner = None if t0 == t1 else (0 if t0 < t1 else 1)
+            last = self.records[-1]
+            if winner is not None and not last.status.is_violation:   # mark the game-ending row
+                ending = GameStatus.WIN if self.players.index(last.player) == winner else GameStatus.LOST
+                self.records[-1] = StepRecord(last.player, last.step, ending, last.thinking_ms, last.turn)
+            return self._finish(winner, "step_cap")
+        return [self._next_turn()]
+
+    def _next_turn(self) -> TurnRequest:
+        self.turn += 1
+        self.clock_start = None
+        seat = self.mover
+        me, other = self._seats[seat], self._seats[1 - seat]
+        change = ChessboardChange(me.last_status, self.position.pawn(seat), self.position.pawn(1 - seat),
+                                  other.last_wall)
+        left = self.position.walls_left
+        return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]), self.settings.time_limit_ms)
+
+    def _finish(self, winner: int | None, reason: str, *, winner_status: GameStatus = GameStatus.WIN,
+                loser_status: GameStatus = GameStatus.LOST) -> list[RefereeEvent]:
+        self.clock_start = None
+        self.outcome = GameOutcome(winner, reason, self.clocks_ms, self.violations)
+        if winner is None:
+            statuses = (DRAW_STATUS, DRAW_STATUS)
+        else:
+            statuses = (winner_status, loser_status) if winner == 0 else (loser_status, winner_status)
+        return [GameFinished(self.outcome, statuses)]

@@ -1,0 +1,52 @@
+"""Play a game in one process with the same referee as the server: no network, a clock passed in.
+
+``play_local_game`` is the engine of ``quoridor-match`` and of the bot benchmarks. Bots are
+asked through a callable, so the caller decides how (a method call, a thread, an async bot)
+and what a crashing bot answers; the clock is injected, so this module reads no clock itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..gamelog.records import GameOutcome, StepRecord
+from ..quoridor.types import Step
+from .game import GameFinished, GameReferee, RefereeEvent, RefereeSettings, TurnRequest
+
+__all__ = ["play_local_game", "LocalGame"]
+
+Ask = Callable[[int, TurnRequest], Step]
+
+
+@dataclass(frozen=True)
+class LocalGame:
+    """A finished local game: the outcome, every step, and what each seat was told at the end."""
+
+    players: tuple[str, str]
+    outcome: GameOutcome
+    records: list[StepRecord]
+    final: GameFinished
+
+
+def play_local_game(players: tuple[str, str], ask: Ask, clock: Callable[[], float],
+                    settings: RefereeSettings | None = None,
+                    on_event: Callable[[RefereeEvent], None] | None = None) -> LocalGame:
+    """Referee one game: ``ask(seat, turn)`` returns each step; thinking time is measured with ``clock``."""
+    referee = GameReferee(players, settings or RefereeSettings())
+    events = referee.start()
+    while True:
+        request: TurnRequest | None = None
+        for event in events:
+            if on_event is not None:
+                on_event(event)
+            if isinstance(event, GameFinished):
+                return LocalGame(players, event.outcome, list(referee.records), event)
+            if isinstance(event, TurnRequest):
+                request = event
+        if request is None:   # pragma: no cover - the referee always asks for a turn or ends the game
+            raise RuntimeError("the referee neither asked for a turn nor ended the game")
+        started = clock()
+        referee.clock_started(request.turn, started)
+        step = ask(request.seat, request)
+        events = referee.receive_step(request.seat, request.turn, step, clock())

@@ -1,0 +1,256 @@
+"""Writing and reading the CSV text: layout, quoting, the old viewer's view of it, and every kind of bad file."""
+
+import pytest
+
+from shared.gamelog import (
+    COLUMNS, HEADER_LINE, LEGACY_COLUMNS, GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord,
+    canonical_step, format_log, format_row, parse_log, row_lines,
+)
+from shared.quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
+
+S = GameStatus
+LEGACY_HEADER = ",".join(LEGACY_COLUMNS)
+
+
+def short_game() -> GameLog:
+    header = GameHeader(("alice", "bob"), game="g-1", tournament="spring", started="2024-05-01T12:00:00Z")
+    steps = [
+        StepRecord("alice", Step.move(5, 2), S.OK, 120, 0),
+        StepRecord("bob", Step.wall(3, 2, 5, 2), S.OK, 80, 1),
+        StepRecord("alice", Step(), S.TIMEOUT, 1000, 2),
+        StepRecord("bob", Step.move(5, 8), S.OK, 95, 3),
+    ]
+    return GameLog(header, steps, GameOutcome(0, "forfeit", (1120, 175), (1, 0)))
+
+
+def old_viewer(text: str) -> tuple[tuple[str, str], list[tuple[str, Step, int]]]:
+    """A model of the course viewer's ``LogLoader``: no CSV quoting, blanks trimmed, columns by name,
+    rows with an empty name skipped, the first two names as players, seated by the first name's first cell."""
+    lines = text.splitlines()
+    header = [cell.strip(" \t") for cell in lines[0].split(",")]
+    where = [header.index(column) for column in LEGACY_COLUMNS]
+    player0 = player1 = ""
+    first_cell = Location()
+    rows = []
+    for line in lines[1:]:
+        cells = [cell.strip(" \t") for cell in line.split(",")]
+        if len(cells) > len(header):
+            raise ValueError("log file have too many columns")
+        name = cells[where[0]]
+        x, y, sx, sy, tx, ty, status = (int(cells[i]) for i in where[1:])
+        step = Step(Location(x, y), BlockBar.of(sx, sy, tx, ty))
+        if not name:
+            continue
+        if not player0 and (not player1 or player1 != name):
+            player0 = name
+        if not player1 and (not player0 or player0 != name):
+            player1 = name
+        if first_cell.x <= 0 and first_cell.y <= 0 and name == player0 and step.is_move():
+            first_cell = step.new_loc
+        if name in (player0, player1):
+            rows.append((name, step, status))
+    if first_cell.distance(PLAYER0_LOC) > first_cell.distance(PLAYER1_LOC):
+        player0, player1 = player1, player0
+    return (player0, player1), rows
+
+
+# -- writing -----------------------------------------------------------------------------------
+def test_the_first_eight_columns_are_the_course_viewers():
+    assert HEADER_LINE.startswith(LEGACY_HEADER + ",thinking_ms,turn,")
+    assert HEADER_LINE.endswith("\n") and HEADER_LINE.count("\n") == 1
+    assert COLUMNS[:8] == LEGACY_COLUMNS
+
+
+def test_rows_as_the_spec_shows_them():
+    assert format_row(StepRecord("A", Step.move(5, 2), S.OK, 12, 0), seat=0) == "A,5,2,-1,-1,-1,-1,0,12,0,0,,\n"
+    assert format_row(StepRecord("B", Step.wall(3, 2, 5, 2), S.OK)) == "B,-1,-1,3,2,5,2,0,,,,,\n"
+    assert format_row(StepRecord("B", Step(), S.TIMEOUT, 1000, 7), seat=1) == "B,-1,-1,-1,-1,-1,-1,3,1000,7,1,,\n"
+
+
+def test_a_cell_and_a_wall_together_are_written_as_the_move():
+    both = Step(Location(5, 2), BlockBar.of(4, 7, 6, 7))
+    assert format_row(StepRecord("A", both, S.OK)) == "A,5,2,-1,-1,-1,-1,0,,,,,\n"
+    assert canonical_step(both) == Step.move(5, 2)
+    off_board_and_wall = Step(Location(0, 3), BlockBar.of(4, 7, 6, 7))
+    assert canonical_step(off_board_and_wall) == Step.wall(4, 7, 6, 7)
+    assert canonical_step(Step(Location(0, 3))) == Step(Location(0, 3))
+
+
+def test_format_row_refuses_what_it_cannot_write():
+    with pytest.raises(ValueError, match="empty"):
+        format_row(StepRecord("", Step(), S.TIMEOUT))
+    with pytest.raises(ValueError, match="seat"):
+        format_row(StepRecord("A", Step(), S.TIMEOUT), seat=2)
+    log = short_game()
+    stranger = GameLog(log.header, [StepRecord("carol", Step.move(5, 2), S.OK)])
+    with pytest.raises(ValueError, match="'carol' does not play"):
+        format_log(stranger)
+
+
+def test_metadata_rows_and_result_last():
+    text = format_log(short_game())
+    lines = text.splitlines()
+    assert lines[0] == HEADER_LINE.rstrip("\n")
+    assert lines[1] == ",-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1"
+    assert lines[2] == ",-1,-1,-1,-1,-1,-1,2000,,,0,player,alice"
+    assert lines[3] == ",-1,-1,-1,-1,-1,-1,2000,,,1,player,bob"
+    assert lines[-1] == ",-1,-1,-1,-1,-1,-1,2000,,,0,result,forfeit"
+    assert ",-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,1120" in lines
+    assert all(line.count(",") == len(COLUMNS) - 1 for line in lines)
+
+
+def test_row_lines_match_the_written_text():
+    log = short_game()
+    steps, result = row_lines(log)
+    lines = format_log(log).splitlines()
+    assert [lines[n - 1].split(",")[0] for n in steps] == [r.player for r in log.steps]
+    assert result == len(lines) and lines[result - 1].endswith("result,forfeit")
+    unfinished = GameLog(log.header, log.steps)
+    assert row_lines(unfinished) == (steps, None)
+
+
+# -- reading -----------------------------------------------------------------------------------
+def test_round_trip_keeps_everything():
+    log = short_game()
+    again = parse_log(format_log(log))
+    assert again == log
+    assert again.problems == []
+    assert list(again.step_lines) == row_lines(log)[0]
+
+
+def test_an_unfinished_log_has_no_outcome():
+    log = short_game()
+    text = format_log(GameLog(log.header, log.steps))
+    parsed = parse_log(text)
+    assert parsed.outcome is None and not parsed.finished and len(parsed.steps) == 4
+
+
+def test_a_game_without_steps():
+    log = GameLog(GameHeader(("a", "b")), [], GameOutcome(1, "forfeit", (0, 0), (0, 0)))
+    assert parse_log(format_log(log)) == log
+
+
+@pytest.mark.parametrize("names", [("Smith, John", 'The "Bot"'), ('"', ","), ("a'b", "ü,ß")])
+def test_names_with_commas_and_quotes_round_trip(names):
+    log = GameLog(GameHeader(names, tournament='cup, "open"'), [StepRecord(names[0], Step.move(5, 2), S.OK, 3, 0)])
+    text = format_log(log)
+    assert parse_log(text) == log
+    if "," in names[0]:
+        assert f'"{names[0]}",5,2' in text
+
+
+def test_bom_crlf_blank_lines_and_blanks_around_numbers_are_tolerated():
+    text = format_log(short_game())
+    messy = "\ufeff" + text.replace("\n", "\r\n").replace(",5,2,", ", 5 ,2 ,") + "\r\n\r\n"
+    assert parse_log(messy) == short_game()
+
+
+def test_columns_are_matched_by_name_and_extras_ignored():
+    text = ("status,player,comment,newBar_stop_y,newBar_stop_x,newBar_start_y,newBar_start_x,newLoc_y,newLoc_x\n"
+            "0,A,hello,-1,-1,-1,-1,2,5\n"
+            "0,B,,2,5,2,3,-1,-1\n")
+    log = parse_log(text)
+    assert log.header.players == ("A", "B")
+    assert [r.step for r in log.steps] == [Step.move(5, 2), Step.wall(3, 2, 5, 2)]
+    assert log.problems == []
+
+
+def test_unknown_metadata_keys_are_ignored():
+    text = format_log(short_game()).replace(",format,", ",format,", 1)
+    lines = text.splitlines(keepends=True)
+    lines.insert(2, ",-1,-1,-1,-1,-1,-1,2000,,,,time_limit_ms,1000\n")
+    assert parse_log("".join(lines)) == short_game()
+
+
+def test_our_logs_read_by_the_old_viewer_show_only_the_steps():
+    log = short_game()
+    players, rows = old_viewer(format_log(log))
+    assert players == log.header.players
+    assert rows == [(r.player, canonical_step(r.step), int(r.status)) for r in log.steps]
+
+
+def test_old_viewer_never_takes_metadata_for_a_player():
+    # One step, then seat 1 left: a marker-named result row would have become the viewer's second player.
+    log = GameLog(GameHeader(("alice", "bob")), [StepRecord("alice", Step.move(5, 2), S.OK, 5, 0)],
+                  GameOutcome(0, "disconnect", (5, 0), (0, 0)))
+    players, rows = old_viewer(format_log(log))
+    assert players == ("alice", "") and len(rows) == 1
+
+
+# -- bad files ---------------------------------------------------------------------------------
+OURS = format_log(short_game())
+OUR_LINES = OURS.splitlines(keepends=True)
+
+
+def ours_with(line: int, text: str | None) -> str:
+    """Our short game with 1-based ``line`` replaced by ``text`` (``None`` removes it)."""
+    lines = list(OUR_LINES)
+    if text is None:
+        del lines[line - 1]
+    else:
+        lines[line - 1] = text + "\n"
+    return "".join(lines)
+
+
+META = ",-1,-1,-1,-1,-1,-1,2000,,,"
+BAD_FILES = {
+    "empty": ("", 1, "empty file"),
+    "blank": ("  \n\n", 1, "empty file"),
+    "json": ('{\n  "logFile": "log.csv"\n}\n', 1, "missing column(s) player"),
+    "no status column": ("player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y\n"
+                         "A,5,2,-1,-1,-1,-1\n", 1, "missing column(s) status"),
+    "twice a column": (LEGACY_HEADER + ",status\nA,5,2,-1,-1,-1,-1,0,0\n", 1, "'status' appears twice"),
+    "header only": (LEGACY_HEADER + "\n", 1, "no step rows"),
+    "not an integer": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,0\nB,five,8,-1,-1,-1,-1,0\n", 3,
+                       "column newLoc_x is 'five', expected an integer"),
+    "empty number": (LEGACY_HEADER + "\nA,5,,-1,-1,-1,-1,0\n", 2, "column newLoc_y is '', expected an integer"),
+    "huge number": (LEGACY_HEADER + "\nA," + "9" * 5000 + ",2,-1,-1,-1,-1,0\n", 2, "expected an integer"),
+    "unknown status": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,9\n", 2, "status 9 is not a game status"),
+    "third player": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,0\nB,5,8,-1,-1,-1,-1,0\nC,5,3,-1,-1,-1,-1,0\n", 4,
+                     "a third player name 'C'"),
+    "one player": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,0\n", 2, "only one player name ('A')"),
+    "too few fields": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,0\nB,5,8,-1\n", 3, "4 fields, but the header line names 8"),
+    "too many fields": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,0,7\n", 2, "9 fields"),
+    "empty name": (LEGACY_HEADER + "\nA,5,2,-1,-1,-1,-1,0\n,5,8,-1,-1,-1,-1,0\n", 3, "player column is empty"),
+    "control character": (LEGACY_HEADER + "\nA\x01,5,2,-1,-1,-1,-1,0\n", 2, "control character"),
+    "broken quoting": (LEGACY_HEADER + '\nA,5,2,-1,-1,-1,-1,0\n"B,5,8,-1,-1,-1,-1,0\n', 3, "not readable as CSV"),
+    "text after quotes": (LEGACY_HEADER + '\n"A"x,5,2,-1,-1,-1,-1,0\n', 2, "not readable as CSV"),
+    "unknown format": (ours_with(2, META + ",format,quoridor-arena/9"), 2, "'quoridor-arena/9' is not supported"),
+    "player without seat": (ours_with(3, META + ",player,alice"), 3, "needs seat 0 or 1"),
+    "seat 1 unnamed": (ours_with(4, None), 3, "not the one of seat 1"),
+    "same name twice": (ours_with(4, META + "1,player,alice"), 4, "both seats are named 'alice'"),
+    "second player row": (ours_with(4, META + "0,player,bob"), 4, "a second 'player' row of seat 0"),
+    "bad seat": (ours_with(4, META + "2,player,bob"), 4, "column seat is '2'"),
+    "unknown ruleset": (ours_with(5, META + ",ruleset,chess"), 5, "unknown ruleset 'chess'"),
+    "bad start time": (ours_with(8, META + ",started,noon"), 8, "ISO 8601"),
+    "seat disagrees": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,120,0,1,,"), 9, "the seat column says 1"),
+    "stranger": (ours_with(10, "carol,-1,-1,3,2,5,2,0,80,1,1,,"), 10, "'carol' is not a player of this game"),
+    "negative time": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,-120,0,0,,"), 9, "column thinking_ms is '-120'"),
+    "meta on a step": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,120,0,0,note,x"), 9, "has 'note' in the meta column"),
+    "header after steps": (ours_with(11, META + ",game,g-2"), 11, "after the first step row (line 9)"),
+    "step after totals": (ours_with(14, "bob,5,8,-1,-1,-1,-1,0,95,3,1,,"), 14, "after the outcome rows"),
+    "missing total": (ours_with(16, None), 16, "missing: thinking_ms of seat 1"),
+    "bad total": (ours_with(13, META + "0,violations,many"), 13, "column value is 'many'"),
+    "unknown reason": (ours_with(17, META + "0,result,boredom"), 17, "result reason 'boredom' is unknown"),
+    "row after result": (OURS + "bob,5,8,-1,-1,-1,-1,0,95,3,1,,\n", 18, "after the result row of line 17"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_FILES, ids=str)
+def test_bad_files_raise_naming_the_line(case):
+    text, line, fragment = BAD_FILES[case]
+    with pytest.raises(LogFormatError) as caught:
+        parse_log(text, name="bad.csv")
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert error.line == line, str(error)
+    assert fragment in error.problem, str(error)
+    assert str(error).startswith(f"bad.csv, line {line}: ")
+
+
+def test_the_line_numbers_used_above_are_ours():
+    # The bad-file cases edit lines of the short game by number; pin its layout.
+    keys = [line.split(",")[11] or line.split(",")[0] for line in OUR_LINES[1:]]
+    assert keys == ["format", "player", "player", "ruleset", "game", "tournament", "started",
+                    "alice", "bob", "alice", "bob", "violations", "violations", "thinking_ms", "thinking_ms",
+                    "result"]

@@ -1,0 +1,85 @@
+"""One or more sample instances of every protocol message; tests taking ``message`` run once per sample."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.protocol import (
+    Action, BoardState, ErrorMessage, GameOver, GameStart, GameUpdate, Hello,
+    Message, PuzzleMessage, PuzzleRequest, PuzzleState, RulesInfo, Solution, StandingRow, Standings,
+    StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
+)
+
+ROWS = [
+    StandingRow(rank=1, player="Team 7", points=3.5, games=4, wins=3, losses=0, draws=1, elo=1612.5,
+                elo_error=140.0, violations=1, thinking_ms=9120),
+    StandingRow(rank=2, player="Ünïcode ☃", points=0.0, games=4, wins=0, losses=4, draws=0),
+]
+
+CLIENT_SAMPLES: list[Message] = [
+    Hello(protocol=1, role="player", key="k3y-team-7"),
+    Hello(protocol=1, role="spectator", room="circuit", key="~!@#$%^&*()", name="Éva ☃"),
+    StepMessage(game="g1", turn=0, move=(5, 2)),
+    StepMessage(game="g1", turn=7, wall=((6, 1), (4, 1))),
+    StepMessage(game="g1", turn=9, move=(10, -1), wall=((5, 0), (5, 2))),
+    StepMessage(game="g1", turn=11),
+    Watch(game="*"),
+    PuzzleRequest(room="sokoban", collection="Microban", index=3),
+    PuzzleRequest(room="sokoban", xsb="#####\n#@$.#\n#####"),
+    PuzzleRequest(room="circuit", difficulty="hell", size=8, seed=-5),
+    Solution(puzzle="s1", answer="lUrD"),
+    Solution(puzzle="i1", answer=["u", "d"]),
+    Solution(puzzle="c1", answer=[0, 90, 270]),
+    Solution(puzzle="c1", answer=[]),
+    Action(puzzle="c1", action="rotate", args={"row": 1, "col": 2}),
+    Action(puzzle="s1", action="undo"),
+]
+
+SERVER_SAMPLES: list[Message] = [
+    Welcome(player="Team 7", server="quoridor-arena 0.1.0",
+            rules=RulesInfo(ruleset="course", time_limit_ms=1000, violations_allowed=3, step_cap=100,
+                            walls_per_player=10)),
+    Welcome(player="x", server="debug", rules=RulesInfo(ruleset="standard", time_limit_ms=None,
+                                                        violations_allowed=3, step_cap=100, walls_per_player=10)),
+    GameStart(game="g1", opponent="Team 3", seat=1),
+    Turn(game="g1", turn=0, status=0, my_loc=(5, 1), enemy_loc=(5, 9), enemy_wall=None, walls_left=(10, 10),
+         time_limit_ms=1000),
+    Turn(game="g1", turn=4, status=7, my_loc=(5, 2), enemy_loc=(5, 8), enemy_wall=((4, 2), (6, 2)),
+         walls_left=(10, 8), time_limit_ms=None),
+    GameOver(game="g1", status=1, result="win", reason="goal", winner="Team 7", log="replays/g1.csv",
+             thinking_ms=(2140, 5310)),
+    GameOver(game="g2", status=2000, result="draw", reason="step_cap", winner=None),
+    Standings(tournament="t1", games_done=6, games_total=12, rows=ROWS),
+    Standings(tournament="t1", games_done=0, games_total=0, rows=[]),
+    TournamentOver(tournament="t1", rows=ROWS),
+    GameUpdate(game="g1", players=("Team 7", "Team 3"), turn=3, seat=1, move=None, wall=((4, 2), (6, 2)),
+               notation="e2h", status=0, clocks_ms=(310, 455),
+               board=BoardState(pawns=((5, 2), (5, 8)), walls=[((4, 2), (6, 2))], walls_left=(10, 9))),
+    GameUpdate(game="g1", players=("a", "b"), turn=80, seat=0, move=(5, 9), wall=None, notation="e9",
+               status=1, clocks_ms=(0, 0), board=BoardState(pawns=((5, 9), (1, 1)), walls=[], walls_left=(0, 0)),
+               over=True),
+    PuzzleMessage(puzzle="s1", room="sokoban", data={"xsb": "#####\n#@$.#\n#####"}),
+    PuzzleMessage(puzzle="i1", room="ice", data={"map": ["S  #", "x  E"], "nested": {"a": [1, None, True]}}),
+    Verdict(puzzle="s1", valid=True, solved=True, figures={"moves": 3, "pushes": 1, "optimal": True, "ratio": 0.5}),
+    Verdict(puzzle="s1", valid=False, solved=False, failed_at=4, reason="a wall blocks u"),
+    PuzzleState(puzzle="c1", state={"grid": [[0, 90], [180, 270]]}, counters={"rotations": 2}, solved=True),
+    PuzzleState(puzzle="c1", state={}),
+    ErrorMessage(code="invalid_fields", message="invalid step frame: turn is missing", frame_type="step"),
+    ErrorMessage(code="binary_frame", message="binary frames are not accepted"),
+]
+
+SAMPLES = CLIENT_SAMPLES + SERVER_SAMPLES
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run tests that take ``message`` (any frame), ``client_message`` or ``server_message`` on every sample."""
+    for name, samples in (("message", SAMPLES), ("client_message", CLIENT_SAMPLES),
+                          ("server_message", SERVER_SAMPLES)):
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, samples, ids=[f"{m.type}-{i}" for i, m in enumerate(samples)])
+
+
+@pytest.fixture(scope="session")
+def samples() -> tuple[list[Message], list[Message]]:
+    """The client samples and the server samples."""
+    return CLIENT_SAMPLES, SERVER_SAMPLES

@@ -1,0 +1,251 @@
+"""The referee state machine, driven by steps and times only (no sockets, no clock)."""
+
+import pytest
+
+from shared.quoridor import STANDARD, BlockBar, GameStatus, Location, Step, parse_step
+from shared.referee import (
+    DRAW_STATUS, GameFinished, GameReferee, RefereeError, RefereeSettings, StepJudged, TurnRequest,
+)
+
+
+def turns(events):
+    return [e for e in events if isinstance(e, TurnRequest)]
+
+
+def finished(events):
+    return next((e for e in events if isinstance(e, GameFinished)), None)
+
+
+class Driver:
+    """Feeds a referee: every turn is sent at time t and answered ``think`` seconds later."""
+
+    def __init__(self, **settings):
+        self.ref = GameReferee(("alice", "bob"), RefereeSettings(**settings))
+        self.now = 100.0
+        self.events = self.ref.start()
+        self.pending = turns(self.events)[-1]
+        self.ref.clock_started(self.pending.turn, self.now)
+
+    def play(self, step, think=0.010, turn=None):
+        self.now += think
+        self.events = self.ref.receive_step(self.pending.seat, self.pending.turn if turn is None else turn,
+                                            step, self.now)
+        self._next()
+        return self.events
+
+    def timeout(self, after):
+        self.now += after
+        self.events = self.ref.time_out(self.now)
+        self._next()
+        return self.events
+
+    def _next(self):
+        nxt = turns(self.events)
+        if nxt:
+            self.pending = nxt[-1]
+            self.now += 0.002       # the server's own delay before the turn goes out: never charged
+            self.ref.clock_started(self.pending.turn, self.now)
+
+
+def test_the_first_turn_goes_to_seat_0_with_the_start_position():
+    d = Driver()
+    t = d.pending
+    assert (t.seat, t.turn) == (0, 0)
+    assert t.change.status is GameStatus.OK
+    assert (t.change.my_loc, t.change.enemy_loc) == (Location(5, 1), Location(5, 9))
+    assert t.change.new_enemy_wall.is_none() and t.walls_left == (10, 10) and t.time_limit_ms == 1000
+
+
+def test_turns_alternate_and_carry_the_opponents_new_wall():
+    d = Driver()
+    d.play(parse_step("e2"))
+    assert (d.pending.seat, d.pending.turn) == (1, 1)
+    assert d.pending.change.my_loc == Location(5, 9) and d.pending.change.enemy_loc == Location(5, 2)
+    assert d.pending.change.new_enemy_wall.is_none()
+    d.play(Step.wall(6, 3, 4, 3))           # reversed end points: normalised
+    assert d.pending.seat == 0
+    assert d.pending.change.new_enemy_wall == BlockBar.of(4, 3, 6, 3)
+    assert d.pending.walls_left == (10, 9)
+    d.play(parse_step("d2"))
+    assert d.pending.change.new_enemy_wall.is_none()   # opponent moved: no wall
+
+
+def test_a_violation_changes_nothing_and_its_status_comes_back_to_its_author():
+    d = Driver()
+    events = d.play(Step.move(5, 3))           # two cells: invalid
+    judged = [e for e in events if isinstance(e, StepJudged)][0]
+    assert judged.record.status is GameStatus.INVALID_STEP
+    assert d.ref.position.pawn(0) == Location(5, 1)
+    assert d.pending.seat == 1 and d.pending.change.status is GameStatus.OK
+    d.play(parse_step("e8"))
+    assert d.pending.seat == 0 and d.pending.change.status is GameStatus.INVALID_STEP
+    d.play(parse_step("e2"))
+    d.play(parse_step("e7"))
+    assert d.pending.change.status is GameStatus.OK
+
+
+def test_a_wall_with_none_left_is_insufficient_block():
+    d = Driver()
+    d.ref.position = d.ref.position.setup(walls_left=(0, 10))
+    d.play(parse_step("e5h"))
+    assert d.ref.records[-1].status is GameStatus.INSUFFICIENT_BLOCK
+
+
+def test_the_third_violation_loses_with_rules_breaker():
+    d = Driver()
+    for _ in range(2):
+        d.play(Step())
+        d.play(parse_step("e8") if d.ref.position.pawn(1) == Location(5, 9) else parse_step("e9"))
+    events = d.play(Step())
+    end = finished(events)
+    assert end.outcome.winner == 1 and end.outcome.reason == "violations"
+    assert end.statuses == (GameStatus.RULES_BREAKER, GameStatus.WIN)
+    assert d.ref.records[-1].status is GameStatus.RULES_BREAKER
+    assert d.ref.violations == (3, 0)
+    with pytest.raises(RefereeError) as info:
+        d.ref.receive_step(1, d.pending.turn, parse_step("e8"), d.now)
+    assert info.value.code == "wrong_game"
+
+
+def test_reaching_the_goal_row_wins():
+    d = Driver()
+    moves0 = ["e2", "e3", "e4", "e5"]
+    moves1 = ["d9", "d8", "d7", "d6"]
+    for a, b in zip(moves0, moves1):
+        d.play(parse_step(a))
+        d.play(parse_step(b))
+    for a, b in zip(["e6", "e7", "e8"], ["d5", "d4", "d3"]):
+        d.play(parse_step(a))
+        d.play(parse_step(b))
+    end = finished(d.play(parse_step("e9")))
+    assert end.outcome.winner == 0 and end.outcome.reason == "goal"
+    assert end.statuses == (GameStatus.WIN, GameStatus.LOST)
+    assert d.ref.records[-1].status is GameStatus.WIN and d.ref.is_over
+
+
+def test_a_late_step_is_a_timeout_and_is_discarded():
+    d = Driver()
+    events = d.play(parse_step("e2"), think=1.0)      # exactly the limit: too late ("1 s or more")
+    assert d.ref.records[-1].status is GameStatus.TIMEOUT
+    assert d.ref.position.pawn(0) == Location(5, 1)
+    assert d.pending.seat == 1
+    assert [e for e in events if isinstance(e, StepJudged)][0].record.thinking_ms == 1000
+
+
+def test_a_step_just_inside_the_limit_counts():
+    d = Driver()
+    d.play(parse_step("e2"), think=0.999)
+    assert d.ref.records[-1].status is GameStatus.OK and d.ref.position.pawn(0) == Location(5, 2)
+
+
+def test_no_answer_times_out_at_the_deadline_and_a_late_answer_is_stale():
+    d = Driver()
+    assert d.ref.time_out(d.now + 0.5) == []                   # before the deadline: nothing
+    assert d.ref.deadline() == pytest.approx(d.now + 1.0)
+    d.timeout(1.05)
+    assert d.ref.records[-1].status is GameStatus.TIMEOUT and d.ref.records[-1].step == Step()
+    assert d.pending.seat == 1
+    with pytest.raises(RefereeError) as info:                    # seat 0's answer to turn 0 arrives late
+        d.ref.receive_step(0, 0, parse_step("e2"), d.now)
+    assert info.value.code in ("not_your_turn", "stale_turn")
+    d.play(parse_step("e8"))
+    assert d.pending.seat == 0 and d.pending.change.status is GameStatus.TIMEOUT
+    with pytest.raises(RefereeError) as info:                    # an old turn number for the current seat
+        d.ref.receive_step(0, 0, parse_step("e2"), d.now)
+    assert info.value.code == "stale_turn"
+    assert d.ref.position.pawn(0) == Location(5, 1)
+
+
+def test_the_servers_delay_is_never_charged():
+    d = Driver()
+    d.play(parse_step("e2"), think=0.010)
+    d.play(parse_step("e8"), think=0.020)
+    assert d.ref.clocks_ms == (10, 20)      # the 2 ms between answer and next turn are not counted
+
+
+def test_no_time_limit_on_a_debugging_server():
+    d = Driver(time_limit_ms=None)
+    assert d.pending.time_limit_ms is None and d.ref.deadline() is None
+    d.play(parse_step("e2"), think=30.0)
+    assert d.ref.records[-1].status is GameStatus.OK
+
+
+def test_not_your_turn():
+    d = Driver()
+    with pytest.raises(RefereeError) as info:
+        d.ref.receive_step(1, 0, parse_step("e8"), d.now)
+    assert info.value.code == "not_your_turn"
+
+
+def shuffle(d: Driver, n: int, think0: float, think1: float):
+    """Both pawns walk sideways on their home rows for n steps each."""
+    for _ in range(n):
+        if d.ref.is_over:
+            break
+        x = d.ref.position.pawn(0).x
+        d.play(Step.move(x + 1 if x < 9 else x - 1, 1) if x % 2 else Step.move(x - 1, 1), think=think0)
+        if d.ref.is_over:
+            break
+        x = d.ref.position.pawn(1).x
+        d.play(Step.move(x + 1 if x < 9 else x - 1, 9) if x % 2 else Step.move(x - 1, 9), think=think1)
+
+
+def test_the_step_cap_gives_the_win_to_the_faster_thinker():
+    d = Driver(step_cap=5)
+    shuffle(d, 5, 0.020, 0.010)
+    end = finished(d.events)
+    assert end.outcome.reason == "step_cap" and end.outcome.winner == 1
+    assert d.ref.steps_made == (5, 5) and end.outcome.thinking_ms == (100, 50)
+    assert d.ref.records[-1].status is GameStatus.WIN   # seat 1 made the last step and wins
+
+
+def test_the_step_cap_with_equal_times_is_a_draw():
+    d = Driver(step_cap=4)
+    shuffle(d, 4, 0.010, 0.010)
+    end = finished(d.events)
+    assert end.outcome.winner is None and end.statuses == (DRAW_STATUS, DRAW_STATUS)
+
+
+def test_violations_count_as_steps_for_the_cap():
+    d = Driver(step_cap=2, violations_to_lose=5)
+    d.play(Step(), think=0.001)
+    d.play(Step(), think=0.002)
+    d.play(Step(), think=0.001)
+    end = finished(d.play(Step(), think=0.002))
+    assert end.outcome.reason == "step_cap" and end.outcome.winner == 0
+
+
+def test_disconnect_gives_the_win_to_the_other_seat():
+    d = Driver()
+    d.play(parse_step("e2"))
+    end = finished(d.ref.disconnect(1))
+    assert end.outcome.winner == 0 and end.outcome.reason == "disconnect"
+    assert end.statuses[0] is GameStatus.ENEMY_CLOSED
+    assert d.ref.disconnect(0) == [] and d.ref.deadline() is None
+
+
+def test_forfeit():
+    d = Driver()
+    end = finished(d.ref.forfeit(0))
+    assert end.outcome.winner == 1 and end.outcome.reason == "forfeit"
+
+
+def test_step_with_both_a_cell_and_a_wall_is_logged_as_a_move():
+    d = Driver()
+    d.play(Step(Location(5, 2), BlockBar.of(0, 8, 2, 8)))
+    assert d.ref.records[-1].step == Step.move(5, 2)
+    assert d.pending.change.new_enemy_wall.is_none()
+
+
+def test_standard_rules_are_enforced_when_asked():
+    d = Driver(ruleset=STANDARD)
+    d.play(parse_step("e5h"))
+    d.play(parse_step("e5v"))               # crossing: illegal in standard
+    assert d.ref.records[-1].status is GameStatus.INVALID_STEP
+
+
+def test_settings_are_validated():
+    with pytest.raises(ValueError, match="time limit"):
+        RefereeSettings(time_limit_ms=0)
+    with pytest.raises(ValueError, match="step cap"):
+        RefereeSettings(step_cap=0)
