@@ -1,68 +1,100 @@
-"""``quoridor-demo``: a short game between two simple bots on the rules core, drawn in colour."""
+"""``quoridor-demo``: a real tournament in one command — a server and four built-in bots.
+
+The server (``python -m server``) runs in the foreground with its live dashboard; each bot
+is its own ``python -m client`` process connecting over websockets, exactly as a student's bot
+would. At the end it says where the logs are and how to replay a game.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import socket
+import subprocess
 import sys
+import time
 from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
 
-from rich.console import Console
+from .bots import BOTS
 
-from shared.quoridor import RULESETS, Position, Step, find_ruleset, step_name
+__all__ = ["main", "free_port"]
 
-from .render import render_board
-
-__all__ = ["main", "choose_step"]
+DEFAULT_BOTS = ("strong", "defender", "runner", "random")
 
 
-def choose_step(pos: Position, rng: random.Random) -> Step:
-    """A simple demo policy: usually walk a shortest path, sometimes slow the opponent with a wall."""
-    me, them = pos.turn, 1 - pos.turn
-    if pos.walls_left[me] and rng.random() < 0.3:
-        best, gain = None, 0
-        before = pos.distance(them) or 0
-        for wall in rng.sample(pos.legal_walls(), k=min(24, len(pos.legal_walls()))):
-            after = pos.apply(Step(new_wall=wall)).distance(them) or 0
-            if after - before > gain:
-                best, gain = wall, after - before
-        if best is not None:
-            return Step(new_wall=best)
-    path = pos.shortest_path(me)
-    moves = pos.legal_moves()
-    if path and len(path) > 1 and path[1] in moves:
-        return Step(path[1])
-    return Step(min(moves, key=lambda loc: abs(loc.y - (9 if me == 0 else 1))))
+def free_port() -> int:
+    """A TCP port that is free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:  # type: ignore[type-arg]
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Play and draw one demo game; returns the process exit code."""
-    parser = argparse.ArgumentParser(prog="quoridor-demo", description=__doc__)
-    parser.add_argument("--seed", type=int, default=7, help="random seed (default: 7)")
-    parser.add_argument("--ruleset", default="course", choices=sorted(RULESETS), help="rules to play by")
-    parser.add_argument("--every", type=int, default=10, metavar="N",
-                        help="draw the board every N steps (default: 10; 0 = only the end)")
+    """Run the demo tournament; returns the server's exit code."""
+    parser = argparse.ArgumentParser(prog="quoridor-demo", description=__doc__.splitlines()[0],
+                                     epilog="after it: quoridor-replay replays/<tournament>/<game>.csv")
+    parser.add_argument("--bots", default=",".join(DEFAULT_BOTS),
+                        help=f"comma-separated built-in bots (default {','.join(DEFAULT_BOTS)}; "
+                             f"choose from {', '.join(BOTS)})")
+    parser.add_argument("-r", "--rounds", type=int, default=2, help="games per pairing (default 2)")
+    parser.add_argument("--data-dir", type=Path, default=Path("replays"), help="where logs go (default replays/)")
+    parser.add_argument("--view", choices=["auto", "live", "plain"], default="auto", help="server view (default auto)")
+    parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (default 600)")
     args = parser.parse_args(argv)
-    if args.every < 0:
-        parser.error("--every must be 0 or more")
-    console = Console()
-    rng = random.Random(args.seed)
-    pos = Position.initial(find_ruleset(args.ruleset))
-    console.rule(f"[bold]Quoridor Arena demo[/] · {args.ruleset} rules · seed {args.seed}")
-    moves: list[str] = []
-    for number in range(1, 201):
-        step = choose_step(pos, rng)
-        moves.append(step_name(step))
-        pos = pos.play(step)
-        if pos.is_over() or (args.every and number % args.every == 0):
-            console.print(f"[bold]after step {number}[/]: … {' '.join(moves[-args.every or None:])}")
-            console.print(render_board(pos))
-        if pos.is_over():
-            break
-    winner = pos.winner()
-    console.print(f"[bold green]player {winner} wins[/] after {len(moves)} steps"
-                  if winner is not None else "[bold]no winner within 200 steps[/]")
-    return 0
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown or len(bots) < 2:
+        parser.error(f"--bots needs two or more of {', '.join(BOTS)}; got {args.bots!r}")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    port = free_port()
+    name = datetime.now().strftime("demo-%Y%m%d-%H%M%S")
+    folder = args.data_dir / name
+    server = subprocess.Popen([sys.executable, "-m", "server", "-p", str(port), "-n", str(len(bots)),
+                               "-r", str(args.rounds), "--data-dir", str(args.data_dir), "--name", name,
+                               "--view", args.view, "--seed", "2026"])
+    clients = []
+    client_log = args.data_dir / f"{name}-clients.log"
+    args.data_dir.mkdir(parents=True, exist_ok=True)
+    with open(client_log, "w", encoding="utf-8") as log:
+        try:
+            for bot in bots:
+                clients.append(subprocess.Popen(
+                    [sys.executable, "-m", "client", "--server", f"ws://127.0.0.1:{port}/", "--bot", bot,
+                     "-k", bot, "--wait", "30"], stdout=log, stderr=subprocess.STDOUT))
+            code = server.wait(args.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"quoridor-demo: the tournament did not finish in {args.timeout:.0f} s; stopping", file=sys.stderr)
+            code = 1
+        except KeyboardInterrupt:
+            code = 130
+        finally:
+            deadline = time.monotonic() + 10
+            for client in clients:
+                try:
+                    client.wait(max(deadline - time.monotonic(), 0.1))
+                except subprocess.TimeoutExpired:
+                    _stop(client)
+            _stop(server)
+    games = sorted(p for p in folder.glob("*.csv") if p.name != "results.csv")
+    if code == 0 and games:
+        print(f"\n{len(games)} game logs in {folder}/ (bot output: {client_log})")
+        print(f"replay a game:  quoridor-replay {games[0]}")
+    elif code != 0:
+        print(f"quoridor-demo: the server stopped with exit code {code}; bot output is in {client_log}",
+              file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ def _fsync_dir(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
+    except OSError:   # some file systems (network, FUSE) cannot sync a folder; the rename is done
+        pass
     finally:
         os.close(fd)
 

@@ -50,7 +50,11 @@ def _utc_now() -> str:
 
 
 class MatchRunner:
-    """One game: the referee, its two sessions (seat 0 first), its inbox and its log."""
+    """One game: the referee, its two sessions (seat 0 first), its inbox and its log.
+
+    ``executor`` runs the log writes; it must run jobs in the order given (one thread), so that
+    rows land in play order.
+    """
 
     def __init__(self, game_id: str, sessions: tuple[PlayerSession, PlayerSession], referee: RefereeSettings,
                  log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,

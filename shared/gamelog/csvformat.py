@@ -55,6 +55,7 @@ import csv
 import dataclasses
 import io
 import re
+from collections.abc import Callable
 from typing import NoReturn
 
 from ..quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
@@ -265,7 +266,7 @@ class _Parser:
         return int(text) if text.strip() else None
 
     # -- rows
-    def read_step(self, line: int, player: str, get) -> None:  # type: ignore[no-untyped-def]
+    def read_step(self, line: int, player: str, get: Callable[[str], str]) -> None:
         if self.totals_line is not None:
             self.fail(line, f"a step row after the outcome rows that began on line {self.totals_line}")
         try:
@@ -292,17 +293,11 @@ class _Parser:
             which = "" if seat is None else f" of seat {seat}"
             self.fail(line, f"a second {key!r} row{which} (the first is on line {self.seen[key, seat]})")
         self.seen[key, seat] = line
-        needs_seat = key in ("player", *_TOTAL_KEYS)
-        if needs_seat and seat is None:
-            self.fail(line, f"the {key!r} row needs seat 0 or 1 in the seat column")
-        if key == "format":
+        if key in ("player", *_TOTAL_KEYS):
+            self.read_seat_meta(line, key, value, seat)
+        elif key == "format":
             if value.strip() != FORMAT:
                 self.fail(line, f"log format {_short(value.strip())} is not supported; this reader knows {FORMAT!r}")
-        elif key == "player":
-            try:
-                self.declared[seat] = check_player_name(value.strip())  # type: ignore[index]
-            except ValueError as exc:
-                self.fail(line, str(exc))
         elif key in ("ruleset", "game", "tournament", "started"):
             text = value.strip() if key in ("ruleset", "started") else value
             try:   # the header's own checks, one field at a time so the error names this line
@@ -310,17 +305,27 @@ class _Parser:
             except ValueError as exc:
                 self.fail(line, str(exc))
             self.texts[key] = text
-        elif key in _TOTAL_KEYS:
-            number = self.count(line, "value", value)
-            if number is None:
-                self.fail(line, f"the {key!r} row needs a non-negative integer in the value column")
-            self.totals[key][seat] = number  # type: ignore[index]
-            self.totals_line = self.totals_line or line
         elif key == "result":
             if value.strip() not in REASONS:
                 self.fail(line, f"result reason {_short(value.strip())} is unknown; expected one of: {', '.join(REASONS)}")
             self.result, self.result_line = (seat, value.strip()), line
         # Other keys are ignored: a later writer may add metadata this reader does not need.
+
+    def read_seat_meta(self, line: int, key: str, value: str, seat: int | None) -> None:
+        """A row that belongs to one seat: its player's name or one of its totals."""
+        if seat is None:
+            self.fail(line, f"the {key!r} row needs seat 0 or 1 in the seat column")
+        if key == "player":
+            try:
+                self.declared[seat] = check_player_name(value.strip())
+            except ValueError as exc:
+                self.fail(line, str(exc))
+            return
+        number = self.count(line, "value", value)
+        if number is None:
+            self.fail(line, f"the {key!r} row needs a non-negative integer in the value column")
+        self.totals[key][seat] = number
+        self.totals_line = self.totals_line or line
 
     # -- the whole log
     def finish(self) -> GameLog:

@@ -225,9 +225,8 @@ class GameReferee:
             self.position = self.position.pass_turn()
             events: list[RefereeEvent] = [StepJudged(seat, record, self.position, self.clocks_ms)]
             return events + self._finish(1 - seat, "violations", loser_status=GameStatus.RULES_BREAKER)
-        record = self._record(seat, step, status, thinking_ms)
         self.position = self.position.pass_turn()
-        return [StepJudged(seat, record, self.position, self.clocks_ms), *self._after_step()]
+        return self._after_step(seat, step, status, thinking_ms)
 
     def _apply(self, step: Step, thinking_ms: int) -> list[RefereeEvent]:
         seat = self.mover
@@ -245,21 +244,20 @@ class GameReferee:
         if self.position.winner() == seat:
             record = self._record(seat, step, GameStatus.WIN, thinking_ms)
             return [StepJudged(seat, record, self.position, self.clocks_ms), *self._finish(seat, "goal")]
-        record = self._record(seat, step, GameStatus.OK, thinking_ms)
-        return [StepJudged(seat, record, self.position, self.clocks_ms), *self._after_step()]
+        return self._after_step(seat, step, GameStatus.OK, thinking_ms)
 
-    def _after_step(self) -> list[RefereeEvent]:
-        """The step cap, or the next turn."""
+    def _after_step(self, seat: int, step: Step, status: GameStatus, thinking_ms: int) -> list[RefereeEvent]:
+        """Record a step that did not end the game by itself; then the step cap, or the next turn."""
         cap = self.settings.step_cap
         if self._seats[0].steps >= cap and self._seats[1].steps >= cap:
             t0, t1 = self.clocks_ms
             winner = None if t0 == t1 else (0 if t0 < t1 else 1)
-            last = self.records[-1]
-            if winner is not None and not last.status.is_violation:   # mark the game-ending row
-                ending = GameStatus.WIN if self.players.index(last.player) == winner else GameStatus.LOST
-                self.records[-1] = StepRecord(last.player, last.step, ending, last.thinking_ms, last.turn)
-            return self._finish(winner, "step_cap")
-        return [self._next_turn()]
+            if winner is not None and not status.is_violation:   # the row that ends the game says who won
+                status = GameStatus.WIN if seat == winner else GameStatus.LOST
+            record = self._record(seat, step, status, thinking_ms)
+            return [StepJudged(seat, record, self.position, self.clocks_ms), *self._finish(winner, "step_cap")]
+        record = self._record(seat, step, status, thinking_ms)
+        return [StepJudged(seat, record, self.position, self.clocks_ms), self._next_turn()]
 
     def _next_turn(self) -> TurnRequest:
         self.turn += 1

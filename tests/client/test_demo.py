@@ -22,15 +22,19 @@ def test_render_board_colours_the_pawns():
     assert "cyan" in styles["0"] and "magenta" in styles["1"]
 
 
-def test_demo_plays_a_game_to_the_end(capsys):
-    assert main(["--seed", "3", "--every", "0"]) == 0
+def test_demo_runs_a_tournament_end_to_end(tmp_path, capsys):
+    code = main(["--bots", "runner,random,runner", "-r", "1", "--data-dir", str(tmp_path), "--view", "plain",
+                 "--timeout", "120"])
     out = capsys.readouterr().out
-    assert "wins after" in out and "player" in out
+    assert code == 0
+    assert "3 game logs" in out and "quoridor-replay" in out
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    assert (folder / "results.json").exists()
 
 
 def test_demo_rejects_bad_arguments(capsys):
     import pytest
     with pytest.raises(SystemExit) as info:
-        main(["--every", "-1"])
+        main(["--bots", "strong,chess"])
     assert info.value.code == 2
-    assert "--every" in capsys.readouterr().err
+    assert "--bots" in capsys.readouterr().err

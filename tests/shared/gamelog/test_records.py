@@ -2,6 +2,8 @@
 
 import pytest
 
+import shared.gamelog
+
 from shared.gamelog import GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name
 from shared.quoridor import GameStatus, Step
 
@@ -77,3 +79,8 @@ def test_game_log_equality_ignores_file_lines():
 
 def test_problem_reads_as_a_line():
     assert str(LogProblem(4, "bad")) == "line 4: bad"
+
+
+def test_exports_resolve():
+    for name in shared.gamelog.__all__:
+        assert hasattr(shared.gamelog, name), f"shared.gamelog.__all__ names {name}, which does not exist"

@@ -197,6 +197,8 @@ def test_the_step_cap_gives_the_win_to_the_faster_thinker():
     assert end.outcome.reason == "step_cap" and end.outcome.winner == 1
     assert d.ref.steps_made == (5, 5) and end.outcome.thinking_ms == (100, 50)
     assert d.ref.records[-1].status is GameStatus.WIN   # seat 1 made the last step and wins
+    judged = [e for e in d.events if isinstance(e, StepJudged)]
+    assert judged[-1].record.status is GameStatus.WIN  # the event (and so the log row) says it too
 
 
 def test_the_step_cap_with_equal_times_is_a_draw():

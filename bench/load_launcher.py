@@ -1,0 +1,179 @@
+"""Run the real ``ArenaServer`` for the load benchmark: one knockout round of M concurrent games.
+
+Used by ``bench/server_load.py``; it can also be run by hand. It builds ``ServerSettings`` with
+what the command line cannot set (connection and rate limits high enough for one address to
+open 2*M connections and answer as fast as it likes), starts the server on a free port, prints
+``PORT <n>`` on stdout, runs the tournament and exits.
+
+Why one knockout round: with 2*M players a round-robin would schedule M*(2M-1) games, while the
+first knockout round is exactly M games of disjoint pairs, all played at once (``concurrency``
+None = every game of a round). The launcher replaces ``server.tournament.Knockout`` (in this
+process only, no file is changed) by a subclass whose ``advance()`` ends the tournament after
+round 1, so the server records exactly M games, sends ``tournament_over`` and closes: no
+forfeits, no extra rounds. If that hook is gone, the launcher says so on stderr and falls back
+to ``rejoin_wait_s=0``: the clients leave after their game and every later game is forfeited
+at once (outside the measured window, which ends at the last ``game_over`` of round 1).
+
+While the server runs, a probe task measures the event loop's lag (how late a 10 ms timer fires)
+and ``--stats`` writes it, with the process CPU time, as JSON. ``--profile`` runs the whole server
+under cProfile and writes a pstats file (the profiler slows the server: its figures are for
+finding hot spots, not for the targets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import json
+import os
+import resource
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import server.tournament as server_tournament
+from server.app import ArenaServer, SilentReporter
+from server.settings import Limits, ServerSettings
+
+PROBE_INTERVAL_S = 0.01
+
+
+class OneRoundKnockout(server_tournament.Knockout):  # type: ignore[misc, name-defined]
+    """A knockout that stops after its first round (no champion; the tournament simply ends)."""
+
+    def advance(self) -> bool:
+        """Never go on to round 2."""
+        return False
+
+
+def raise_fd_limit() -> int:
+    """Raise the soft limit on open files to the hard limit; returns the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            return target
+        except (ValueError, OSError):
+            return soft
+    return soft
+
+
+def build_settings(args: argparse.Namespace) -> ServerSettings:
+    """The server settings for one load run."""
+    connections = max(4 * args.players, 1024)
+    limits = Limits(max_connections=connections, max_per_address=connections,
+                    messages_per_second=1e9, burst=1_000_000_000, hello_timeout_s=120)
+    return ServerSettings(
+        host="127.0.0.1", port=args.port, players=args.players, games_per_pairing=1, format="knockout",
+        ruleset="course", time_limit_ms=args.time_limit, step_cap=args.step_cap, concurrency=None,
+        data_dir=args.data_dir, seed=args.seed, tournament_name="load", rejoin_wait_s=0.0, limits=limits)
+
+
+class LoopProbe:
+    """Measures how late a periodic timer fires on the running event loop."""
+
+    def __init__(self) -> None:
+        self.lags_ms: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start probing in a background task."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(PROBE_INTERVAL_S)
+            self.lags_ms.append((time.monotonic() - before - PROBE_INTERVAL_S) * 1000)
+
+    def stop(self) -> None:
+        """Stop probing."""
+        if self._task is not None:
+            self._task.cancel()
+
+
+def summary(values: Sequence[float]) -> dict[str, float]:
+    """Count, p50, p99 and max of ``values``."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"n": 0}
+
+    def rank(q: float) -> float:
+        return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
+
+    return {"n": len(ordered), "p50": rank(0.5), "p99": rank(0.99), "max": ordered[-1]}
+
+
+async def serve(args: argparse.Namespace, stats: dict[str, Any]) -> int:
+    """Start the server, announce its port, run the tournament, close."""
+    server = ArenaServer(build_settings(args), SilentReporter())  # type: ignore[arg-type]
+    probe = LoopProbe()
+    try:
+        await server.start()
+        print(f"PORT {server.port}", flush=True)
+        probe.start()
+        standings = await asyncio.wait_for(server.run_tournament(), args.deadline)
+        stats["games_done"] = standings.games_done
+    finally:
+        probe.stop()
+        stats["loop_lag_ms"] = summary(probe.lags_ms)
+        await server.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse options, run the server (optionally under cProfile), write stats."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, required=True, help="players to wait for (2*M for M games)")
+    parser.add_argument("--port", type=int, default=0, help="port (default 0: any free port)")
+    parser.add_argument("--step-cap", type=int, default=30, help="steps per player per game (default 30)")
+    parser.add_argument("--time-limit", type=int, default=1000, metavar="MS", help="thinking limit per step")
+    parser.add_argument("--data-dir", type=Path, required=True, help="where the logs and the database go")
+    parser.add_argument("--seed", type=int, default=1, help="pairing seed (default 1)")
+    parser.add_argument("--deadline", type=float, default=600.0, metavar="S",
+                        help="give up after S seconds (default 600)")
+    parser.add_argument("--stats", type=Path, help="write loop lag and CPU time as JSON here")
+    parser.add_argument("--profile", type=Path, help="run under cProfile and write a pstats file here")
+    args = parser.parse_args(argv)
+    if args.players < 2 or args.players % 2:
+        parser.error("--players must be an even number >= 2")
+    raise_fd_limit()
+    if hasattr(server_tournament, "Knockout"):
+        server_tournament.Knockout = OneRoundKnockout  # type: ignore[misc]
+    else:
+        print("load_launcher: server.tournament.Knockout not found; later rounds will be forfeits",
+              file=sys.stderr)
+    stats: dict[str, Any] = {"pid": os.getpid()}
+    profiler = cProfile.Profile() if args.profile else None
+    status = 1
+    gc_before = sum(s["collections"] for s in gc.get_stats())
+    try:
+        if profiler is not None:
+            profiler.enable()
+        status = asyncio.run(serve(args, stats))
+    except TimeoutError:
+        print(f"load_launcher: the tournament did not finish within {args.deadline:.0f} s", file=sys.stderr)
+        status = 3
+    except OSError as exc:
+        print(f"load_launcher: cannot start the server: {exc}", file=sys.stderr)
+        status = 2
+    finally:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(str(args.profile))
+        times = os.times()
+        stats["cpu_s"] = times.user + times.system
+        stats["gc_collections"] = sum(s["collections"] for s in gc.get_stats()) - gc_before
+        if args.stats is not None:
+            args.stats.write_text(json.dumps(stats), encoding="utf-8")
+    print(f"DONE {status}", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

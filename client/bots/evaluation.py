@@ -1,0 +1,143 @@
+"""Board measures the bots share: fast path lengths, walls that cut a path, and the static evaluation.
+
+Everything works on the bit masks of a ``Position`` (cell ``(x, y)`` is bit ``(y - 1) * 10 + x - 1``,
+see ``shared.quoridor.geometry``). The breadth-first searches are inlined here instead of going
+through ``Position.distance`` because the search calls them thousands of times per move.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from shared.quoridor import Position, Step
+from shared.quoridor.geometry import GOAL_ROWS, H_SLOTS, H_STEPS, V_SLOTS, V_STEPS
+
+__all__ = [
+    "WIN", "KNOWN_WIN", "STEP", "TEMPO", "WALL_VALUES", "WallOption",
+    "distance_from", "path_from", "path_blockers", "evaluate", "wall_options",
+]
+
+#: Score of a won game (minus the plies it takes, so quicker wins score higher).
+WIN = 100_000
+#: Score of a race that is decided (the loser has no walls left to change it), before the margin.
+KNOWN_WIN = 50_000
+#: Score of one step of path length.
+STEP = 100
+#: Bonus of the side to move: in a pure race the mover wins ties, so half a step and a bit.
+TEMPO = 50
+#: Worth of holding n walls (index n). Concave: the first walls in hand matter most, and a wall
+#: must save more than its worth to be placed, which keeps the bot from spending walls on 1-step nudges.
+WALL_VALUES = (0, 110, 200, 280, 350, 410, 460, 500, 535, 565, 590)
+
+
+def distance_from(seed: int, goal: int, opened: tuple[int, int, int, int]) -> int | None:
+    """Moves from the cells of mask ``seed`` to the nearest cell of ``goal`` through ``opened``; ``None`` if cut off."""
+    if seed & goal:
+        return 0
+    up, down, left, right = opened
+    seen = frontier = seed
+    d = 0
+    while True:
+        d += 1
+        frontier = (((frontier & up) << 10) | ((frontier & down) >> 10)
+                    | ((frontier & left) >> 1) | ((frontier & right) << 1)) & ~seen
+        if not frontier:
+            return None
+        if frontier & goal:
+            return d
+        seen |= frontier
+
+
+def path_from(seed: int, goal: int, opened: tuple[int, int, int, int]) -> list[int] | None:
+    """One shortest path as single-bit cell masks, from a ``goal`` cell back to ``seed``; ``None`` if cut off."""
+    up, down, left, right = opened
+    layers = [seed]
+    seen = frontier = seed
+    while not frontier & goal:
+        frontier = (((frontier & up) << 10) | ((frontier & down) >> 10)
+                    | ((frontier & left) >> 1) | ((frontier & right) << 1)) & ~seen
+        if not frontier:
+            return None
+        seen |= frontier
+        layers.append(frontier)
+    cell = frontier & goal
+    cell &= -cell
+    path = [cell]
+    # Moves are symmetric (an open mask and the opposite one agree), so any neighbour in the
+    # previous layer continues the path back to the seed.
+    for layer in reversed(layers[:-1]):
+        back = (((cell & up) << 10) | ((cell & down) >> 10) | ((cell & left) >> 1) | ((cell & right) << 1)) & layer
+        cell = back & -back
+        path.append(cell)
+    return path
+
+
+def path_blockers(path: list[int]) -> tuple[int, int]:
+    """Horizontal and vertical wall slots (masks) that would cut an edge of ``path`` (cell masks)."""
+    h = v = 0
+    for a, b in zip(path, path[1:]):
+        low = a if a < b else b
+        if (a | b) == low | low << 10:   # a vertical step: the horizontal walls above the lower cell
+            h |= (low << 9) | (low << 10)
+        else:                            # a sideways step: the vertical walls right of the left cell
+            v |= (low << 1) | (low >> 9)
+    return h & H_SLOTS, v & V_SLOTS
+
+
+def evaluate(pos: Position, d0: int, d1: int) -> int:
+    """Static score for the side to move (higher is better) given both path lengths ``d0``, ``d1``."""
+    me = pos.turn
+    d_me, d_op = (d0, d1) if me == 0 else (d1, d0)
+    w_me, w_op = pos.walls_left[me], pos.walls_left[1 - me]
+    race = d_op - d_me   # >= 0: the mover wins a pure race
+    # A race the trailing side has no walls to change is decided (pawn jumps aside).
+    if race >= 0 and not w_op:
+        return KNOWN_WIN + STEP * race + WALL_VALUES[w_me]
+    if race < 0 and not w_me:
+        return -KNOWN_WIN + STEP * race - WALL_VALUES[w_op]
+    return STEP * race + TEMPO + WALL_VALUES[w_me] - WALL_VALUES[w_op]
+
+
+class WallOption(NamedTuple):
+    """A legal wall for the side to move that lengthens the opponent's shortest path."""
+
+    step: Step
+    child: Position
+    d0: int          # player 0's path length after the wall
+    d1: int          # player 1's path length after the wall
+
+
+def wall_options(pos: Position, d0: int, d1: int) -> list[WallOption]:
+    """Every legal wall of the side to move that lengthens the opponent's shortest path (slot order).
+
+    A wall that lengthens a path must cut every shortest path, so only the walls that cut one
+    of them are tried; a wall is legal when its slot is free and both pawns keep a path.
+    """
+    me = pos.turn
+    op = 1 - me
+    if not pos.walls_left[me]:
+        return []
+    opened = pos.open
+    seeds = (1 << pos.pawns[0], 1 << pos.pawns[1])
+    dists = (d0, d1)
+    op_path = path_from(seeds[op], GOAL_ROWS[op], opened)
+    my_path = path_from(seeds[me], GOAL_ROWS[me], opened)
+    if op_path is None or my_path is None:   # cannot happen in a legal position
+        return []
+    cut_h, cut_v = path_blockers(op_path)
+    mine_h, mine_v = path_blockers(my_path)
+    out: list[WallOption] = []
+    for mask, mine, steps in ((cut_h & pos.free_h, mine_h, H_STEPS), (cut_v & pos.free_v, mine_v, V_STEPS)):
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            step = steps[low.bit_length() - 1]
+            child = pos.apply(step)
+            d_op = distance_from(seeds[op], GOAL_ROWS[op], child.open)
+            if d_op is None or d_op <= dists[op]:
+                continue
+            d_me = dists[me] if not low & mine else distance_from(seeds[me], GOAL_ROWS[me], child.open)
+            if d_me is None:
+                continue
+            out.append(WallOption(step, child, *((d_me, d_op) if me == 0 else (d_op, d_me))))
+    return out

@@ -1,0 +1,222 @@
+"""``Searcher``: a time-bounded alpha-beta search over pawn moves and a pruned set of walls.
+
+Negamax with principal-variation windows, iterative deepening and a transposition table keyed
+by the (hashable) ``Position``. The walls searched are only those that lengthen the opponent's
+shortest path (``wall_options``), best few first by static score; pawn moves are all searched.
+The clock is checked at every node: when the budget is spent the running iteration is
+abandoned and the best move of the last completed one is played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+from shared.quoridor import Position, Step
+from shared.quoridor.geometry import GOAL_ROWS, MOVE_STEPS, cell_index
+
+from .evaluation import WIN, distance_from, evaluate, wall_options
+
+__all__ = ["Searcher", "SearchResult"]
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_MATE_BOUND = WIN - 1000          # scores beyond this are wins (or losses) found by the search
+_INFINITY = 10 * WIN
+
+
+class SearchResult(NamedTuple):
+    """What one search found: the step to play (``None`` when nothing is legal) and how deep it looked."""
+
+    step: Step | None
+    score: int          # for the side to move, in evaluation units (100 = one step of path)
+    depth: int          # the deepest iteration that completed (0: only the static ordering)
+    nodes: int
+    elapsed: float      # seconds
+
+
+class _Timeout(Exception):
+    """The budget ran out inside the search."""
+
+
+class _Child(NamedTuple):
+    score: int          # static score for the mover (or a win score)
+    step: Step
+    child: Position
+    d0: int
+    d1: int
+    is_wall: bool
+
+
+class Searcher:
+    """Alpha-beta search with a transposition table that persists between calls (``clear`` forgets it)."""
+
+    def __init__(self, wall_limit: int = 6, root_wall_limit: int = 12, max_depth: int = 30,
+                 table_limit: int = 300_000, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.wall_limit = wall_limit
+        self.root_wall_limit = root_wall_limit
+        self.max_depth = max_depth
+        self.table_limit = table_limit
+        self.clock = clock
+        self.table: dict[Position, tuple[int, int, int, Step | None]] = {}
+        self.nodes = 0
+        self.deadline = 0.0
+
+    def clear(self) -> None:
+        """Forget the transposition table (a new game)."""
+        self.table.clear()
+
+    # -- the root -------------------------------------------------------------------------
+    def search(self, pos: Position, budget_s: float) -> SearchResult:
+        """The best step for the side to move found within ``budget_s`` seconds (plus one node's work)."""
+        start = self.clock()
+        self.deadline = start + budget_s
+        self.nodes = 0
+        if len(self.table) > self.table_limit:
+            self.table.clear()
+        d0, d1 = pos.distance(0), pos.distance(1)
+        if d0 is None or d1 is None or pos.is_over():
+            return SearchResult(None, 0, 0, 0, self.clock() - start)
+        children = self._expand(pos, d0, d1, 0)
+        if not children:
+            return SearchResult(None, evaluate(pos, d0, d1), 0, 0, self.clock() - start)
+        children = self._prune(children, self.root_wall_limit, None)
+        best = children[0]
+        if len(children) == 1 or best.score > _MATE_BOUND:
+            return SearchResult(best.step, best.score, 1, 1, self.clock() - start)
+        result = SearchResult(best.step, best.score, 0, 0, 0.0)
+        for depth in range(1, self.max_depth + 1):
+            try:
+                score, step, children = self._root(pos, children, depth)
+            except _Timeout as partial:
+                if partial.args:   # the iteration proved a move at least as good as the last best
+                    step, score = partial.args
+                    result = SearchResult(step, score, result.depth, self.nodes, 0.0)
+                break
+            result = SearchResult(step, score, depth, self.nodes, 0.0)
+            elapsed = self.clock() - start
+            # A decided game needs no deeper look; and the next iteration costs several times
+            # this one, so starting it late would only be thrown away.
+            if abs(score) > _MATE_BOUND or elapsed > budget_s * 0.3:
+                break
+        return result._replace(nodes=self.nodes, elapsed=self.clock() - start)
+
+    def _root(self, pos: Position, children: list[_Child], depth: int) -> tuple[int, Step, list[_Child]]:
+        """One iteration over the root moves; returns the score, the best step and the moves re-ordered."""
+        alpha, beta = -_INFINITY, _INFINITY
+        scored: list[tuple[int, int, _Child]] = []
+        best_step: Step | None = None
+        for index, c in enumerate(children):
+            try:
+                if index == 0:
+                    score = -self._negamax(c.child, depth - 1, -beta, -alpha, 1, c.d0, c.d1)
+                else:
+                    score = -self._negamax(c.child, depth - 1, -alpha - 1, -alpha, 1, c.d0, c.d1)
+                    if score > alpha:
+                        score = -self._negamax(c.child, depth - 1, -beta, -alpha, 1, c.d0, c.d1)
+            except _Timeout:
+                if best_step is not None:
+                    raise _Timeout(best_step, alpha) from None
+                raise
+            scored.append((score, -index, c))
+            if score > alpha:
+                alpha, best_step = score, c.step
+        scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        return alpha, best_step, [c for _, _, c in scored]  # type: ignore[return-value]
+
+    # -- the tree ---------------------------------------------------------------------------
+    def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, d0: int, d1: int) -> int:
+        """The score of ``pos`` for its side to move, searched ``depth`` plies (fail-soft)."""
+        self.nodes += 1
+        if self.clock() > self.deadline:
+            raise _Timeout()
+        if depth <= 0:
+            return evaluate(pos, d0, d1)
+        entry = self.table.get(pos)
+        tt_step = None
+        if entry is not None:
+            e_depth, flag, e_score, tt_step = entry
+            if e_depth >= depth:
+                if e_score > _MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -_MATE_BOUND:
+                    e_score += ply
+                if flag == _EXACT or (flag == _LOWER and e_score >= beta) or (flag == _UPPER and e_score <= alpha):
+                    return e_score
+        children = self._expand(pos, d0, d1, ply)
+        if not children:          # no legal step: the turn passes (a violation), nothing changes
+            return evaluate(pos, d0, d1)
+        first = children[0]
+        if depth == 1 or first.score > _MATE_BOUND:
+            # The children's static scores are their depth-0 values: no need to visit them.
+            self._store(pos, 1 if first.score <= _MATE_BOUND else depth, _EXACT, first.score, ply, first.step)
+            return first.score
+        children = self._prune(children, self.wall_limit, tt_step)
+        alpha_start = alpha
+        best_score, best_step = -_INFINITY, first.step
+        for index, c in enumerate(children):
+            if index == 0:
+                score = -self._negamax(c.child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
+            else:
+                score = -self._negamax(c.child, depth - 1, -alpha - 1, -alpha, ply + 1, c.d0, c.d1)
+                if alpha < score < beta:
+                    score = -self._negamax(c.child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
+            if score > best_score:
+                best_score, best_step = score, c.step
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        flag = _LOWER if best_score >= beta else (_UPPER if best_score <= alpha_start else _EXACT)
+        self._store(pos, depth, flag, best_score, ply, best_step)
+        return best_score
+
+    def _store(self, pos: Position, depth: int, flag: int, score: int, ply: int, step: Step | None) -> None:
+        if score > _MATE_BOUND:        # stored relative to this node, not the root
+            score += ply
+        elif score < -_MATE_BOUND:
+            score -= ply
+        self.table[pos] = (depth, flag, score, step)
+
+    # -- move generation -------------------------------------------------------------------
+    def _expand(self, pos: Position, d0: int, d1: int, ply: int) -> list[_Child]:
+        """Every pawn move and every path-lengthening wall, best static score first."""
+        me = pos.turn
+        goal = GOAL_ROWS[me]
+        opened = pos.open
+        out: list[_Child] = []
+        for loc in pos.legal_moves():
+            cell = cell_index(*loc)
+            step = MOVE_STEPS[cell]
+            d = distance_from(1 << cell, goal, opened)
+            if d is None:        # cannot happen: a pawn move stays in its pawn's region
+                continue
+            child = pos.apply(step)
+            c0, c1 = (d, d1) if me == 0 else (d0, d)
+            score = WIN - ply - 1 if d == 0 else -evaluate(child, c0, c1)
+            out.append(_Child(score, step, child, c0, c1, False))
+        for option in wall_options(pos, d0, d1):
+            score = -evaluate(option.child, option.d0, option.d1)
+            out.append(_Child(score, option.step, option.child, option.d0, option.d1, True))
+        out.sort(key=_child_score, reverse=True)
+        return out
+
+    @staticmethod
+    def _prune(children: list[_Child], wall_limit: int, first: Step | None) -> list[_Child]:
+        """All pawn moves and the ``wall_limit`` best walls, in order, with ``first`` moved to the front."""
+        kept: list[_Child] = []
+        walls = 0
+        for c in children:
+            if c.is_wall:
+                if walls >= wall_limit and c.step != first:
+                    continue
+                walls += 1
+            if c.step == first:
+                kept.insert(0, c)
+            else:
+                kept.append(c)
+        return kept
+
+
+def _child_score(c: _Child) -> int:
+    return c.score

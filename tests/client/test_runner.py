@@ -1,0 +1,132 @@
+"""The client runner against a real server on 127.0.0.1 port 0."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+from rich.console import Console
+
+from client.bots import RunnerPlayer
+from client.cli import config_from_args, build_parser, read_config
+from client.player import Player
+from client.runner import BotRunner, ServerUnavailable, ask_bot
+from shared.quoridor import ChessboardChange, Step
+from tests.server.conftest import bounded, url
+
+
+def quiet() -> Console:
+    return Console(file=io.StringIO(), width=120)
+
+
+class CrashingBot(Player):
+    """Raises on its second turn of every game."""
+
+    def __init__(self, key: str = "") -> None:
+        super().__init__(key)
+        self.turns = 0
+
+    def next_step(self, change: ChessboardChange) -> Step:
+        self.turns += 1
+        if self.turns == 2:
+            raise RuntimeError("boom")
+        if self.turns == 3:
+            return "e2"   # type: ignore[return-value]  # nonsense: not a Step
+        return best_move(self)
+
+    def restart(self) -> None:
+        self.turns = 0
+
+
+def best_move(player: Player) -> Step:
+    """The legal move that brings the pawn closest to its goal (steps around the other pawn)."""
+    pos = player.position
+    return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(player.seat)))
+
+
+class AsyncRunner(Player):
+    async def next_step(self, change: ChessboardChange) -> Step:
+        await asyncio.sleep(0)
+        return best_move(self)
+
+
+class PortedBot(Player):
+    """Written like the C++ framework: nextStep and restart."""
+
+    def nextStep(self, change: ChessboardChange) -> Step:  # noqa: N802 - the C++ name on purpose
+        return best_move(self)
+
+
+async def duel(make_server, first, second):
+    server = await make_server(players=2, games_per_pairing=2)
+    consoles = (quiet(), quiet())
+    runners = [BotRunner(bot, url(server), key, console=console)
+               for bot, key, console in zip((first, second), ("one", "two"), consoles)]
+    tasks = [asyncio.create_task(r.run()) for r in runners]
+    await bounded(server.run_tournament())
+    summaries = await bounded(asyncio.gather(*tasks))
+    return summaries, [c.file.getvalue() for c in consoles]
+
+
+async def test_two_runners_play_a_pairing_and_get_a_summary(make_server):
+    (a, b), _ = await duel(make_server, RunnerPlayer("one"), RunnerPlayer("two"))
+    assert a.games == b.games == 2
+    assert a.wins == b.wins == 1            # seat 0 wins each game, seats alternate
+    assert a.violations == b.violations == 0
+    assert "2 games: 1 won, 1 lost" in a.line()
+
+
+async def test_a_crashing_bot_is_charged_violations_but_keeps_playing(make_server):
+    (crash, other), (out, _) = await duel(make_server, CrashingBot("one"), RunnerPlayer("two"))
+    assert crash.games == 2 and crash.bot_errors == 4      # two problems per game
+    assert crash.violations >= 2
+    assert "RuntimeError: boom" in out and "Traceback" in out
+    assert "it must return a Step" in out
+
+
+async def test_an_async_bot_and_a_ported_nextstep_bot(make_server):
+    (a, b), _ = await duel(make_server, AsyncRunner("one"), PortedBot("two"))
+    assert a.games == b.games == 2 and a.violations == b.violations == 0
+    assert a.wins == 1 and b.wins == 1
+
+
+async def test_waits_for_the_server_then_gives_up_with_a_clear_error():
+    runner = BotRunner(RunnerPlayer(), "ws://127.0.0.1:9/", "k", console=quiet(), wait_s=0.3)
+    try:
+        await bounded(runner.run(), 10)
+    except ServerUnavailable as exc:
+        assert "no server at ws://127.0.0.1:9/" in str(exc)
+    else:
+        raise AssertionError("expected ServerUnavailable")
+
+
+async def test_ask_bot_reports_a_missing_method():
+    step, problem = await ask_bot(object(), ChessboardChange())
+    assert step == Step() and "no next_step" in problem
+
+
+def test_the_old_clients_config_file(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"network": {"host": "10.0.0.5", "port": 19607}, "playerKey": "191220000",
+                                "saveLog": True, "gameReplay": False, "gameReplayCmd": "./QuoridorUI %file%"}))
+    values = read_config(path)
+    assert values == {"server": "ws://10.0.0.5:19607/", "key": "191220000", "replay": False,
+                      "replay_cmd": "./QuoridorUI %file%"}
+    config = config_from_args(build_parser().parse_args(["-c", str(path), "-k", "override", "--bot", "runner"]))
+    assert (config.server, config.key, config.bot) == ("ws://10.0.0.5:19607/", "override", "runner")
+    config = config_from_args(build_parser().parse_args(["-p", "2000"]))
+    assert config.server == "ws://127.0.0.1:2000/"
+
+
+def test_bad_config_files_name_the_problem(tmp_path):
+    import pytest
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        read_config(bad)
+    bad.write_text(json.dumps({"network": {"port": "x"}}))
+    with pytest.raises(ValueError, match="network.port"):
+        read_config(bad)
+    with pytest.raises(ValueError, match="cannot read"):
+        read_config(tmp_path / "missing.json")

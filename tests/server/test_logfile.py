@@ -1,0 +1,164 @@
+"""Log files: atomic writes survive a crash at any point, the live .part file keeps what was played and
+never passes for a finished game, and reading names the file and the line of what is wrong."""
+
+import os
+
+import pytest
+
+from server import logfile
+from server.logfile import LiveLogWriter, part_path, read_log, write_log_atomic
+from shared.gamelog import GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_log
+from shared.quoridor import GameStatus, Step
+
+S = GameStatus
+HEADER = GameHeader(("Smith, John", 'The "Bot"'), game="g-1", started="2024-05-01T12:00:00Z")
+ROWS = [
+    StepRecord("Smith, John", Step.move(5, 2), S.OK, 100, 0),
+    StepRecord('The "Bot"', Step.wall(3, 2, 5, 2), S.OK, 50, 1),
+    StepRecord("Smith, John", Step(), S.TIMEOUT, 1000, 2),
+    StepRecord('The "Bot"', Step.move(5, 8), S.OK, 70, 3),
+]
+OUTCOME = GameOutcome(1, "disconnect", (1100, 120), (1, 0))
+LOG = GameLog(HEADER, ROWS, OUTCOME)
+
+
+class Crash(Exception):
+    """Stands for the process dying at that point."""
+
+
+def test_write_and_read_back(tmp_path):
+    path = tmp_path / "game.csv"
+    write_log_atomic(path, LOG)
+    assert read_log(path) == LOG
+    assert path.read_text(encoding="utf-8") == format_log(LOG)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]   # no temporary file left
+
+
+def test_a_crash_before_the_rename_leaves_the_old_file_and_no_debris(tmp_path, monkeypatch):
+    path = tmp_path / "game.csv"
+    old = GameLog(HEADER, ROWS[:1])
+    write_log_atomic(path, old)
+
+    def crash(*args):
+        raise Crash
+    monkeypatch.setattr(logfile.os, "replace", crash)
+    with pytest.raises(Crash):
+        write_log_atomic(path, LOG)
+    assert read_log(path) == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]
+
+
+def test_a_crash_while_syncing_leaves_no_final_file(tmp_path, monkeypatch):
+    path = tmp_path / "game.csv"
+
+    def crash(fd):
+        raise Crash
+    monkeypatch.setattr(logfile.os, "fsync", crash)
+    with pytest.raises(Crash):
+        write_log_atomic(path, LOG)
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_the_file_is_synced_before_the_rename(tmp_path, monkeypatch):
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(logfile.os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd)))
+    monkeypatch.setattr(logfile.os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b)))
+    write_log_atomic(tmp_path / "game.csv", LOG)
+    expected = ["fsync", "replace", "fsync"] if hasattr(os, "O_DIRECTORY") else ["fsync", "replace"]
+    assert events == expected
+
+
+def test_live_rows_are_on_disk_after_each_append(tmp_path):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER)
+    part = part_path(path)
+    assert part.name == "game.csv.part"
+    for count, record in enumerate(ROWS[:3], start=1):
+        writer.append(record)
+        # Read while the writer is still open, as a viewer (or a restarted server) would after a crash.
+        seen = read_log(part)
+        assert seen.steps == ROWS[:count] and seen.outcome is None and not seen.finished
+    assert not path.exists()
+    writer.close()
+
+
+def test_a_crash_mid_game_leaves_only_the_part_file(tmp_path):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER)
+    for record in ROWS:
+        writer.append(record)
+    # The server dies here, before finish: what is on disk now is what a crash leaves.
+    assert not path.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv.part"]
+    recovered = read_log(part_path(path))
+    assert recovered.header == HEADER and recovered.steps == ROWS and recovered.outcome is None
+    assert "result" not in part_path(path).read_text(encoding="utf-8")
+    writer.close()   # (only so the test leaves no open file behind)
+    assert part_path(path).exists()
+
+
+def test_finish_writes_the_complete_log_and_removes_the_part(tmp_path):
+    path = tmp_path / "game.csv"
+    with LiveLogWriter(path, HEADER) as writer:
+        for record in ROWS:
+            writer.append(record)
+        assert writer.finish(OUTCOME) == LOG
+    assert read_log(path) == LOG and read_log(path).problems == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]
+    with pytest.raises(ValueError, match="closed"):
+        writer.append(ROWS[0])
+
+
+def test_a_crash_during_finish_keeps_the_part(tmp_path, monkeypatch):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER)
+    for record in ROWS:
+        writer.append(record)
+
+    def crash(*args):
+        raise Crash
+    monkeypatch.setattr(logfile.os, "replace", crash)
+    with pytest.raises(Crash):
+        writer.finish(OUTCOME)
+    assert not path.exists()
+    assert read_log(part_path(path)).steps == ROWS
+    monkeypatch.undo()
+    writer.finish(OUTCOME)   # the game can still be finished
+    assert read_log(path) == LOG and not part_path(path).exists()
+
+
+def test_live_writer_refuses_what_it_cannot_log(tmp_path):
+    with pytest.raises(ValueError, match=r"ends with '\.part'"):
+        LiveLogWriter(tmp_path / "game.csv.part", HEADER)
+    with LiveLogWriter(tmp_path / "game.csv", HEADER, fsync_rows=True) as writer:
+        with pytest.raises(ValueError, match="'carol' does not play"):
+            writer.append(StepRecord("carol", Step.move(5, 2), S.OK))
+        writer.append(ROWS[0])
+    assert read_log(part_path(tmp_path / "game.csv")).steps == ROWS[:1]
+
+
+def test_read_log_tolerates_bom_and_crlf(tmp_path):
+    path = tmp_path / "windows.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + format_log(LOG).replace("\n", "\r\n").encode("utf-8"))
+    assert read_log(path) == LOG
+
+
+def test_read_log_names_the_file(tmp_path):
+    missing = tmp_path / "missing.csv"
+    with pytest.raises(LogFormatError) as caught:
+        read_log(missing)
+    assert caught.value.line is None and str(missing) in str(caught.value) and "cannot read" in str(caught.value)
+
+    binary = tmp_path / "binary.csv"
+    binary.write_bytes(format_log(LOG).encode("utf-8")[:200] + b"\n\xff\xfe\x00junk\n")
+    with pytest.raises(LogFormatError) as caught:
+        read_log(binary)
+    line = format_log(LOG).encode("utf-8")[:200].count(b"\n") + 2
+    assert caught.value.line == line and "not utf-8" in caught.value.problem
+    assert str(caught.value).startswith(f"{binary}, line {line}: ")
+
+    other = tmp_path / "uiconfig.json"
+    other.write_text('{"logFile": "log.csv"}\n', encoding="utf-8")
+    with pytest.raises(LogFormatError, match=r"uiconfig\.json, line 1: missing column"):
+        read_log(other)
