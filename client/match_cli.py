@@ -163,15 +163,14 @@ def _write_log(path: Path, game: LocalGame, settings: RefereeSettings) -> None:
 
 
 def results_table(tallies: Sequence[MatchTally]) -> Table:
-    """The results as a rich table."""
+    """The results as a rich table (fits 80 columns)."""
     table = Table(title="local match")
-    for column in ("bot", "games", "won", "lost", "drawn", "score", "95% CI", "ms/step", "violations",
-                   "bot errors"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    for column in ("bot", "games", "W/L/D", "score", "95% CI", "ms/step", "viol.", "errors"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
     for t in tallies:
         low, high = wilson_interval(t.score, t.games)
-        table.add_row(t.label, str(t.games), str(t.wins), str(t.losses), str(t.draws), f"{t.score:.0%}",
-                      f"{low:.0%} – {high:.0%}", f"{t.thinking_ms / max(t.steps, 1):.1f}", str(t.violations),
+        table.add_row(t.label, str(t.games), f"{t.wins}/{t.losses}/{t.draws}", f"{t.score:.0%}",
+                      f"{low:.0%}-{high:.0%}", f"{t.thinking_ms / max(t.steps, 1):.1f}", str(t.violations),
                       str(t.errors))
     return table
 
