@@ -11,14 +11,15 @@ import io
 import json
 import math
 import os
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .logfile import write_text_atomic
+
 __all__ = ["TournamentRow", "GameRow", "EXPORT_VERSION", "CSV_COLUMNS", "to_json", "result_text",
-           "export_documents", "atomic_write_text", "write_export"]
+           "export_documents", "write_export"]
 
 EXPORT_VERSION = 1
 """The ``export_version`` of ``results.json``; raised when a field changes meaning or disappears."""
@@ -177,37 +178,6 @@ def export_documents(tournament: TournamentRow, games: Sequence[GameRow]) -> tup
     return to_json(document, indent=2) + "\n", buffer.getvalue()
 
 
-def _fsync_directory(folder: Path) -> None:
-    # Makes the rename itself durable; Windows cannot open a directory, and does not need this.
-    if os.name != "posix":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so readers see the old file or the new one, never a part.
-
-    Writes a temporary file beside it, fsyncs it, renames it over ``path`` and fsyncs the folder.
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    # os.open with 0o666 rather than tempfile: the result gets the umask's usual permissions, not 0600.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_directory(path.parent)
-
-
 def write_export(folder: Path, tournament: TournamentRow, games: Sequence[GameRow]) -> tuple[Path, Path]:
     """Write ``folder/results.json`` and ``folder/results.csv`` (creating ``folder``); returns both paths.
 
@@ -217,6 +187,6 @@ def write_export(folder: Path, tournament: TournamentRow, games: Sequence[GameRo
     json_text, csv_text = export_documents(tournament, games)
     folder.mkdir(parents=True, exist_ok=True)
     json_path, csv_path = folder / "results.json", folder / "results.csv"
-    atomic_write_text(json_path, json_text)
-    atomic_write_text(csv_path, csv_text)
+    write_text_atomic(json_path, json_text)
+    write_text_atomic(csv_path, csv_text)
     return json_path, csv_path

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from server.store import ResultStore, StoreError
-from server.store_export import CSV_COLUMNS, EXPORT_VERSION, atomic_write_text
+from server.logfile import write_text_atomic
+from server.store_export import CSV_COLUMNS, EXPORT_VERSION
 from shared.tournament import GameResult, ScheduledGame
 
 GAMES = [ScheduledGame(0, 0, 0, "ann", "bo"), ScheduledGame(0, 0, 1, "bo", "ann"),
@@ -106,6 +107,6 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path, monkeypatc
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
     with pytest.raises(OSError, match="disk full"):
-        atomic_write_text(target, "new")
+        write_text_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]
