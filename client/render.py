@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from shared.quoridor import Position, diagram
+from shared.quoridor import SIZE, BlockBar, Location, Position, diagram
 
-__all__ = ["render_board", "PAWN_STYLES"]
+__all__ = ["render_board", "render_board_marked", "PAWN_STYLES", "MARK_STYLE"]
 
 #: Colour of each player's pawn (player 0 first).
 PAWN_STYLES = ("bold bright_cyan", "bold bright_magenta")
@@ -15,22 +15,33 @@ _DIM = "grey42"
 
 
 def render_board(pos: Position, *, status_line: bool = True) -> Text:
-    """The diagram of ``pos`` in colour: pawns in their players' colours, walls highlighted."""
+    """The diagram of ``pos`` in colour: pawns in their players' colours, walls highlighted.
+
+    Only the inside of the frame is coloured: the coordinates around it (which include the
+    digits 0 and 1) and the frame itself stay plain or dim.
+    """
     lines = diagram(pos).split("\n")
     if not status_line:
         lines = lines[:-1]
+    inside = range(3, 4 * SIZE + 2)             # columns between the frame's two '|'
+    board_rows = range(2, 2 + 2 * SIZE - 1)     # the nine cell rows and the eight lines between them
     text = Text()
     last = len(lines) - 1
     for n, line in enumerate(lines):
-        for ch in line:
-            if ch == "0":
-                text.append(ch, PAWN_STYLES[0])
-            elif ch == "1":
-                text.append(ch, PAWN_STYLES[1])
-            elif ch in "-|+" and 1 < n < len(lines) - 2 - status_line:
-                text.append(ch, _WALL_STYLE if _is_wall(line, n) else _DIM)
-            elif ch == ".":
-                text.append(ch, _DIM)
+        for col, ch in enumerate(line):
+            if n in board_rows and col in inside:
+                if ch == "0":
+                    text.append(ch, PAWN_STYLES[0])
+                elif ch == "1":
+                    text.append(ch, PAWN_STYLES[1])
+                elif ch in "-|+":
+                    text.append(ch, _WALL_STYLE)
+                elif ch == ".":
+                    text.append(ch, _DIM)
+                else:
+                    text.append(ch)
+            elif ch in "-|+" and 0 < n < len(lines) - 1 - status_line:
+                text.append(ch, _DIM)         # the frame
             else:
                 text.append(ch)
         if n != last:
@@ -38,6 +49,29 @@ def render_board(pos: Position, *, status_line: bool = True) -> Text:
     return text
 
 
-def _is_wall(line: str, n: int) -> bool:
-    """Border frames stay dim; characters inside the frame are walls."""
-    return not (line.startswith("  +---") or n == 1)
+#: How the last step stands out in ``render_board_marked``.
+MARK_STYLE = "bold bright_red"
+
+
+def render_board_marked(pos: Position, *, wall: BlockBar | None = None, cell: Location | None = None,
+                        status_line: bool = True, style: str = MARK_STYLE) -> Text:
+    """``render_board``, with one placed wall and one cell emphasised in ``style`` (the same characters)."""
+    text = render_board(pos, status_line=status_line)
+    lines = diagram(pos).split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def mark(row: int, first: int, last: int) -> None:
+        text.stylize(style, starts[row] + first, starts[row] + last + 1)
+
+    if cell is not None and cell.is_valid():
+        mark(2 + 2 * (SIZE - cell.y), 4 * cell.x - 1, 4 * cell.x + 1)
+    if wall is not None and pos.has_wall(wall):
+        start, _ = wall.normalized()
+        if wall.is_h():        # on the line between rows start.y and start.y + 1, over two cells
+            mark(1 + 2 * (SIZE - start.y), 4 * start.x + 3, 4 * start.x + 9)
+        else:                  # right of column start.x, beside rows start.y + 1 and start.y + 2
+            for row in (2 + 2 * (SIZE - start.y - 2), 3 + 2 * (SIZE - start.y - 2), 2 + 2 * (SIZE - start.y - 1)):
+                mark(row, 4 * start.x + 2, 4 * start.x + 2)
+    return text

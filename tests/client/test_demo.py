@@ -38,3 +38,9 @@ def test_demo_rejects_bad_arguments(capsys):
         main(["--bots", "strong,chess"])
     assert info.value.code == 2
     assert "--bots" in capsys.readouterr().err
+
+
+def test_render_board_leaves_the_coordinates_plain():
+    segments = list(render_board(Position.initial()).render(Console(width=80)))
+    coloured = [seg.text for seg in segments if seg.style and "magenta" in str(seg.style)]
+    assert coloured == ["1"]          # player 1's pawn, not the row label "1"

@@ -1,0 +1,303 @@
+"""The interactive replay screen (Textual): the board, what happened, and keys to move through a game.
+
+``ReplayApp`` is the interactive view: it shows a source's games (one log, or a server's live
+games, switched with ``[`` and ``]``) or a folder's listing, and a ``Controller`` per game says
+which frame is shown. Keys are the old viewer's (``n``/``p``) plus arrows, Home/End, ``g``,
+Space, ``+``/``-``, ``?`` and ``q``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import Static
+
+from client.render import render_board
+from shared.quoridor import Position
+
+from .controller import Controller, StepOutOfRange
+from .frames import ReplayGame
+from .listing import GameEntry
+from .screens import GotoScreen, HelpScreen, ListScreen
+from .sources import LiveSourceError, ReplayFileError, StepSource, load_game
+from .views import render_frame_board, render_info, render_title
+
+__all__ = ["ReplayApp"]
+
+class ReplayApp(App[int]):
+    """The interactive viewer of a source's games, or of a folder's listing (``entries``)."""
+
+    TITLE = "quoridor-replay"
+    CSS = """
+    #title {height: auto; max-height: 3; padding: 0 1}
+    #main {height: 1fr; overflow-y: auto}
+    #board {width: 43; padding: 0 1 0 1}
+    #info {width: 1fr; padding: 0 1}
+    #bar {height: auto; max-height: 2; dock: bottom; background: $panel; padding: 0 1}
+    """
+    BINDINGS = [
+        Binding("n,right,enter", "next", "next"), Binding("p,left", "prev", "previous"),
+        Binding("home", "home", "first"), Binding("end", "end", "last"), Binding("g", "goto", "go to"),
+        Binding("space", "play", "play/pause"), Binding("plus,equals_sign", "faster", "faster"),
+        Binding("minus", "slower", "slower"), Binding("right_square_bracket", "next_game", "next game"),
+        Binding("left_square_bracket", "prev_game", "previous game"), Binding("l,escape", "list", "games"),
+        Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, source: StepSource | None = None, *, entries: Sequence[GameEntry] | None = None,
+                 folder: Path | None = None, step: int | None = None) -> None:
+        super().__init__()
+        self.source = source
+        self.entries = list(entries) if entries is not None else None
+        self.folder = folder
+        self.start_step = step
+        self.games: dict[str, ReplayGame] = dict(source.games) if source is not None else {}
+        self.controllers: dict[str, Controller] = {}
+        self.game: ReplayGame | None = None
+        self.controller: Controller | None = None
+        self.message = ""
+        #: What a live source is doing ("watching ...", "the tournament is over"); stays until it changes.
+        self.source_state = ""
+        self._timer: Timer | None = None
+
+    @property
+    def live(self) -> bool:
+        """True when the source's games grow while they are shown."""
+        return bool(getattr(self.source, "live", False))
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            yield Static(id="board")
+            yield Static(id="info")
+        yield Static(id="bar")
+
+    def on_mount(self) -> None:
+        if self.games:
+            self.select(next(iter(self.games)))
+            if self.start_step is not None and self.controller is not None:
+                self._goto(self.start_step)
+        self.refresh_view()
+        if self.entries is not None:
+            self.action_list()
+        if self.live:
+            self.run_worker(self._follow(), exclusive=True, exit_on_error=False)
+
+    # -- the source -------------------------------------------------------------------------
+    async def _follow(self) -> None:
+        assert self.source is not None
+        self.source_state = f"connecting to {self.source.name}"
+        try:
+            await self.source.follow(self.changed)
+        except LiveSourceError as exc:
+            self.source_state = str(exc)
+        except Exception as exc:  # noqa: BLE001 - say it on the screen rather than lose it in a worker
+            self.source_state = f"the live view stopped: {type(exc).__name__}: {exc}"
+        else:
+            over = getattr(self.source, "over", False)
+            self.source_state = "the tournament is over" if over else "the server closed the connection"
+        self.refresh_view()
+
+    def changed(self, key: str | None) -> None:
+        """The source changed game ``key`` (None: news about the tournament): show it."""
+        self.source_state = f"live: watching {self.source.name}" if self.source is not None else ""
+        if key is not None and self.source is not None:
+            game = self.games[key] = self.source.games[key]
+            controller = self.controllers.get(key)
+            if controller is None:
+                controller = Controller(len(game.frames), len(game.frames) - 1, first_step=game.first_step,
+                                        live_wait=game.live)
+                self.controllers[key] = controller
+            else:
+                controller.resize(len(game.frames))
+            if self.game is None:
+                self.select(key)
+        self.refresh_view()
+
+    def select(self, key: str) -> None:
+        """Show game ``key`` (each game keeps its own frame and speed)."""
+        self._stop_timer()
+        game = self.games[key]
+        if key not in self.controllers:
+            self.controllers[key] = Controller(len(game.frames), first_step=game.first_step, live_wait=game.live)
+        self.game, self.controller = game, self.controllers[key]
+
+    def open_entry(self, entry: GameEntry | None) -> None:
+        """Open a game chosen in the folder's list (None: keep the one shown)."""
+        if entry is None or entry.path is None:
+            return
+        try:
+            game = load_game(entry.path)
+        except ReplayFileError as exc:
+            self.action_list()
+            if isinstance(self.screen, ListScreen):
+                self.screen.say(str(exc))
+            return
+        self.games = {game.key: game}
+        self.controllers.pop(game.key, None)
+        self.select(game.key)
+        self.message = ""
+        self.refresh_view()
+
+    # -- drawing --------------------------------------------------------------------------------
+    def say(self, message: str) -> None:
+        """Show ``message`` in the bottom bar until the next one."""
+        self.message = message
+        self.refresh_view()
+
+    def show(self, game: ReplayGame, index: int) -> None:
+        """Draw frame ``index`` of ``game`` (the ``GameView`` of this screen)."""
+        title = render_title(game)
+        if len(self.games) > 1:
+            keys = list(self.games)
+            state = "live" if game.live and not game.over else "over" if game.live else ""
+            title = Text(f"game {keys.index(game.key) + 1}/{len(keys)} {game.key} {state}  ", "bold") + title
+        elif game.title:
+            title = Text(f"{game.title}  ", "bold") + title
+        self.query_one("#title", Static).update(title)
+        self.query_one("#board", Static).update(render_frame_board(game.frames[index]))
+        self.query_one("#info", Static).update(render_info(game, index))
+
+    def refresh_view(self) -> None:
+        """Redraw everything from the current game and controller."""
+        if self.game is not None and self.controller is not None:
+            self.show(self.game, self.controller.index)
+        else:
+            waiting = f"waiting for games on {self.source.name}…" if self.source is not None else "no game open"
+            self.query_one("#title", Static).update(Text(waiting, "bold"))
+            self.query_one("#board", Static).update(render_board(Position.initial(), status_line=False))
+            self.query_one("#info", Static).update("")
+        self.query_one("#bar", Static).update(self._bar())
+
+    def _bar(self) -> Text:
+        c = self.controller
+        play = "pause" if c is not None and c.playing else "play"
+        speed = f" {c.speed:g}/s" if c is not None else ""
+        text = Text(f"n/p step · Home/End · g go to · Space {play}{speed} · +/- speed · ? help · q quit")
+        if self.source_state:
+            text = Text(self.source_state, "bold") + Text("  ·  ") + text
+        if self.message:
+            text = Text(self.message, "bold red") + Text("  ·  ") + text
+        return text
+
+    # -- keys -----------------------------------------------------------------------------------
+    def _navigate(self, move: str) -> None:
+        if self.controller is not None:
+            getattr(self.controller, move)()
+            self.message = ""
+            self.refresh_view()
+
+    def action_next(self) -> None:
+        """One step on."""
+        self._navigate("next")
+
+    def action_prev(self) -> None:
+        """One step back."""
+        self._navigate("prev")
+
+    def action_home(self) -> None:
+        """The start."""
+        self._navigate("home")
+
+    def action_end(self) -> None:
+        """The last step (a live game: and follow it)."""
+        self._navigate("end")
+
+    def action_goto(self) -> None:
+        """Ask for a step number and go there."""
+        if self.game is not None:
+            self.push_screen(GotoScreen(self.game.first_step, self.game.last_step), self._goto)
+
+    def _goto(self, step: int | None) -> None:
+        if step is None or self.controller is None:
+            return
+        try:
+            self.controller.goto(step)
+            self.message = ""
+        except StepOutOfRange as exc:
+            self.message = str(exc)
+        self.refresh_view()
+
+    def action_play(self) -> None:
+        """Play or pause."""
+        if self.controller is None:
+            return
+        if self.controller.toggle_play():
+            self._start_timer()
+        else:
+            self._stop_timer()
+        self.refresh_view()
+
+    def _start_timer(self) -> None:
+        self._stop_timer()
+        assert self.controller is not None
+        self._timer = self.set_interval(self.controller.interval, self.action_tick)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def action_tick(self) -> None:
+        """One frame of playing (the timer calls it)."""
+        if self.controller is None:
+            return
+        self.controller.tick()
+        if not self.controller.playing:
+            self._stop_timer()
+        self.refresh_view()
+
+    def _speed(self, change: str) -> None:
+        if self.controller is not None:
+            getattr(self.controller, change)()
+            if self.controller.playing:
+                self._start_timer()
+            self.refresh_view()
+
+    def action_faster(self) -> None:
+        """Play faster."""
+        self._speed("faster")
+
+    def action_slower(self) -> None:
+        """Play slower."""
+        self._speed("slower")
+
+    def _switch(self, by: int) -> None:
+        if self.game is None or len(self.games) < 2:
+            return
+        keys = list(self.games)
+        self.select(keys[(keys.index(self.game.key) + by) % len(keys)])
+        self.message = ""
+        self.refresh_view()
+
+    def action_next_game(self) -> None:
+        """The next game of the source."""
+        self._switch(1)
+
+    def action_prev_game(self) -> None:
+        """The previous game of the source."""
+        self._switch(-1)
+
+    def action_list(self) -> None:
+        """The folder's list of games (when the viewer was opened on a folder)."""
+        if self.entries is None or isinstance(self.screen, ListScreen):
+            return
+        self._stop_timer()
+        if self.controller is not None:
+            self.controller.playing = False
+        title = f"{len(self.entries)} games in {self.folder}" if self.folder else f"{len(self.entries)} games"
+        self.push_screen(ListScreen(self.entries, title), self.open_entry)
+
+    def action_help(self) -> None:
+        """The keys."""
+        self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        """Leave the viewer."""
+        self.exit(0)

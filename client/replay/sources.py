@@ -1,0 +1,196 @@
+"""Sources of steps: a log file, or the live games of a server watched as a spectator.
+
+A source keeps ``games`` (id -> ``ReplayGame``, in the order they appeared) up to date and calls
+back when one changes; a view shows them. A new source is one class with those two members.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from shared.gamelog import GameLog, LogFormatError, parse_log
+from shared.protocol import (
+    MAX_FRAME_BYTES, PROTOCOL_VERSION, ErrorMessage, GameUpdate, Hello, ProtocolError, StandingRow, Standings,
+    TournamentOver, Watch, Welcome, dump, parse_server,
+)
+
+from .frames import ReplayGame, apply_update, frames_from_log
+
+__all__ = [
+    "StepSource", "LogFileSource", "LiveSource", "ReplayFileError", "LiveSourceError", "read_log_file", "load_game",
+    "MAX_LOG_BYTES",
+]
+
+MAX_LOG_BYTES = 8 * 1024 * 1024
+"""The largest file read as a game log (a 200-step log is about 10 KB)."""
+
+Changed = Callable[[str | None], None]
+"""Called with the id of the game that changed, or None for news about the tournament."""
+
+
+class ReplayFileError(ValueError):
+    """A file that cannot be read as a game log; the message is one line naming the file and the line."""
+
+
+class LiveSourceError(ConnectionError):
+    """The server could not be watched: unreachable, not a Quoridor Arena server, or it refused us."""
+
+
+class StepSource(Protocol):
+    """Where the steps come from: ``games`` by id, kept up to date by ``follow``."""
+
+    name: str
+    games: dict[str, ReplayGame]
+    #: True when games grow while they are shown (a view then follows them).
+    live: bool
+
+    async def follow(self, changed: Changed) -> None:
+        """Keep ``games`` up to date, calling ``changed`` after each change; returns when nothing more will come."""
+
+
+# -- files ---------------------------------------------------------------------------------------
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def read_log_file(path: Path) -> GameLog:
+    """Read and parse the game log at ``path``; ``ReplayFileError`` (one line) when it is not one."""
+    name = str(path)
+    try:
+        if path.is_dir():
+            raise ReplayFileError(f"{name}: is a folder, not a game log file")
+        size = path.stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise ReplayFileError(f"{name}: {size} bytes is far too large for a game log "
+                                  f"(at most {MAX_LOG_BYTES} bytes are read)")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ReplayFileError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ReplayFileError(f"{name}, line {_line_of(data, nul)}: binary data (a NUL byte at offset {nul}); "
+                              "a game log is CSV text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayFileError(f"{name}, line {_line_of(data, exc.start)}: not UTF-8 text (byte "
+                              f"0x{data[exc.start]:02x} at offset {exc.start}); a game log is CSV text") from None
+    try:
+        return parse_log(text, name=name)
+    except LogFormatError as exc:
+        raise ReplayFileError(" ".join(str(exc).split())) from None   # one line, whatever the file held
+
+
+def load_game(path: Path) -> ReplayGame:
+    """The ``ReplayGame`` of the log file at ``path`` (``ReplayFileError`` when it is not a game log)."""
+    log = read_log_file(path)
+    return frames_from_log(log, key=path.name, title=path.name)
+
+
+class LogFileSource:
+    """One game from a log file, read when the source is made (so a bad file fails at once)."""
+
+    live = False
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        game = load_game(self.path)
+        self.games: dict[str, ReplayGame] = {game.key: game}
+
+    async def follow(self, changed: Changed) -> None:
+        """A file does not change while it is shown: nothing to follow."""
+        return None
+
+
+# -- a live server -------------------------------------------------------------------------------
+class LiveSource:
+    """The games in progress on a server, watched as a spectator (``hello`` then ``watch``).
+
+    After ``follow`` returns: ``over`` when the tournament ended, ``standings`` the last table
+    received, ``notes`` what the server complained about.
+    """
+
+    live = True
+
+    def __init__(self, url: str, *, key: str = "spectator", name: str | None = None, watch: str = "*",
+                 open_timeout: float = 10.0) -> None:
+        self.url = url
+        self.name = url
+        self.key, self.display_name, self.watch_game = key, name, watch
+        self.open_timeout = open_timeout
+        self.games: dict[str, ReplayGame] = {}
+        self.ruleset = "course"
+        self.watching = False
+        self.over = False
+        self.standings: list[StandingRow] = []
+        self.tournament: str | None = None
+        self.notes: list[str] = []
+
+    async def follow(self, changed: Changed) -> None:
+        """Watch until the tournament is over or the server closes; ``LiveSourceError`` when it cannot."""
+        try:
+            async with connect(self.url, open_timeout=self.open_timeout, max_size=MAX_FRAME_BYTES) as ws:
+                await ws.send(dump(Hello(protocol=PROTOCOL_VERSION, role="spectator", key=self.key,
+                                         name=self.display_name)))
+                welcome = await asyncio.wait_for(ws.recv(), self.open_timeout)
+                self._greeted(welcome)
+                await ws.send(dump(Watch(game=self.watch_game)))
+                self.watching = True
+                changed(None)
+                async for raw in ws:
+                    if self._receive(raw, changed):
+                        return
+        except ConnectionClosed:
+            return           # the server went away (or closed after tournament_over): what we have stays
+        except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as exc:
+            raise LiveSourceError(f"cannot watch {self.url}: {_why(exc)}") from None
+        finally:
+            self.watching = False
+
+    def _greeted(self, raw: str | bytes) -> None:
+        try:
+            message = parse_server(raw)
+        except ProtocolError as exc:
+            raise LiveSourceError(f"{self.url} does not answer like a Quoridor Arena server: {exc.message}") from None
+        if isinstance(message, ErrorMessage):
+            raise LiveSourceError(f"{self.url} refused to let us watch: {message.code}: {message.message}")
+        if not isinstance(message, Welcome):
+            raise LiveSourceError(f"{self.url} answered hello with {message.type!r} instead of 'welcome'")
+        self.ruleset = message.rules.ruleset
+
+    def _receive(self, raw: str | bytes, changed: Changed) -> bool:
+        """Take one frame in; True when the tournament is over."""
+        try:
+            message = parse_server(raw)
+        except ProtocolError as exc:       # a newer server's frame, say: note it and go on
+            self.notes.append(f"ignored a frame: {exc.message}")
+            return False
+        if isinstance(message, GameUpdate):
+            apply_update(self.games, message, self.ruleset)
+            changed(message.game)
+        elif isinstance(message, Standings):
+            self.tournament, self.standings = message.tournament, list(message.rows)
+            changed(None)
+        elif isinstance(message, TournamentOver):
+            self.tournament, self.standings, self.over = message.tournament, list(message.rows), True
+            changed(None)
+            return True
+        elif isinstance(message, ErrorMessage):
+            self.notes.append(f"server error {message.code}: {message.message}")
+            changed(None)
+        return False
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__

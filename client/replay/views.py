@@ -1,0 +1,182 @@
+"""Views of a replay as rich renderables: the board and what happened, a folder's games, plain text.
+
+``render_frame`` is what ``--print`` writes (plain text when stdout is no terminal) and what the
+interactive screen shows in its panels. A view is one class with ``show`` (one frame) and
+``show_game`` (all of it); the Textual screen, the text printer and the exports are views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from client.render import PAWN_STYLES, render_board_marked
+
+from .frames import STATUS_NAMES, Frame, ReplayGame, describe_step
+from .listing import GameEntry
+
+__all__ = [
+    "GameView", "TextView", "render_title", "render_info", "render_frame", "render_frame_board", "render_listing",
+    "frame_line",
+    "format_ms",
+]
+
+_BAD = "bold red"
+_WARN = "bold yellow"
+_GOOD = "green"
+
+
+class GameView(Protocol):
+    """Something that shows a game: one frame of it, or the whole of it."""
+
+    def show(self, game: ReplayGame, index: int) -> None:
+        """Show frame ``index`` of ``game``."""
+
+    def show_game(self, game: ReplayGame) -> None:
+        """Show the whole game."""
+
+
+def format_ms(ms: int | None) -> str:
+    """``153 ms``, ``12.4 s``; ``—`` when unknown."""
+    if ms is None:
+        return "—"
+    return f"{ms} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
+
+
+def _player(game: ReplayGame, seat: int | None, name: str | None = None) -> Text:
+    if seat is None:
+        return Text(name or "?", _BAD)
+    return Text(game.players[seat], PAWN_STYLES[seat])
+
+
+def render_title(game: ReplayGame) -> Text:
+    """``alice (0) vs bob (1) · course rules · alice won (goal)``, with a warning when the log disagrees.
+
+    Seat 0 starts on e1 and moves first; seat 1 starts on e9.
+    """
+    text = Text()
+    text.append_text(_player(game, 0)).append(" (0) vs ")
+    text.append_text(_player(game, 1)).append(" (1)")
+    text.append(f" · {game.ruleset} rules · ")
+    text.append(game.result(), _GOOD if game.over else "")
+    if game.problems:
+        text.append(f" · disagrees with the rules at {game.problems[0].split(':')[0]}", _BAD)
+    return text
+
+
+def render_info(game: ReplayGame, index: int) -> Text:
+    """What frame ``index`` shows, line by line: step, who did what, status, walls, times, violations."""
+    frame = game.frames[index]
+    text = Text()
+    where = f" · line {frame.line}" if frame.line is not None else ""
+    text.append(f"step {frame.step}/{game.last_step}", "bold").append(where + "\n")
+    if frame.seat is None and frame.player is None:
+        text.append("the start: nobody has moved yet\n" if frame.step == 0 else "joined here\n")
+    else:
+        text.append_text(_player(game, frame.seat, frame.player))
+        text.append(f" {describe_step(frame.sent, frame.status)}")
+        text.append(f"  [{frame.notation}]\n" if frame.notation else "\n")
+    if frame.status is not None:
+        name = STATUS_NAMES.get(frame.status, str(int(frame.status)))
+        text.append("status in the log: " if frame.problem is not None else "status: ").append(name, _BAD if frame.is_violation else _GOOD)
+        if frame.reason:
+            text.append(f": {frame.reason}", _BAD if frame.is_violation else "")
+        text.append("\n")
+    if frame.problem is not None:
+        text.append(f"✗ the log disagrees with the rules (line {frame.line}): {frame.problem}\n", _BAD)
+        later = game.rows - frame.step
+        if later > 0 and not game.live:      # a live game goes on after a board it could not draw
+            text.append(f"the replay stops here; {later} later row(s) not shown\n", _WARN)
+    pos = frame.position
+    # One row per figure, seat 0 first, each in its player's colour (the first row says who is who).
+    for label, values in (("players", (f"{game.players[0]} (0, e1)", f"{game.players[1]} (1, e9)")),
+                          ("walls left", (str(pos.walls_left[0]), str(pos.walls_left[1]))),
+                          ("thinking", _times(frame)),
+                          ("violations", (str(frame.violations[0]), str(frame.violations[1])))):
+        text.append(f"{label:<11}")
+        text.append(values[0], PAWN_STYLES[0]).append(" · ").append(values[1], PAWN_STYLES[1]).append("\n")
+    if index == len(game.frames) - 1 and game.over:
+        text.append(game.result(), _GOOD)
+    elif index == len(game.frames) - 1 and game.live:
+        text.append("in progress", _WARN)
+    text.rstrip()
+    return text
+
+
+def _times(frame: Frame) -> tuple[str, str]:
+    if frame.clocks_ms is None:
+        return "—", "—"
+    times = [f"total {format_ms(frame.clocks_ms[0])}", f"total {format_ms(frame.clocks_ms[1])}"]
+    if frame.seat is not None and frame.thinking_ms is not None:
+        times[frame.seat] = f"{format_ms(frame.thinking_ms)}, {times[frame.seat]}"
+    return times[0], times[1]
+
+
+def render_frame_board(frame: Frame) -> Text:
+    """The board of ``frame``, its step (a placed wall, the cell moved to) standing out."""
+    applied = frame.status is not None and not frame.flagged
+    wall = frame.sent.new_wall if applied and not frame.sent.is_move() else None
+    cell = frame.sent.new_loc if applied and frame.sent.is_move() else None
+    return render_board_marked(frame.position, wall=wall, cell=cell, status_line=False)
+
+
+def render_frame(game: ReplayGame, index: int) -> Group:
+    """Frame ``index`` of ``game``: the title, the board (the last step stands out) and the info lines."""
+    return Group(render_title(game), render_frame_board(game.frames[index]), render_info(game, index))
+
+
+def frame_line(game: ReplayGame, frame: Frame) -> str:
+    """One line for a step of a live game: ``g1 step 3: bob e2h Ok · clocks 0.3 s / 0.4 s``."""
+    who = frame.player or "?"
+    status = STATUS_NAMES.get(frame.status, "?") if frame.status is not None else "?"
+    clocks = "" if frame.clocks_ms is None else \
+        f" · clocks {format_ms(frame.clocks_ms[0])} / {format_ms(frame.clocks_ms[1])}"
+    line = f"{game.key} step {frame.step}: {who} {frame.notation} {status}{clocks}"
+    if frame.reason:
+        line += f" ({frame.reason})"
+    if frame.over:
+        line += f" · {game.result()}"
+    return line
+
+
+def render_listing(entries: Sequence[GameEntry], title: str = "") -> Table:
+    """A folder's games as a table: number, game, players, score, result, steps, notes."""
+    table = Table(title=title or None, title_justify="left", box=box.SIMPLE_HEAD,
+                  show_edge=False, collapse_padding=True)
+    for column, justify in (("#", "right"), ("game", "left"), ("seat 0", "left"), ("seat 1", "left"),
+                            ("score", "center"), ("end", "left"), ("steps", "right"), ("note", "left")):
+        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for n, entry in enumerate(entries, 1):
+        table.add_row(str(n), entry.game, Text(entry.white, PAWN_STYLES[0]), Text(entry.black, PAWN_STYLES[1]),
+                      entry.score, entry.result, "" if entry.steps is None else str(entry.steps),
+                      Text(entry.note, _BAD if not entry.openable or "disagrees" in entry.note else ""))
+    return table
+
+
+class TextView:
+    """Prints frames to a rich console: colour on a terminal, plain text in a pipe."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def _print(self, renderable: RenderableType) -> None:
+        self.console.print(renderable, highlight=False)
+
+    def show(self, game: ReplayGame, index: int) -> None:
+        """Print frame ``index``."""
+        self._print(render_frame(game, index))
+
+    def show_game(self, game: ReplayGame) -> None:
+        """Print every frame, the title once; then the disagreements, if any."""
+        self._print(render_title(game))
+        for index, frame in enumerate(game.frames):
+            self._print(Text(""))
+            self._print(render_frame_board(frame))
+            self._print(render_info(game, index))
+        for problem in game.problems:
+            self._print(Text(f"✗ {problem}", _BAD))

@@ -1,0 +1,32 @@
+"""The bot registry: names, construction and errors."""
+
+import pytest
+
+from client.bots import BOTS, DefenderPlayer, RandomPlayer, RunnerPlayer, StrongPlayer, make_bot
+from client.player import Player
+
+
+def test_the_four_bots_are_registered_weakest_first():
+    assert list(BOTS) == ["random", "runner", "defender", "strong"]
+    assert BOTS["random"] is RandomPlayer and BOTS["runner"] is RunnerPlayer
+    assert BOTS["defender"] is DefenderPlayer and BOTS["strong"] is StrongPlayer
+
+
+@pytest.mark.parametrize("name", list(BOTS))
+def test_make_bot_builds_the_named_bot_with_its_key(name):
+    bot = make_bot(name, key="k1")
+    assert isinstance(bot, BOTS[name]) and isinstance(bot, Player)
+    assert bot.key == "k1"
+
+
+def test_make_bot_rejects_an_unknown_name_and_lists_the_known_ones():
+    with pytest.raises(ValueError) as info:
+        make_bot("alphazero")
+    message = str(info.value)
+    assert "alphazero" in message
+    assert all(name in message for name in BOTS)
+
+
+def test_strong_rejects_a_budget_of_zero():
+    with pytest.raises(ValueError, match="budget"):
+        StrongPlayer(time_budget_ms=0)

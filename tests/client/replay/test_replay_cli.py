@@ -1,0 +1,77 @@
+"""The command line: --print, --step, exports, and usage errors (exit 2, one line, no traceback)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from client.replay.cli import main
+from shared.quoridor import diagram
+from client.replay import load_game
+from tests.client.replay.helpers import legacy
+
+S0 = str(legacy("server_0_DEFENSIVE_VS_BASELINE.csv"))
+CLIENT = str(legacy("client_example.csv"))
+
+
+def test_print_writes_every_frame(capsys):
+    assert main([S0, "--print"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("step ") >= 88 and "step 0/87" in out and "step 87/87 · line 88" in out
+    assert "\x1b[" not in out                                  # plain text in a pipe
+
+
+def test_without_a_terminal_print_is_implied(capsys):
+    assert main([CLIENT]) == 0
+    out = capsys.readouterr().out
+    assert "step 3/3 · line 4" in out and "the log disagrees with the rules (line 4)" in out
+
+
+def test_print_one_step(capsys):
+    assert main([S0, "--print", "--step", "87"]) == 0
+    out = capsys.readouterr().out
+    game = load_game(legacy("server_0_DEFENSIVE_VS_BASELINE.csv"))
+    board = diagram(game.frames[87].position).split("\n")[:-1]
+    assert "\n".join(board) in out and out.count("step ") == 1
+
+
+def test_step_out_of_range_is_a_usage_error(capsys):
+    assert main([CLIENT, "--print", "--step", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"quoridor-replay: {CLIENT}: no step 4: this game shows steps 0 to 3"
+
+
+def test_exports(tmp_path, capsys):
+    svg, html = tmp_path / "g.svg", tmp_path / "g.html"
+    assert main([S0, "--svg", str(svg), "--html", str(html)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"wrote {svg}" in captured.err and f"wrote {html}" in captured.err
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+    assert "193304BASELINE" in html.read_text(encoding="utf-8") and "<svg" in html.read_text(encoding="utf-8")
+    assert main([S0, "--svg", str(svg), "--step", "3", "--print"]) == 0
+    assert "step 3/87" in capsys.readouterr().out
+    assert "step 3/87" in svg.read_text(encoding="utf-8")
+
+
+def test_export_to_an_unwritable_place(tmp_path, capsys):
+    assert main([S0, "--svg", str(tmp_path / "no" / "such" / "dir.svg")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "cannot write it" in err[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "give a game log or a folder of logs, or --live URL"),
+    ([S0, "--live", "ws://127.0.0.1:1/"], "one of them"),
+    ([S0, "--step", "-1"], "--step must be 0 or more"),
+    ([S0, "--step", "x"], "invalid int value"),
+    (["--live", "http://example.org"], "--live takes a websocket URL"),
+    (["--live", "ws://127.0.0.1:1/", "--svg", "x.svg"], "take a game log, not --live"),
+    ([str(legacy("")), "--step", "2"], "take a game log, not a folder"),
+])
+def test_usage_errors_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
