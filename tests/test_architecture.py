@@ -34,7 +34,8 @@ def test_shared_opens_no_files():
         assert "open(" not in source.replace(".open", ""), f"{path} opens a file"
 
 
-@pytest.mark.parametrize("package", ["shared.grid", "shared.quoridor", "shared.protocol", "shared.tournament", "shared.gamelog", "shared.referee"])
+@pytest.mark.parametrize("package", ["shared.grid", "shared.quoridor", "shared.protocol", "shared.tournament", "shared.gamelog", "shared.referee",
+                                     "shared.legacy", "shared.ice", "shared.circuit"])
 def test_exports_resolve(package):
     module = importlib.import_module(package)
     for name in module.__all__:

@@ -1,0 +1,165 @@
+"""``IceRoom``: generated ice mazes over the network, judged against the optimal route, with a leaderboard.
+
+``puzzle_request``: ``size`` (the side, 4 to 34) or ``difficulty`` (easy 6-10, normal 10-16,
+hard 16-24, hell 24-34; without either, 10-34 like the kata) and an optional ``seed``. The
+puzzle's data is ``{"map": [rows], "width", "height", "start", "end", "seed", "level"}``.
+
+``solution``: a list of ``u d l r`` (or a string of them); the verdict's figures are
+``moves``, ``distance``, ``reached``, ``optimal``, the optimal ``best_moves``/``best_distance``,
+and the player's ``rank`` on the level once the end is reached (score ``(moves, distance)``).
+
+``action``: ``u d l r`` (or ``move`` with ``{"direction": "u"}``), ``undo``, ``redo``, ``reset``,
+and ``leaderboard`` (the state then holds the level's best entries).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.grid import Direction, Pos
+from shared.ice import IceMaze, check_answer, generate_maze
+from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
+
+from .base import Room, RoomContext, RoomError
+
+__all__ = ["IceRoom", "SIDES", "MIN_SIDE", "MAX_SIDE"]
+
+MIN_SIDE, MAX_SIDE = 4, 34          #: sides a client may ask for
+#: Difficulty -> range of sides drawn from the seed; ``None`` is the kata's range.
+SIDES: dict[str | None, tuple[int, int]] = {
+    None: (10, 34), "easy": (6, 10), "normal": (10, 16), "hard": (16, 24), "hell": (24, 34)}
+MAX_ANSWER = 10_000                 # moves in one answer; longer is refused unread
+TOP_N = 10
+_ACTIONS = "u, d, l, r, move, undo, redo, reset or leaderboard"
+
+
+@dataclass
+class IcePlay:
+    """One maze in play: the route so far (moves and the distance each slid) and moves undone."""
+
+    maze: IceMaze
+    level: str
+    seed: int
+    moves: list[tuple[Direction, Pos, int]] = field(default_factory=list)    # direction, stop, slid
+    undone: list[Direction] = field(default_factory=list)
+    rank: int | None = None
+
+    @property
+    def player(self) -> Pos:
+        """Where the player stands."""
+        return self.moves[-1][1] if self.moves else self.maze.start
+
+    @property
+    def solved(self) -> bool:
+        """True once the player stands on the end."""
+        return self.player == self.maze.end
+
+
+class IceRoom(Room):
+    """The ``ice`` room: one generated maze per request, judged by the optimal solver."""
+
+    name = "ice"
+
+    def request(self, ctx: RoomContext, message: PuzzleRequest) -> PuzzleMessage:
+        """Generate a solvable maze of the asked side or difficulty (reproducible by its seed)."""
+        if message.xsb is not None or message.collection is not None:
+            raise RoomError("bad_level", "the ice room generates its mazes: ask with size, difficulty and seed")
+        seed = message.seed if message.seed is not None else random.randrange(2**32)
+        if message.size is not None:
+            if not MIN_SIDE <= message.size <= MAX_SIDE:
+                raise RoomError("bad_level", f"size {message.size} is out of range; expected {MIN_SIDE} to {MAX_SIDE}")
+            side = message.size
+        else:
+            key = message.difficulty.lower() if message.difficulty else None
+            if key not in SIDES:
+                raise RoomError("bad_level", f"unknown difficulty {message.difficulty!r}; expected easy, normal, "
+                                             "hard or hell")
+            side = random.Random(seed).randint(*SIDES[key])
+        maze = generate_maze(side, seed=seed, solvable=True)
+        level = "ice-" + hashlib.sha1(maze.render().encode()).hexdigest()[:12]
+        puzzle = ctx.new_puzzle(self.name, IcePlay(maze, level, seed))
+        return PuzzleMessage(puzzle=puzzle, room=self.name, data={
+            "map": maze.rows(), "width": maze.width, "height": maze.height, "start": list(maze.start),
+            "end": list(maze.end), "seed": seed, "level": level})
+
+    def solution(self, ctx: RoomContext, message: Solution) -> Verdict:
+        """Judge a whole route from the start; a route that reaches the end goes on the leaderboard."""
+        play = self._play(ctx, message.puzzle)
+        answer = message.answer
+        if isinstance(answer, list) and any(not isinstance(a, str) for a in answer):
+            raise RoomError("bad_answer", "an ice answer is a list of directions u, d, l, r (or a string of them), "
+                                          "not numbers")
+        if len(answer) > MAX_ANSWER:
+            raise RoomError("bad_answer", f"the answer has {len(answer)} moves; at most {MAX_ANSWER} are read")
+        verdict = check_answer(play.maze, list(answer))
+        figures: dict[str, int | float | bool] = {
+            "moves": verdict.moves, "distance": verdict.distance, "reached": verdict.reached,
+            "optimal": verdict.optimal}
+        if verdict.best is not None:
+            figures["best_moves"], figures["best_distance"] = verdict.best
+        if verdict.reached:
+            figures["rank"] = self.leaderboard.record(self.name, play.level, ctx.player,
+                                                      (verdict.moves, verdict.distance), "".join(answer).lower())
+        return Verdict(puzzle=message.puzzle, valid=verdict.valid, solved=verdict.reached,
+                       failed_at=verdict.failed_at, reason=verdict.reason, figures=figures)
+
+    def action(self, ctx: RoomContext, message: Action) -> PuzzleState:
+        """Play one move, undo, redo, reset, or show the leaderboard."""
+        play = self._play(ctx, message.puzzle)
+        name = message.action.lower()
+        if name == "leaderboard":
+            return self._state(message.puzzle, play, extra={"level": play.level, "leaderboard": [
+                {"player": e.player, "score": list(e.score), "answer": e.answer, "at": e.at}
+                for e in self.leaderboard.top(self.name, play.level, TOP_N)]})
+        if name == "move":
+            name = str(message.args.get("direction", "")).lower()
+            if name not in ("u", "d", "l", "r"):
+                raise RoomError("invalid_fields", f"move needs a direction argument u, d, l or r, got "
+                                                  f"{message.args.get('direction')!r}")
+        if name in ("u", "d", "l", "r"):
+            self._move(ctx, play, Direction.from_letter(name), redo=False)
+        elif name == "undo":
+            if play.moves:
+                play.undone.append(play.moves.pop()[0])
+        elif name == "redo":
+            if play.undone:
+                self._move(ctx, play, play.undone.pop(), redo=True)
+        elif name == "reset":
+            play.moves.clear()
+            play.undone.clear()
+        else:
+            raise RoomError("invalid_fields", f"unknown ice action {message.action!r}; expected {_ACTIONS}")
+        return self._state(message.puzzle, play)
+
+    # -- helpers ------------------------------------------------------------------------
+    def _play(self, ctx: RoomContext, puzzle: str) -> IcePlay:
+        play = ctx.puzzle(puzzle)
+        if not isinstance(play, IcePlay):
+            raise RoomError("unknown_puzzle", f"puzzle {puzzle!r} is not an ice maze")
+        return play
+
+    def _move(self, ctx: RoomContext, play: IcePlay, direction: Direction, *, redo: bool) -> None:
+        if play.solved:
+            raise RoomError("invalid_fields", "the maze is solved; undo or reset to play on")
+        stop, slid = play.maze.slide(play.player, direction)
+        if slid == 0:
+            return          # a bump into a wall: nothing happens, nothing is counted
+        play.moves.append((direction, stop, slid))
+        if not redo:
+            play.undone.clear()
+        if play.solved:
+            route = "".join(d.letter for d, _, _ in play.moves)
+            play.rank = self.leaderboard.record(self.name, play.level, ctx.player,
+                                                (len(play.moves), sum(s for _, _, s in play.moves)), route)
+
+    def _state(self, puzzle: str, play: IcePlay, extra: dict[str, Any] | None = None) -> PuzzleState:
+        counters = {"moves": len(play.moves), "distance": sum(s for _, _, s in play.moves)}
+        if play.solved and play.rank is not None:
+            counters["rank"] = play.rank
+        state: dict[str, Any] = {"map": play.maze.rows(), "player": list(play.player),
+                                 "route": "".join(d.letter for d, _, _ in play.moves)}
+        state.update(extra or {})
+        return PuzzleState(puzzle=puzzle, state=state, counters=counters, solved=play.solved)

@@ -1,0 +1,15 @@
+"""The ice maze (the Codewars kata 58f4cc4e43251b1be6000082): parse, slide, solve optimally, generate, check.
+
+Screen order throughout: ``Pos(row, col)``, row 0 on top; directions are ``u d l r``.
+"""
+
+from .check import IceVerdict, check_answer, replay
+from .generate import MAX_SIDE, MIN_SIDE, IceGeneratorError, generate_maze
+from .maze import CELLS, END, ICE, OBSTACLE, START, STICKY, IceMaze, IceMazeError, parse_maze
+from .solver import Route, best_route, explore, solve
+
+__all__ = [
+    "CELLS", "END", "ICE", "MAX_SIDE", "MIN_SIDE", "OBSTACLE", "START", "STICKY",
+    "IceGeneratorError", "IceMaze", "IceMazeError", "IceVerdict", "Route",
+    "best_route", "check_answer", "explore", "generate_maze", "parse_maze", "replay", "solve",
+]

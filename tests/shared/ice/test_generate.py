@@ -1,0 +1,49 @@
+"""The maze generator: sizes, densities, seeds, and solvability exactly as asked."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared.ice import IceGeneratorError, best_route, generate_maze
+
+
+def test_a_seed_makes_the_maze_reproducible():
+    assert generate_maze(20, seed=7) == generate_maze(20, seed=7)
+    assert generate_maze(20, seed=7) != generate_maze(20, seed=8)
+    maze = generate_maze(34, 10, seed=1)
+    assert (maze.width, maze.height) == (34, 10)
+
+
+def test_densities_follow_the_kata():
+    text = "".join(generate_maze(34, seed=s, solvable=None).render() for s in range(10))
+    cells = len(text) - text.count("\n")
+    assert 0.70 < text.count(" ") / cells < 0.80
+    assert 0.16 < text.count("#") / cells < 0.24
+    assert 0.03 < text.count("x") / cells < 0.07
+    assert set(generate_maze(10, ice=0, obstacle=0, sticky=1, seed=3).render()) <= set("xSE\n")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 12), st.integers(2, 12), st.integers(0, 10**6), st.booleans(),
+       st.sampled_from([(0.75, 0.20, 0.05), (0.2, 0.8, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)]))
+def test_solvability_is_as_asked(width, height, seed, solvable, densities):
+    ice, obstacle, sticky = densities
+    maze = generate_maze(width, height, ice=ice, obstacle=obstacle, sticky=sticky, seed=seed, solvable=solvable)
+    assert (maze.width, maze.height) == (width, height)
+    assert (best_route(maze) is not None) is solvable
+
+
+def test_both_outcomes_occur_when_not_asked():
+    outcomes = {best_route(generate_maze(10, seed=s, solvable=None)) is None for s in range(60)}
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"width": 1}, "width 1 is out of range"),
+    ({"width": 5, "height": 201}, "height 201 is out of range"),
+    ({"width": 5, "ice": -1}, "non-negative"),
+    ({"width": 5, "ice": 0, "obstacle": 0, "sticky": 0}, "not all zero"),
+])
+def test_bad_parameters_are_named(kwargs, words):
+    with pytest.raises(IceGeneratorError, match=words):
+        generate_maze(**kwargs)
