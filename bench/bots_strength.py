@@ -51,6 +51,7 @@ class Pairing:
     reasons: Counter[str] = field(default_factory=Counter)
     plies: list[int] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)               # strong's, every step
+    slowest: tuple[float, float, int, int] = (0.0, 0.0, 0, 0)         # ms asked, ms searched, depth, nodes
     losses_seen: list[str] = field(default_factory=list)
 
 
@@ -89,7 +90,11 @@ def play_game(strong: StrongPlayer, opponent: Player, strong_seat: int, tally: P
             step = Step()
         player.tracker.sent(step)
         if seat == strong_seat:
-            tally.think_ms.append((time.perf_counter() - started) * 1000)
+            took = (time.perf_counter() - started) * 1000
+            tally.think_ms.append(took)
+            result = strong.last_result
+            if took > tally.slowest[0] and result is not None:
+                tally.slowest = (took, result.elapsed * 1000, result.depth, result.nodes)
         return step
 
     game = play_local_game((names[0], names[1]), ask, time.perf_counter, RefereeSettings())
@@ -163,6 +168,9 @@ def report(tally: Pairing, show_losses: bool) -> bool:
     times = tally.think_ms
     row("strong ms/step (median / p90 / max)",
         f"{statistics.median(times):.0f} / {percentile(times, 0.9):.0f} / {max(times):.0f}")
+    took, searched, depth, nodes = tally.slowest
+    # Tells a slow search apart from time lost outside it (a busy machine, a paused process).
+    row("  slowest step ms (in search, depth, nodes)", f"{took:.0f} ({searched:.0f}, {depth}, {nodes})")
     if show_losses:
         for line in tally.losses_seen:
             print(f"    lost: {line}")
@@ -177,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=200, metavar="MS", help="strong's time budget (default: 200)")
     parser.add_argument("--opponents", nargs="+", default=list(TARGET_WIN_RATE), choices=list(TARGET_WIN_RATE))
     parser.add_argument("--show-losses", action="store_true", help="print the moves of every game strong lost")
-    parser.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    parser.add_argument("--no-progress", action="store_true", help="no progress line on stderr (default when not a tty)")
     args = parser.parse_args(argv)
     games = 10 if args.quick else args.games
     if games < 1:
@@ -188,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     all_times: list[float] = []
     verdicts = []
     for opponent in args.opponents:
-        tally = run_pairing(opponent, games, args.budget, not args.no_progress)
+        tally = run_pairing(opponent, games, args.budget, sys.stderr.isatty() and not args.no_progress)
         verdicts.append(report(tally, args.show_losses))
         all_times += tally.think_ms
     median = statistics.median(all_times)
