@@ -10,7 +10,9 @@ To keep the client cheap and its clock honest, frames are handled inside the web
 protocol callback (``process_event``, called from ``data_received``), not through ``recv()``:
 ``t_recv`` is stamped there, as the server stamps arrivals, and an instant answer is written
 to the socket in the same callback; ``t_send`` is stamped just before the write. Frames
-larger than a turn (``standings``, ``tournament_over``) are counted, not parsed.
+larger than a turn (``standings``, ``tournament_over``) are counted, not parsed. The cyclic
+garbage collector is off: a client pause would be charged to the bot by the server and would
+count here as the server's added delay.
 
 Writes a JSON file (``--out``) with, per step, ``[game, turn, t_recv, t_send]`` (``time.monotonic``
 seconds, the same clock in every process of the machine), per game the arrival times of
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -37,6 +40,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 PROBE_INTERVAL_S = 0.01
+STALL_MS = 50.0
 
 
 class Recorder:
@@ -50,6 +54,7 @@ class Recorder:
         self.big_frames = 0
         self.big_bytes = 0
         self.lags_ms: list[float] = []
+        self.stalls: list[tuple[float, float]] = []
 
 
 class Bot:
@@ -64,6 +69,7 @@ class Bot:
         self.game: str | None = None
         self.welcomed = asyncio.Event()
         self.finished = asyncio.Event()
+        self.game_done = asyncio.Event()
         self.games_over = 0
 
     def on_text(self, text: str, now: float) -> None:
@@ -86,6 +92,7 @@ class Bot:
                 [now, message.get("thinking_ms"), message.get("reason"), message.get("log"), message.get("result")])
             self.game = None
             self.games_over += 1
+            self.game_done.set()
             if self.leave_after_game:
                 self.finished.set()
         elif kind == "welcome":
@@ -140,6 +147,7 @@ class BotConnection(ClientConnection):
         super().connection_lost(exc)
         if self.bot is not None:
             self.bot.finished.set()
+            self.bot.game_done.set()
 
     def send_now(self, text: str) -> bool:
         """Write a text frame synchronously (no flow control: frames are small); False once closed."""
@@ -158,7 +166,10 @@ async def probe_loop(rec: Recorder, stop: asyncio.Event) -> None:
     while not stop.is_set():
         before = time.monotonic()
         await asyncio.sleep(PROBE_INTERVAL_S)
-        rec.lags_ms.append((time.monotonic() - before - PROBE_INTERVAL_S) * 1000)
+        now = time.monotonic()
+        rec.lags_ms.append((now - before - PROBE_INTERVAL_S) * 1000)
+        if rec.lags_ms[-1] >= STALL_MS:
+            rec.stalls.append((now, rec.lags_ms[-1]))
 
 
 async def run_bot(bot: Bot, url: str, key: str, compression: str | None, gate: asyncio.Semaphore,
@@ -191,13 +202,21 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     failures = [repr(x) for x in outcome if isinstance(x, BaseException)]
     connected_at = time.monotonic()
     timed_out = False
-    for bot in bots:
-        if bot.ws is None:
-            continue
+    live = [bot for bot in bots if bot.ws is not None]
+    for bot in live:
         try:
-            await asyncio.wait_for(bot.finished.wait(), max(deadline - time.monotonic(), 0.01))
+            await asyncio.wait_for(bot.game_done.wait(), max(deadline - time.monotonic(), 0.01))
         except TimeoutError:
             timed_out = True
+            break
+    games_over_at = time.monotonic()
+    # Stay connected (as real bots do) until tournament_over, but at most --linger seconds more.
+    lingered = True
+    for bot in live:
+        try:
+            await asyncio.wait_for(bot.finished.wait(), max(games_over_at + args.linger - time.monotonic(), 0.01))
+        except TimeoutError:
+            lingered = False
             break
     stop.set()
     await asyncio.gather(*(b.ws.close() for b in bots if b.ws is not None), return_exceptions=True)
@@ -206,9 +225,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "players": args.players, "first": args.first, "think_s": args.think, "compression": args.compression,
         "connect_failures": failures[:5], "connect_failed": len(failures), "timed_out": timed_out,
+        "closed_by_server": lingered,
         "started": started, "connected": connected_at, "steps": rec.steps, "starts": rec.starts,
         "overs": rec.overs, "errors": dict(rec.errors), "big_frames": rec.big_frames, "big_bytes": rec.big_bytes,
-        "lags_ms": rec.lags_ms, "cpu_s": times.user + times.system,
+        "lags_ms": rec.lags_ms, "stalls": rec.stalls, "cpu_s": times.user + times.system,
     }
 
 
@@ -224,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="offer permessage-deflate (the websockets default, as client/runner.py) or not")
     parser.add_argument("--leave-after-game", action="store_true",
                         help="close after the first game_over instead of waiting for tournament_over")
+    parser.add_argument("--linger", type=float, default=10.0, metavar="S",
+                        help="after the last game_over, wait at most S seconds for tournament_over (default 10)")
     parser.add_argument("--connect-concurrency", type=int, default=64, help="handshakes in flight (default 64)")
     parser.add_argument("--connect-timeout", type=float, default=60.0, metavar="S")
     parser.add_argument("--deadline", type=float, default=300.0, metavar="S", help="stop after S seconds")
@@ -234,6 +256,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     except (ValueError, OSError):
         pass
+    # The clients' own pauses would be charged to the bots by the server and counted as the
+    # server's added delay: no cyclic garbage collector here (a short run; refcounting frees the rest).
+    gc.disable()
     report = asyncio.run(main_async(args))
     args.out.write_text(json.dumps(report), encoding="utf-8")
     print(f"DONE steps={len(report['steps'])} games_over={len(report['overs'])} "

@@ -29,6 +29,7 @@ import gc
 import json
 import os
 import resource
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ from server.app import ArenaServer, SilentReporter
 from server.settings import Limits, ServerSettings
 
 PROBE_INTERVAL_S = 0.01
+STALL_MS = 50.0           # loop lags at least this long are listed with their time
 
 
 class OneRoundKnockout(server_tournament.Knockout):  # type: ignore[misc, name-defined]
@@ -75,26 +77,43 @@ def build_settings(args: argparse.Namespace) -> ServerSettings:
 
 
 class LoopProbe:
-    """Measures how late a periodic timer fires on the running event loop."""
+    """Measures how late a periodic timer fires on the running event loop, and times garbage collections."""
 
     def __init__(self) -> None:
         self.lags_ms: list[float] = []
+        self.stalls: list[tuple[float, float]] = []      # (monotonic time, lag ms) of lags over STALL_MS
+        self.gc_pauses: list[tuple[float, int, float]] = []   # (monotonic time, generation, ms)
+        self._gc_started = 0.0
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Start probing in a background task."""
+        """Start probing in a background task and timing collections."""
         self._task = asyncio.get_running_loop().create_task(self._run())
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.monotonic()
+        elif self._gc_started:
+            now = time.monotonic()
+            self.gc_pauses.append((now, info.get("generation", -1), (now - self._gc_started) * 1000))
 
     async def _run(self) -> None:
         while True:
             before = time.monotonic()
             await asyncio.sleep(PROBE_INTERVAL_S)
-            self.lags_ms.append((time.monotonic() - before - PROBE_INTERVAL_S) * 1000)
+            now = time.monotonic()
+            lag = (now - before - PROBE_INTERVAL_S) * 1000
+            self.lags_ms.append(lag)
+            if lag >= STALL_MS:
+                self.stalls.append((now, lag))
 
     def stop(self) -> None:
         """Stop probing."""
         if self._task is not None:
             self._task.cancel()
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
 
 
 def summary(values: Sequence[float]) -> dict[str, float]:
@@ -109,21 +128,51 @@ def summary(values: Sequence[float]) -> dict[str, float]:
     return {"n": len(ordered), "p50": rank(0.5), "p99": rank(0.99), "max": ordered[-1]}
 
 
-async def serve(args: argparse.Namespace, stats: dict[str, Any]) -> int:
-    """Start the server, announce its port, run the tournament, close."""
-    server = ArenaServer(build_settings(args), SilentReporter())  # type: ignore[arg-type]
-    probe = LoopProbe()
-    try:
-        await server.start()
-        print(f"PORT {server.port}", flush=True)
-        probe.start()
-        standings = await asyncio.wait_for(server.run_tournament(), args.deadline)
-        stats["games_done"] = standings.games_done
-    finally:
-        probe.stop()
-        stats["loop_lag_ms"] = summary(probe.lags_ms)
-        await server.close()
-    return 0
+class Run:
+    """One server run: its probe, profiler and stats file, which a SIGTERM also writes out."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.probe = LoopProbe()
+        self.profiler = cProfile.Profile() if args.profile else None
+        self.stats: dict[str, Any] = {"pid": os.getpid()}
+        self.written = False
+
+    async def serve(self) -> int:
+        """Start the server, announce its port, run the tournament, close."""
+        server = ArenaServer(build_settings(self.args), SilentReporter())  # type: ignore[arg-type]
+        try:
+            await server.start()
+            print(f"PORT {server.port}", flush=True)
+            self.probe.start()
+            standings = await asyncio.wait_for(server.run_tournament(), self.args.deadline)
+            self.stats["games_done"] = standings.games_done
+        finally:
+            self.probe.stop()
+            await server.close()
+        return 0
+
+    def finish(self) -> None:
+        """Stop the profiler and write the stats (once)."""
+        if self.written:
+            return
+        self.written = True
+        if self.profiler is not None:
+            self.profiler.disable()
+            self.profiler.dump_stats(str(self.args.profile))
+        probe = self.probe
+        times = os.times()
+        self.stats.update(loop_lag_ms=summary(probe.lags_ms), stalls=probe.stalls, gc_count=len(probe.gc_pauses),
+                          gc_pauses=[p for p in probe.gc_pauses if p[1] == 2 or p[2] >= 5.0],
+                          cpu_s=times.user + times.system)
+        if self.args.stats is not None:
+            self.args.stats.write_text(json.dumps(self.stats), encoding="utf-8")
+
+    def on_sigterm(self, signum: int, frame: Any) -> None:
+        """Asked to stop (the benchmark gave up waiting): write what was measured and exit at once."""
+        self.finish()
+        print("DONE terminated", flush=True)
+        os._exit(4)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="pairing seed (default 1)")
     parser.add_argument("--deadline", type=float, default=600.0, metavar="S",
                         help="give up after S seconds (default 600)")
-    parser.add_argument("--stats", type=Path, help="write loop lag and CPU time as JSON here")
+    parser.add_argument("--stats", type=Path, help="write loop lag, stalls, GC pauses and CPU time as JSON here")
     parser.add_argument("--profile", type=Path, help="run under cProfile and write a pstats file here")
     args = parser.parse_args(argv)
     if args.players < 2 or args.players % 2:
@@ -148,14 +197,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print("load_launcher: server.tournament.Knockout not found; later rounds will be forfeits",
               file=sys.stderr)
-    stats: dict[str, Any] = {"pid": os.getpid()}
-    profiler = cProfile.Profile() if args.profile else None
+    run = Run(args)
+    signal.signal(signal.SIGTERM, run.on_sigterm)
     status = 1
-    gc_before = sum(s["collections"] for s in gc.get_stats())
     try:
-        if profiler is not None:
-            profiler.enable()
-        status = asyncio.run(serve(args, stats))
+        if run.profiler is not None:
+            run.profiler.enable()
+        status = asyncio.run(run.serve())
     except TimeoutError:
         print(f"load_launcher: the tournament did not finish within {args.deadline:.0f} s", file=sys.stderr)
         status = 3
@@ -163,14 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"load_launcher: cannot start the server: {exc}", file=sys.stderr)
         status = 2
     finally:
-        if profiler is not None:
-            profiler.disable()
-            profiler.dump_stats(str(args.profile))
-        times = os.times()
-        stats["cpu_s"] = times.user + times.system
-        stats["gc_collections"] = sum(s["collections"] for s in gc.get_stats()) - gc_before
-        if args.stats is not None:
-            args.stats.write_text(json.dumps(stats), encoding="utf-8")
+        run.finish()
     print(f"DONE {status}", flush=True)
     return status
 

@@ -43,6 +43,10 @@ __all__ = ["ArenaServer", "SilentReporter"]
 log = logging.getLogger("quoridor.server")
 
 
+class _Drop(Exception):
+    """The connection broke the protocol once too often (or fatally): close it."""
+
+
 class SilentReporter:
     """A reporter that shows nothing (tests, embedding)."""
 
@@ -60,6 +64,9 @@ class ArenaServer:
         self.peers: set[Peer] = set()
         self.per_address: Counter[str] = Counter()
         self.spectators: dict[Peer, set[str]] = {}
+        #: Connections that said hello: only they get broadcasts (a port probe gets nothing but errors).
+        self.greeted: set[Peer] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.lobby = Lobby(settings.players, settings.roster)
         self.store: ResultStore | None = None
         self.tournament_id: int | None = None
@@ -99,7 +106,10 @@ class ArenaServer:
         if self.server is None:
             await self.start()
         assert self.store is not None
-        await self.lobby.full.wait()
+        # A seated player may leave between the last seat being taken and this task waking up:
+        # start only when every seat is still taken at the moment the doors close.
+        while not self.lobby.full.is_set():
+            await self.lobby.full.wait()
         sessions = self.lobby.start()
         if self.tournament_id is None:
             s = self.settings
@@ -121,7 +131,7 @@ class ArenaServer:
         files = await self._io(self.store.export, self.tournament_id, self.folder)
         self.reporter.tournament_finished(standings, list(files))
         goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
-        await asyncio.gather(*(peer.send(goodbye) for peer in list(self.peers)))
+        await asyncio.gather(*(peer.send(goodbye) for peer in list(self.greeted)))
         await asyncio.gather(*(peer.close(1000, "tournament over") for peer in list(self.peers)))
         self.done.set()
         return standings
@@ -172,16 +182,22 @@ class ArenaServer:
                     return
             else:
                 self.spectators[peer] = set()
+                self.greeted.add(peer)
                 await peer.send(self._welcome("spectator"))
             await self._serve(peer, session)
         except ConnectionClosed:
             pass
+        except _Drop as drop:
+            await peer.close(1008, str(drop))   # 1008: policy violation
         except Exception:  # noqa: BLE001 - one broken connection must never take the server down
             log.exception("connection from %s failed", peer.address)
         finally:
             self.peers.discard(peer)
             self.per_address[peer.address] -= 1
+            if self.per_address[peer.address] <= 0:
+                del self.per_address[peer.address]
             self.spectators.pop(peer, None)
+            self.greeted.discard(peer)
             if session is not None:
                 self.lobby.leave(session, peer)
             await peer.close()
@@ -191,24 +207,48 @@ class ArenaServer:
         deadline = time.monotonic() + self.settings.limits.hello_timeout_s
         while True:
             try:
-                raw = await asyncio.wait_for(peer.ws.recv(), max(deadline - time.monotonic(), 0.001))
+                async with asyncio.timeout(max(deadline - time.monotonic(), 0)):  # not wait_for: see match.py
+                    raw = await peer.ws.recv()
             except TimeoutError:
                 await peer.error("hello_first", "no hello received in time; closing")
                 return None
-            peer.ws.arrival()
-            try:
-                message = parse_client(raw)
-            except ProtocolError as exc:
-                if not await peer.error(exc.code, exc.message, exc.frame_type):
-                    return None
+            message = await self._parse(peer, raw, peer.ws.arrival(), greeted=False)
+            if message is None:
                 continue
             if isinstance(message, Hello):
                 if message.room != "quoridor":
                     await peer.error("room_unavailable", f"room {message.room!r} is not served here", "hello")
                     return None
                 return message
-            if not await peer.error("hello_first", "say hello first: {\"type\": \"hello\", ...}", message.type):
-                return None
+            await self._refuse(peer, "hello_first", "say hello first: {\"type\": \"hello\", ...}", message.type)
+
+    async def _refuse(self, peer: Peer, code: str, message: str, frame_type: str | None = None) -> None:
+        """Answer a bad frame with an ``error``; raises ``_Drop`` once the connection has too many strikes."""
+        if not await peer.error(code, message, frame_type):
+            raise _Drop("too many bad frames")
+
+    async def _parse(self, peer: Peer, raw: str | bytes, arrived: float, *, greeted: bool) -> Any:
+        """The checks every frame passes (rate, size, syntax); the message, or None when it was refused."""
+        if peer.debug:
+            log.info("<- %s %s", peer.address, raw[:1000] if isinstance(raw, str) else f"<{len(raw)} bytes>")
+        if not peer.allow(arrived):
+            await self._refuse(peer, "rate_limited", "too many messages; slow down")
+            return None
+        limit = self.settings.limits.max_frame_bytes
+        # The limit is in bytes: a text of multi-byte characters is larger than its length says.
+        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+        if size > limit:
+            await self._refuse(peer, "frame_too_large", f"frames may be at most {limit} bytes (got {size})")
+            return None
+        try:
+            return parse_client(raw)
+        except ProtocolError as exc:
+            if exc.code == "protocol_version" and not greeted:
+                # A client that speaks another version cannot go on: say so and close (docs/protocol.md).
+                await peer.error(exc.code, exc.message, exc.frame_type)
+                raise _Drop("unsupported protocol version") from None
+            await self._refuse(peer, exc.code, exc.message, exc.frame_type)
+            return None
 
     async def _admit(self, peer: Peer, hello: Hello) -> PlayerSession | None:
         try:
@@ -216,6 +256,7 @@ class ArenaServer:
         except AdmissionError as exc:
             await peer.error(exc.code, exc.message, "hello")
             return None
+        self.greeted.add(peer)
         await peer.send(self._welcome(session.name))
         self.reporter.message(f"{session.name} joined from {peer.address}")
         return session
@@ -231,26 +272,14 @@ class ArenaServer:
         ws = peer.ws
         async for raw in ws:
             arrived = ws.arrival()
-            if peer.debug:
-                log.info("<- %s %s", peer.address, raw if isinstance(raw, str) else f"<{len(raw)} bytes>")
-            if not peer.allow(arrived):
-                if not await peer.error("rate_limited", "too many messages; slow down"):
-                    return
-                continue
-            if len(raw) > self.settings.limits.max_frame_bytes:
-                if not await peer.error("frame_too_large",
-                                        f"frames may be at most {self.settings.limits.max_frame_bytes} bytes"):
-                    return
-                continue
-            try:
-                message = parse_client(raw)
-            except ProtocolError as exc:
-                if not await peer.error(exc.code, exc.message, exc.frame_type):
-                    return
+            message = await self._parse(peer, raw, arrived, greeted=True)
+            if message is None:
                 continue
             problem = self._route(peer, session, message, arrived)
-            if problem is not None and not await peer.error(*problem, message.type):
-                return
+            if problem is None:
+                peer.good_frame()
+            else:
+                await self._refuse(peer, *problem, message.type)
 
     def _route(self, peer: Peer, session: PlayerSession | None, message: Any, arrived: float) -> tuple[str, str] | None:
         """Deliver one parsed frame; returns ``(code, message)`` when it cannot be taken."""
@@ -267,7 +296,10 @@ class ArenaServer:
         if isinstance(message, Watch):
             if peer not in self.spectators:
                 return "not_a_spectator", "only spectators can watch; connect with role 'spectator'"
-            self.spectators[peer].add(message.game)
+            watched, most = self.spectators[peer], self.settings.limits.watched_games
+            if message.game not in watched and len(watched) >= most:
+                return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
+            watched.add(message.game)
             return None
         return "room_unavailable", f"{message.type!r} frames belong to the puzzle rooms, not to this room"
 
@@ -287,13 +319,16 @@ class ArenaServer:
                              walls_left=pos.walls_left),
             over=runner.referee.is_over)
         for peer in watchers:
-            asyncio.get_running_loop().create_task(peer.send(update))
+            # Fire and forget, but keep a reference: the loop holds tasks only weakly.
+            task = asyncio.get_running_loop().create_task(peer.send(update))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _broadcast_standings(self, standings: Standings) -> None:
         assert self.folder is not None
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
                                    games_total=self._games_total(), rows=_rows(standings))
-        await asyncio.gather(*(peer.send(message) for peer in list(self.peers)))
+        await asyncio.gather(*(peer.send(message) for peer in list(self.greeted)))
 
     def _games_total(self) -> int:
         runner = self.runner

@@ -6,9 +6,11 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 from rich.console import Console
@@ -62,31 +64,64 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_KEY = re.compile(r"[!-~]{1,64}")  # what a hello may carry: printable ASCII, no spaces
+
+
+def _check_entry(path: Path, where: str, key: object, name: object) -> None:
+    # A key no hello can carry, or a name that is empty or holds control characters, is a typo
+    # the organiser should hear about now, not when a team cannot log in.
+    if not isinstance(key, str) or not isinstance(name, str):
+        raise ValueError(f"roster {path}{where}: every key and name must be a string")
+    if not _KEY.fullmatch(key):
+        raise ValueError(f"roster {path}{where}: key {key!r} is not 1 to 64 printable ASCII characters "
+                         "without spaces")
+    if not name.strip() or not name.isprintable():
+        raise ValueError(f"roster {path}{where}: the name of key {key!r} is empty or not printable")
+
+
+def _json_object(path: Path, pairs: list[tuple[str, object]]) -> dict[str, object]:
+    # json.loads keeps the last of two equal keys without a word; a roster must not.
+    data: dict[str, object] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"roster {path}: key {key!r} is listed twice")
+        data[key] = value
+    return data
+
+
 def read_roster(path: Path) -> dict[str, str]:
     """Read a roster: a JSON object ``{"key": "name"}`` or lines ``key name`` (``#`` comments)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise ValueError(f"cannot read roster {path}: {exc.strerror}") from None
-    if text.lstrip().startswith("{"):
+        raise ValueError(f"cannot read roster {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"roster {path} is not utf-8 text") from None
+    roster: dict[str, str] = {}
+    if text.lstrip().startswith(("{", "[")):
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=lambda pairs: _json_object(path, pairs))
         except json.JSONDecodeError as exc:
             raise ValueError(f"roster {path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-            raise ValueError(f"roster {path}: every key and name must be a string")
-        return dict(data)
-    roster: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        parts = line.replace(",", " ").split(None, 1)
-        if len(parts) != 2:
-            raise ValueError(f"roster {path} line {number}: expected 'KEY NAME', got {line!r}")
-        if parts[0] in roster:
-            raise ValueError(f"roster {path} line {number}: key {parts[0]!r} is listed twice")
-        roster[parts[0]] = parts[1].strip()
+        if not isinstance(data, dict):
+            raise ValueError(f"roster {path}: expected a JSON object {{\"key\": \"name\"}}, "
+                             f"got a {type(data).__name__}")
+        for key, name in data.items():
+            _check_entry(path, "", key, name)
+            roster[key] = name.strip()  # type: ignore[union-attr]
+    else:
+        for number, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            # The key ends at the first space or comma; the rest (spaces, commas and all) is the name.
+            parts = re.split(r"[\s,]+", line, maxsplit=1)
+            if len(parts) != 2 or not parts[1].strip():
+                raise ValueError(f"roster {path} line {number}: expected 'KEY NAME', got {line!r}")
+            if parts[0] in roster:
+                raise ValueError(f"roster {path} line {number}: key {parts[0]!r} is listed twice")
+            _check_entry(path, f" line {number}", parts[0], parts[1])
+            roster[parts[0]] = parts[1].strip()
     if not roster:
         raise ValueError(f"roster {path} lists no players")
     return roster
@@ -100,9 +135,20 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     try:
         return ServerSettings(**values)
     except ValidationError as exc:
-        problems = "; ".join(f"--{'-'.join(str(p) for p in e['loc']).replace('_', '-')}: {e['msg']}"
-                             for e in exc.errors())
-        raise ValueError(problems) from None
+        raise ValueError("; ".join(_problem(e) for e in exc.errors())) from None
+
+
+def _problem(error: Any) -> str:
+    """One validation error as the option it concerns (as typed, not the setting's name) and what is wrong."""
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if not error["loc"]:            # a check across options (the roster against -n, ...)
+        return message
+    # argparse has no public list of its actions; _actions is stable since Python 3.2.
+    options = {action.dest: max(action.option_strings, key=len)
+               for action in build_parser()._actions if action.option_strings}
+    field = str(error["loc"][0])
+    name = options.get(field, "--" + field.replace("_", "-"))
+    return f"{name}: {message}"
 
 
 async def _run(settings: ServerSettings, reporter: object) -> int:

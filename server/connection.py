@@ -7,6 +7,7 @@ server took to get round to reading it (``quoridor-rules.md``: never charge the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import deque
@@ -42,6 +43,10 @@ class TimedConnection(ServerConnection):
         """Arrival time of the message ``recv`` just returned (now, if none was stamped)."""
         return self.arrivals.popleft() if self.arrivals else time.monotonic()
 
+    def pending_since(self) -> float | None:
+        """Arrival time of the oldest message received but not yet taken by ``recv`` (None: none waiting)."""
+        return self.arrivals[0] if self.arrivals else None
+
 
 class Peer:
     """What the server knows of one connection: its socket, its address, its rate and its strikes."""
@@ -75,17 +80,37 @@ class Peer:
         if self.debug:
             log.info("-> %s %s", self.address, text)
         try:
-            await self.ws.send(text)
+            # send() only waits when the write buffer is full, i.e. the client stopped reading: a
+            # bound keeps such a client from stalling a game, a broadcast or the tournament's end.
+            # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation.)
+            async with asyncio.timeout(self.limits.send_timeout_s):
+                await self.ws.send(text)
         except ConnectionClosed:
             self.closed = True
             return False
+        except TimeoutError:
+            log.warning("%s stopped reading for %.0f s; dropping it", self.address, self.limits.send_timeout_s)
+            self.abort()
+            return False
         return True
 
-    async def error(self, code: str, message: str, frame_type: str | None = None) -> bool:
-        """Send an ``error`` frame and count a strike; returns False when the connection should close."""
-        self.strikes += 1
+    def good_frame(self) -> None:
+        """A frame was accepted: strikes count bad frames in a row, so a late answer now and then is forgiven."""
+        self.strikes = 0
+
+    async def error(self, code: str, message: str, frame_type: str | None = None, *, strike: bool = True) -> bool:
+        """Send an ``error`` frame (counting a strike unless told not to); False when the connection should close."""
+        if strike:
+            self.strikes += 1
         await self.send(ErrorMessage(code=code, message=message, frame_type=frame_type))
         return self.strikes < self.limits.strikes_to_close
+
+    def abort(self) -> None:
+        """Drop the connection at once, without the closing handshake (the client is not reading)."""
+        self.closed = True
+        transport = self.ws.transport
+        if transport is not None:
+            transport.abort()
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         """Close the websocket politely (idempotent)."""

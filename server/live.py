@@ -107,7 +107,10 @@ def render_dashboard(snap: Snapshot, *, max_games: int = 12) -> Group:
     header.add_column(justify="right")
     header.add_row(Text(f"Quoridor Arena · {snap.name}", style="bold"),
                    Text(f"{snap.done}/{snap.total if snap.total else '?'} games"))
-    parts: list = [header, ProgressBar(total=total, completed=snap.done)]
+    # A bare ProgressBar ends without a line break, so the next title would share its line: a grid row ends one.
+    bar = Table.grid(expand=True)
+    bar.add_row(ProgressBar(total=total, completed=snap.done))
+    parts: list = [header, bar]
     games = Table(title="games in progress", expand=True, title_style="bold")
     for column in ("game", "seat 0", "seat 1", "steps", "last", "clocks (s)", "violations"):
         games.add_column(column)

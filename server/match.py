@@ -2,9 +2,13 @@
 
 Readers never judge anything: they stamp the arrival time and drop the step into the game's
 inbox. This task owns the referee, so there are no races; it arms the deadline from the moment
-each ``turn`` went on the wire (plus a small grace, so that a step stamped in time but still in
-the queue is never mistaken for a timeout), writes the log row by row off the event loop, feeds
-spectators, and returns the outcome.
+each ``turn`` went on the wire (plus a small grace), writes the log row by row off the event loop,
+feeds spectators, and returns the outcome.
+
+Fairness: the server never charges its own delays to a bot. A step is judged by the time its
+bytes arrived, not by when this task got round to it; when the deadline passes, a step of the
+mover's that arrived in time but is still on its way through the server (stamped, not yet routed)
+is waited for; and a timeout is charged exactly the limit, never the grace or the server's lag.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ __all__ = ["MatchRunner", "MatchResult"]
 log = logging.getLogger("quoridor.server")
 
 StepHook = Callable[["MatchRunner", StepJudged], None]
+_Item = tuple[str, int, int, Step, float]
+#: How long past the deadline a step that arrived in time may take to get through a busy server.
+IN_FLIGHT_PATIENCE_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -69,8 +76,10 @@ class MatchRunner:
         self.tournament = tournament
         self.on_step = on_step
         self.on_error = on_error
-        self.inbox: asyncio.Queue[tuple[str, int, int, Step, float]] = asyncio.Queue()
+        self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
         self.started_at = _utc_now()
+        #: True while the events of a timeout are dispatched (the 3rd violation is recorded as RulesBreaker).
+        self.timed_out = False
 
     # -- fed by the connection handlers ------------------------------------------------------
     def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> None:
@@ -86,8 +95,12 @@ class MatchRunner:
         self.inbox.put_nowait(("forfeit", seat, -1, Step(), time.monotonic()))
 
     # -- the game task ----------------------------------------------------------------------
-    async def run(self) -> MatchResult:
-        """Play the game to its end and return the result (the log is complete on disk by then)."""
+    async def run(self, on_result: Callable[[MatchResult], Awaitable[None]] | None = None) -> MatchResult:
+        """Play the game to its end and return the result (the log is complete on disk by then).
+
+        ``on_result`` (storing the result) runs before the players are told: once a bot has heard
+        ``game_over``, a crash of the server can no longer make it play that game again.
+        """
         ref = self.referee
         header = GameHeader(players=ref.players, ruleset=ref.settings.ruleset.name, game=self.game_id,
                             tournament=self.tournament, started=self.started_at)
@@ -106,32 +119,72 @@ class MatchRunner:
                 if session.match is self:
                     session.match, session.seat = None, None
         await self._io(writer.finish, finished.outcome)
-        ended = _utc_now()
+        result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, _utc_now(),
+                             len(ref.records))
+        if on_result is not None:
+            await on_result(result)
         await self._announce(finished)
-        return MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, ended, len(ref.records))
+        return result
 
     async def _next_events(self) -> list[RefereeEvent]:
         """Wait for the next thing that happens to the game and feed it to the referee."""
         ref = self.referee
         while True:
             deadline = ref.deadline()
+            self.timed_out = False
             try:
-                if deadline is None:
-                    kind, seat, turn, step, at = await self.inbox.get()
-                else:
-                    delay = deadline + self.grace_s - time.monotonic()
-                    kind, seat, turn, step, at = await asyncio.wait_for(self.inbox.get(), max(delay, 0))
+                kind, seat, turn, step, at = await self._next_item(deadline)
             except TimeoutError:
-                return ref.time_out(time.monotonic())
+                assert deadline is not None      # only a running clock times out
+                self.timed_out = True
+                # Charged exactly the limit: the grace and the server's lag are the server's delays.
+                return ref.time_out(deadline)
             if kind == "gone":
                 return ref.disconnect(seat)
             if kind == "forfeit":
                 return ref.forfeit(seat)
+            limit = ref.settings.time_limit_ms
+            start = ref.clock_start
+            # The referee's own test for a late step, so that kick-after-timeouts counts what it counts.
+            late = (limit is not None and start is not None and seat == ref.mover and turn == ref.turn
+                    and at - start >= limit / 1000)
             try:
-                return ref.receive_step(seat, turn, step, at)
+                events = ref.receive_step(seat, turn, step, at)
             except RefereeError as exc:
+                code, message = exc.code, exc.message
+                if code == "not_your_turn" and turn < ref.turn:
+                    # An answer to an old turn of its own that arrives during the opponent's turn is a
+                    # late answer (docs/protocol.md, Timing), whose turn it now is does not matter.
+                    code, message = "stale_turn", (f"step answers turn {turn}, but the current turn is {ref.turn}"
+                                                   " (a late answer is discarded)")
                 if self.on_error is not None:
-                    await self.on_error(self.sessions[seat], exc.code, exc.message)
+                    await self.on_error(self.sessions[seat], code, message)
+                continue
+            self.timed_out = late
+            return events
+
+    async def _next_item(self, deadline: float | None) -> _Item:
+        """The next inbox item; ``TimeoutError`` when the deadline (plus grace) passed with no step in time."""
+        if deadline is None:
+            return await self.inbox.get()
+        wake = deadline + self.grace_s
+        give_up = wake + IN_FLIGHT_PATIENCE_S
+        while True:
+            try:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation.
+                async with asyncio.timeout(max(wake - time.monotonic(), 0)):
+                    return await self.inbox.get()
+            except TimeoutError:
+                pass
+            if not self.inbox.empty():      # put there as the timer fired
+                return self.inbox.get_nowait()
+            # A frame of the mover's stamped before the deadline but whose reader has not run yet
+            # (a busy event loop): its lateness would be the server's, so wait for it to be routed.
+            pending = self.sessions[self.referee.mover].pending_since()
+            now = time.monotonic()
+            if pending is None or pending >= deadline or now >= give_up:
+                raise TimeoutError
+            wake = min(now + 0.005, give_up)
 
     async def _dispatch(self, events: list[RefereeEvent], writer: LiveLogWriter) -> GameFinished | None:
         """Send turns, write log rows, feed spectators; returns the end of the game when it comes."""

@@ -55,12 +55,18 @@ class PlayerSession:
         if self.match is not None and self.seat is not None:
             self.match.submit_disconnect(self.seat)
 
+    def pending_since(self) -> float | None:
+        """Arrival time of the oldest frame this player sent that the server has not read yet, if any."""
+        peer = self.peer
+        return None if peer is None else peer.ws.pending_since()
+
     async def wait_present(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a connection; True when one is bound."""
         if self.connected:
             return True
         try:
-            await asyncio.wait_for(self.present.wait(), timeout)
+            async with asyncio.timeout(timeout):   # not wait_for, which can swallow a cancellation on 3.11
+                await self.present.wait()
         except TimeoutError:
             return False
         return self.connected

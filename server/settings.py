@@ -26,6 +26,8 @@ class Limits(BaseModel):
     max_per_address: int = Field(256, ge=1, description="connections open at once from one address")
     strikes_to_close: int = Field(10, ge=1, description="bad frames after which a connection is closed")
     hello_timeout_s: float = Field(10, gt=0, description="seconds a new connection has to say hello")
+    send_timeout_s: float = Field(10, gt=0, description="seconds a send may wait for a client that stopped reading")
+    watched_games: int = Field(64, ge=1, description="distinct games one spectator may watch")
 
 
 class ServerSettings(BaseModel):
@@ -60,6 +62,10 @@ class ServerSettings(BaseModel):
             raise ValueError(f"unknown ruleset {self.ruleset!r}; choose one of: {', '.join(RULESETS)}")
         if self.roster is not None and len(set(self.roster.values())) != len(self.roster):
             raise ValueError("the roster gives the same player name to two keys")
+        if self.roster is not None and len(self.roster) < self.players:
+            # Otherwise the server would wait forever for seats nobody may take.
+            raise ValueError(f"the roster lists {len(self.roster)} player(s), fewer than the "
+                             f"{self.players} the server waits for")
         return self
 
     @property

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from shared.gamelog import GameOutcome
+from shared.protocol import GameOver
 from shared.quoridor import GameStatus
-from shared.referee import StepJudged
+from shared.referee import DRAW_STATUS, StepJudged
 from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, round_robin
 
 from .match import MatchResult, MatchRunner
@@ -153,13 +154,16 @@ class TournamentRunner:
         self.running[game_id] = runner
         await self.io(self.store.mark_started, self.tid, game_key(game), game_id, runner.started_at)
         self.reporter.game_started(game_id, white.name, black.name)
+
+        async def record(match: MatchResult) -> None:
+            await self.io(self.store.record_result, self.tid, game_key(game), _result(game, match.outcome),
+                          log_path=str(match.log_path), game_id=game_id, started_at=match.started_at,
+                          ended_at=match.ended_at, steps=match.steps)
         try:
-            match = await runner.run()
+            match = await runner.run(on_result=record)   # stored before the players hear game_over
         finally:
             del self.running[game_id]
         result = _result(game, match.outcome)
-        await self.io(self.store.record_result, self.tid, game_key(game), result, log_path=str(match.log_path),
-                      game_id=game_id, started_at=match.started_at, ended_at=match.ended_at, steps=match.steps)
         self.reporter.game_finished(game_id, white.name, black.name, result)
         return result
 
@@ -172,13 +176,23 @@ class TournamentRunner:
                       game_id=game_id, started_at=None, ended_at=_now(), steps=0)
         self.reporter.message(f"{game_id}: {', '.join(sorted(names))} absent — forfeit")
         self.reporter.game_finished(game_id, game.white, game.black, result)
+        # Whoever is still connected (the opponent, or a removed bot) learns how the game counted.
+        for seat, name in enumerate((game.white, game.black)):
+            if winner is None:
+                status, verdict = DRAW_STATUS, "draw"
+            else:
+                status, verdict = ((GameStatus.ENEMY_CLOSED, "win") if winner == seat else (GameStatus.LOST, "loss"))
+            await self.sessions[name].send_game_over(GameOver(
+                game=game_id, status=int(status), result=verdict, reason="forfeit",
+                winner=None if winner is None else (game.white, game.black)[winner], log=None, thinking_ms=None))
         return result
 
     def _on_step(self, runner: MatchRunner, judged: StepJudged) -> None:
         self.reporter.game_step(runner.game_id, judged)
         self.on_step_hook(runner, judged)
         kick = self.settings.kick_after_timeouts
-        if kick is not None and judged.record.status is GameStatus.TIMEOUT:
+        # A timeout that is the 3rd violation is recorded as RulesBreaker, but it is a timeout all the same.
+        if kick is not None and (judged.record.status is GameStatus.TIMEOUT or runner.timed_out):
             session = runner.sessions[judged.seat]
             session.timeouts += 1
             if session.timeouts >= kick and not session.kicked:
@@ -187,8 +201,10 @@ class TournamentRunner:
                 runner.submit_forfeit(judged.seat)
 
     async def _tell(self, session: PlayerSession, code: str, message: str) -> None:
+        # No strike: a late or early step is what a slow bot does, not a broken client; it is
+        # already paid for as a violation, and striking it would end up closing the bot's connection.
         if session.peer is not None:
-            await session.peer.error(code, message, "step")
+            await session.peer.error(code, message, "step", strike=False)
 
 
 def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:

@@ -1,0 +1,104 @@
+"""The clock is fair: a step is timed from its ``turn`` to its arrival, never by when the server got round to it.
+
+``MatchRunner`` is driven here with seats that record what they are sent, so the test decides when a
+step "arrived" (its stamp) and when the server routes it; the delays below provoke the races, the
+assertions are on what was charged, never on how long anything took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from server.match import MatchRunner
+from server.players import PlayerSession
+from shared.quoridor import GameStatus, Step
+from shared.referee import RefereeSettings, TurnRequest
+from tests.server.conftest import bounded
+
+LIMIT_MS = 50
+
+
+class RecordingSeat(PlayerSession):
+    """A seat without a socket: turns go to a queue; ``pending`` fakes a frame read but not yet routed."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, name)
+        self.turns: asyncio.Queue[tuple[TurnRequest, float]] = asyncio.Queue()
+        self.pending: float | None = None
+        self.over: list = []
+
+    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
+        return True
+
+    async def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        sent = time.monotonic()
+        self.turns.put_nowait((request, sent))
+        return sent
+
+    async def send_game_over(self, message) -> bool:
+        self.over.append(message)
+        return True
+
+    def pending_since(self) -> float | None:
+        return self.pending
+
+
+def start(tmp_path: Path, grace_s: float = 0.0):
+    seats = (RecordingSeat("white"), RecordingSeat("black"))
+    runner = MatchRunner("g1", seats, RefereeSettings(time_limit_ms=LIMIT_MS, step_cap=1), tmp_path / "g1.csv",
+                         grace_s=grace_s)
+    return seats, runner, asyncio.create_task(runner.run())
+
+
+async def test_a_step_that_arrived_in_time_but_is_routed_late_is_no_timeout(tmp_path):
+    (white, black), runner, game = start(tmp_path)
+    _, sent = await bounded(white.turns.get(), 5)
+    arrived = sent + 0.010                       # its bytes came in 10 ms after the turn went out...
+    white.pending = arrived
+    await asyncio.sleep(3 * LIMIT_MS / 1000)     # ...but a busy server routes it only after the deadline
+    white.pending = None
+    runner.submit_step(0, 0, Step.move(5, 2), arrived)
+    request, sent = await bounded(black.turns.get(), 5)
+    assert request.change.enemy_loc.y == 2      # applied, not discarded
+    runner.submit_step(1, 1, Step.move(5, 8), sent + 0.002)
+    result = await bounded(game, 5)
+    first = runner.referee.records[0]
+    assert (first.status, first.thinking_ms) == (GameStatus.OK, 10)
+    assert result.outcome.reason == "step_cap"
+
+
+async def test_a_frame_that_arrived_after_the_deadline_does_not_hold_the_clock(tmp_path, monkeypatch):
+    monkeypatch.setattr("server.match.IN_FLIGHT_PATIENCE_S", 60.0)   # waiting for it would hang the test
+    (white, black), runner, game = start(tmp_path)
+    _, sent = await bounded(white.turns.get(), 5)
+    white.pending = sent + 2 * LIMIT_MS / 1000   # read after the deadline: a real timeout
+    request, _ = await bounded(black.turns.get(), 5)
+    assert request.change.status is GameStatus.OK and request.change.enemy_loc.y == 1   # white did not move
+    assert runner.referee.records[0].status is GameStatus.TIMEOUT
+    game.cancel()
+
+
+async def test_a_timeout_is_charged_the_limit_not_the_grace(tmp_path):
+    (white, black), runner, game = start(tmp_path, grace_s=0.1)
+    await bounded(white.turns.get(), 5)
+    _, sent = await bounded(black.turns.get(), 5)       # white said nothing: timed out
+    runner.submit_step(1, 1, Step.move(5, 8), sent + 0.003)
+    await bounded(game, 5)
+    timeout = runner.referee.records[0]
+    assert (timeout.status, timeout.thinking_ms) == (GameStatus.TIMEOUT, LIMIT_MS)
+    assert runner.referee.clocks_ms == (LIMIT_MS, 3)
+
+
+async def test_a_step_put_in_the_inbox_as_the_timer_fires_still_counts(tmp_path):
+    (white, black), runner, game = start(tmp_path)
+    _, sent = await bounded(white.turns.get(), 5)
+    # Stamped in time, routed just at the deadline: whichever the loop runs first, the stamp decides.
+    loop = asyncio.get_running_loop()
+    loop.call_at(loop.time() + max(sent + LIMIT_MS / 1000 - time.monotonic(), 0),
+                 runner.submit_step, 0, 0, Step.move(5, 2), sent + 0.005)
+    request, sent = await bounded(black.turns.get(), 5)
+    assert runner.referee.records[0].status is GameStatus.OK
+    runner.submit_step(1, 1, Step.move(5, 8), sent + 0.001)
+    await bounded(game, 5)

@@ -1,0 +1,126 @@
+"""The command line: help, bad options as one clear line (no traceback), rosters, and a real run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.cli import build_parser, main, read_roster, settings_from_args
+from tests.server.conftest import ScriptedBot, bounded
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fails(capsys, argv: list[str], code: int = 2) -> str:
+    """Run ``main(argv)``, expecting exit ``code``; the error line it printed."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.strip().splitlines()[-1]
+
+
+def test_help_lists_the_short_flags(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ("-p", "-n", "-r", "-t", "-d", "--kick-after-timeouts", "--roster", "--resume"):
+        assert re.search(rf"(^|\s|,){flag}\b", out), flag
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["-n", "1"], "--players: Input should be greater than or equal to 2"),
+    (["--ruleset", "chess"], "invalid choice: 'chess'"),
+    (["-t", "0"], "--time-limit: Input should be greater than or equal to 1"),
+    (["-r", "0"], "--rounds: Input should be greater than or equal to 1"),
+    (["-p", "70000"], "--port: Input should be less than or equal to 65535"),
+    (["--kick-after-timeouts", "0"], "--kick-after-timeouts: Input should be greater than or equal to 1"),
+    (["-n", "two"], "invalid int value: 'two'"),
+])
+def test_bad_options_exit_2_with_one_line(capsys, argv, words):
+    line = fails(capsys, argv)
+    assert line.startswith("quoridor-server: error:") and words in line
+
+
+@pytest.mark.parametrize("text, words", [
+    (None, "cannot read roster"),
+    ('{"k1": "A",', "is not valid JSON"),
+    ('{"k1": "A", "k1": "B"}', "key 'k1' is listed twice"),
+    ('["k1", "k2"]', "expected a JSON object"),
+    ('{"k1": 5, "k2": "B"}', "every key and name must be a string"),
+    ("k1 Alice\nk1 Bob\n", "line 2: key 'k1' is listed twice"),
+    ("k1 Alice\nk2\n", "line 2: expected 'KEY NAME'"),
+    ("# nobody\n\n", "lists no players"),
+    ("k1 Alice\nk2 Alice\n", "the roster gives the same player name to two keys"),
+    ("k1 Alice\n", "the roster lists 1 player(s), fewer than the 2 the server waits for"),
+    ('{"k 1": "A", "k2": "B"}', "key 'k 1' is not 1 to 64 printable ASCII"),
+])
+def test_a_bad_roster_exits_2_with_one_line(capsys, tmp_path, text, words):
+    path = tmp_path / "roster.txt"
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    line = fails(capsys, ["--roster", str(path)])
+    assert words in line and "--:" not in line
+
+
+def test_roster_formats(tmp_path):
+    as_json = tmp_path / "roster.json"
+    as_json.write_text('\ufeff{"k1": "Team 1", "k2": " Team 2 "}', encoding="utf-8")
+    assert read_roster(as_json) == {"k1": "Team 1", "k2": "Team 2"}
+    as_lines = tmp_path / "roster.txt"
+    as_lines.write_text("# key name\nk1 Team One   # the first\n\n  k2,Smith, J.\nk3\tThird team\n", encoding="utf-8")
+    assert read_roster(as_lines) == {"k1": "Team One", "k2": "Smith, J.", "k3": "Third team"}
+    args = build_parser().parse_args(["--roster", str(as_lines), "-n", "3", "-r", "2", "-d"])
+    settings = settings_from_args(args)
+    assert settings.roster == read_roster(as_lines) and settings.games_per_pairing == 2 and settings.debug
+    assert settings.effective_time_limit_ms is None
+
+
+def test_resume_without_a_tournament_exits_1(capsys, tmp_path):
+    assert main(["--resume", "--data-dir", str(tmp_path), "-p", "0", "--view", "plain"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("quoridor-server: --resume: no unfinished tournament") and "Traceback" not in "".join(err)
+
+
+def test_a_port_in_use_exits_1(capsys, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["-p", str(port), "--data-dir", str(tmp_path), "--view", "plain"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"quoridor-server: cannot listen on 127.0.0.1:{port}")
+
+
+async def test_python_m_server_runs_a_match_and_writes_results(tmp_path):
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "-n", "2", "-p", "0", "--data-dir", str(tmp_path), "--view", "plain",
+        "--name", "cup", cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        lines: list[str] = []
+        while not lines or "listening on" not in lines[-1]:
+            line = await bounded(process.stdout.readline(), 30)
+            assert line, f"the server stopped: {(await process.stderr.read()).decode()}"
+            lines.append(line.decode())
+        port = int(re.search(r"ws://127\.0\.0\.1:(\d+)/", lines[-1]).group(1))
+        bots = [ScriptedBot(f"ws://127.0.0.1:{port}/", key) for key in ("a", "b")]
+        await bounded(asyncio.gather(*(bot.run() for bot in bots)))
+        out, err = await bounded(process.communicate(), 30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, err.decode()
+    text = "".join(lines) + out.decode()
+    assert "[1/1]" in text and "final standings:" in text and "results written to" in text
+    results = json.loads((tmp_path / "cup" / "results.json").read_text())
+    assert [g["reason"] for g in results["games"]] == ["goal"] and results["tournament"]["finished"]
+    assert bots[0].frames[-1]["type"] == "tournament_over"

@@ -1,0 +1,199 @@
+"""Abuse limits and the hello handshake: rates, frame sizes, connection counts, port probes, hello rules."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from server.connection import Peer
+from server.settings import Limits
+from shared.protocol import ErrorMessage
+from tests.server.conftest import ScriptedBot, bounded, url
+from tests.server.support import Client, hello
+
+
+async def play(server, bots):
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    standings = await bounded(server.run_tournament())
+    await bounded(asyncio.gather(*tasks))
+    return standings
+
+
+async def spectator(server) -> Client:
+    client = await Client.open(url(server))
+    await client.send(hello("eye", "spectator"))
+    assert (await client.reply())["type"] == "welcome"
+    return client
+
+
+# -- rates -----------------------------------------------------------------------------------------
+
+async def test_a_flood_is_rate_limited_then_closed(make_server):
+    server = await make_server(limits=Limits(messages_per_second=0.001, burst=3, strikes_to_close=4))
+    client = await spectator(server)                           # the hello took one token
+    for _ in range(12):
+        await client.send({"type": "watch", "game": "*"})
+    code = await client.closed()
+    errors = [f for f in client.frames if f["type"] == "error"]
+    assert errors and {e["code"] for e in errors} == {"rate_limited"}
+    assert len(errors) == 4 and code is not None               # closed on the 4th strike in a row
+
+
+async def test_a_client_within_its_rate_keeps_its_connection(make_server):
+    server = await make_server(limits=Limits(messages_per_second=0.001, burst=6, strikes_to_close=2))
+    client = await spectator(server)
+    for _ in range(4):
+        await client.send({"type": "watch", "game": "*"})
+    await client.send({"type": "watch", "game": 5})            # a bad frame still gets its answer
+    assert (await client.reply())["code"] == "invalid_fields"
+    await client.close()
+
+
+async def test_strikes_count_bad_frames_in_a_row(make_server):
+    server = await make_server(limits=Limits(strikes_to_close=3))
+    client = await spectator(server)
+    for _ in range(5):                                         # bad, bad, good: never three in a row
+        for _ in range(2):
+            await client.send("nonsense")
+            assert (await client.reply())["code"] == "bad_json"
+        await client.send({"type": "watch", "game": "*"})
+    for _ in range(3):
+        await client.send("nonsense")
+    assert await client.closed() is not None
+    assert [f["code"] for f in client.frames if f["type"] == "error"][-3:] == ["bad_json"] * 3
+
+
+# -- frame sizes -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("greeted", [False, True])
+async def test_a_frame_over_the_limit_is_refused(make_server, greeted):
+    server = await make_server(limits=Limits(max_frame_bytes=300))
+    client = await spectator(server) if greeted else await Client.open(url(server))
+    await client.send(json.dumps({"type": "watch", "game": "x" * 400}))
+    assert (await client.reply())["code"] == "frame_too_large"
+    await client.send(json.dumps({"type": "watch", "game": "é" * 150}, ensure_ascii=False))  # 178 chars, 328 bytes
+    assert (await client.reply())["code"] == "frame_too_large"
+    await client.send(json.dumps({"type": "watch", "game": "x" * 100}))
+    if not greeted:
+        assert (await client.reply())["code"] == "hello_first"
+    await client.close()
+
+
+async def test_a_frame_far_over_the_limit_closes_the_connection_only(make_server):
+    server = await make_server(limits=Limits(max_frame_bytes=256))
+    a, b = ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")
+    client = await spectator(server)
+    await client.send("x" * 256 * 16 + "x")                   # beyond what the websocket layer reads
+    assert await client.closed() == 1009                       # "message too big"
+    standings = await play(server, [a, b])
+    assert standings.games_done == 1 and a.games_over[0]["reason"] == "goal"
+
+
+# -- connection counts --------------------------------------------------------------------------------
+
+async def test_too_many_connections_from_one_address(make_server):
+    server = await make_server(limits=Limits(max_per_address=2))
+    first, second = await Client.open(url(server)), await Client.open(url(server))
+    third = await Client.open(url(server))
+    assert (await third.reply())["code"] == "too_many_connections"
+    assert await third.closed() == 1013
+    await first.close()
+    while server.per_address.get("127.0.0.1", 0) > 1:          # the server saw the close
+        await bounded(asyncio.sleep(0.01), 5)
+    again = await Client.open(url(server))
+    await again.send(hello("eye", "spectator"))
+    assert (await again.reply())["type"] == "welcome"
+    await again.close()
+    await second.close()
+
+
+async def test_too_many_connections_in_total(make_server):
+    server = await make_server(limits=Limits(max_connections=2))
+    clients = [await Client.open(url(server)) for _ in range(2)]
+    extra = await Client.open(url(server))
+    assert (await extra.reply())["code"] == "too_many_connections"
+    assert await extra.closed() is not None
+    for client in clients:
+        await client.close()
+
+
+# -- hello ------------------------------------------------------------------------------------------------
+
+async def test_a_port_probe_never_takes_a_seat(make_server):
+    server = await make_server(limits=Limits(hello_timeout_s=0.2))
+    _, writer = await bounded(asyncio.open_connection("127.0.0.1", server.port), 5)   # plain TCP, no handshake
+    writer.close()
+    silent = await Client.open(url(server))                                          # a websocket, no hello
+    error = await silent.reply()
+    assert error["code"] == "hello_first" and await silent.closed() is not None
+    assert server.lobby.sessions == []
+    a, b = ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")
+    standings = await play(server, [a, b])
+    assert {r.player for r in standings.rows()} == {"a", "b"}
+
+
+async def test_anything_before_hello_is_refused_and_a_second_hello_too(make_server):
+    server = await make_server()
+    client = await Client.open(url(server))
+    await client.send({"type": "watch", "game": "*"})
+    assert (await client.reply())["code"] == "hello_first"
+    await client.send({"type": "step", "game": "g", "turn": 0, "move": [5, 2]})
+    assert (await client.reply())["code"] == "hello_first"
+    await client.send(hello("k1"))
+    assert (await client.reply())["type"] == "welcome"
+    await client.send(hello("k1"))
+    reply = await client.reply()
+    assert (reply["code"], reply["frame_type"]) == ("already_hello", "hello")
+    await client.send(hello("k9", "spectator"))
+    assert (await client.reply())["code"] == "already_hello"
+    assert [s.key for s in server.lobby.sessions] == ["k1"]
+    await client.close()
+
+
+@pytest.mark.parametrize("frame, code", [
+    (hello("k1", room="sokoban"), "room_unavailable"),
+    (hello("k1", protocol=2), "protocol_version"),
+])
+async def test_a_hello_this_server_cannot_take_is_refused_and_closed(make_server, frame, code):
+    server = await make_server()
+    client = await Client.open(url(server))
+    await client.send(frame)
+    assert (await client.reply())["code"] == code
+    assert await client.closed() is not None
+    assert server.lobby.sessions == []
+
+
+async def test_probes_get_no_broadcasts(make_server):
+    server = await make_server()
+    probe = await Client.open(url(server))
+    a, b = ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")
+    await play(server, [a, b])
+    await probe.closed()
+    assert probe.frames == []                      # neither standings nor tournament_over before a hello
+
+
+async def test_a_spectator_watches_a_bounded_number_of_games(make_server):
+    server = await make_server(limits=Limits(watched_games=2))
+    client = await spectator(server)
+    for game in ("g1", "g2", "g1"):
+        await client.send({"type": "watch", "game": game})
+    await client.send({"type": "watch", "game": "g3"})
+    assert (await client.reply())["code"] == "invalid_fields"
+    await client.close()
+
+
+async def test_a_client_that_stops_reading_is_dropped_not_waited_for():
+    aborted = []
+
+    async def never_drains(text: str) -> None:
+        await asyncio.Event().wait()              # the write buffer never empties
+
+    ws = SimpleNamespace(remote_address=("10.0.0.1", 4000), send=never_drains,
+                         transport=SimpleNamespace(abort=lambda: aborted.append(True)))
+    peer = Peer(ws, Limits(send_timeout_s=0.05))  # type: ignore[arg-type]
+    assert await bounded(peer.send(ErrorMessage(code="bad_json", message="x")), 5) is False
+    assert aborted == [True] and peer.closed
+    assert await peer.send(ErrorMessage(code="bad_json", message="x")) is False   # and no second wait
