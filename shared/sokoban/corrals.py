@@ -1,0 +1,65 @@
+"""PI-corral pruning: when the player is shut out of an area that must change, push into it first.
+
+A *corral* is a connected area of free cells the player cannot reach; its *barrier* is the boxes
+touching it. The corral is a **PI-corral** when every push of a barrier box from outside the corral, now or
+once other boxes have moved, goes into the corral (I), and the player can make each of them now
+(P). Pushes onto dead squares do not count. (This reads I and P strictly: a box or a free cell
+the player cannot reach behind a barrier box disqualifies the corral.) If the corral must still change (a goal in it lacks a
+box, or one of its boxes is off a goal), some push into it comes in every solution, and pushing
+elsewhere first never helps: the search may consider only the pushes into one such corral.
+"""
+
+from __future__ import annotations
+
+from shared.grid import iter_bits
+
+from .deadlocks import Board
+
+__all__ = ["pi_corral_pushes"]
+
+
+def _component(seed: int, cells: int, stride: int) -> int:
+    region = seed
+    while True:
+        grown = region | (((region << 1) | (region >> 1) | (region << stride) | (region >> stride)) & cells)
+        if grown == region:
+            return region
+        region = grown
+
+
+def _around(cells: int, stride: int) -> int:
+    return (cells << 1) | (cells >> 1) | (cells << stride) | (cells >> stride)
+
+
+def pi_corral_pushes(board: Board, boxes: int, region: int) -> list[tuple[int, int]] | None:
+    """``(box, direction index)`` for the pushes into the PI-corral with fewest of them, or ``None`` when there is none."""
+    floor, stride, live, goals = board.floor, board.stride, board.live, board.level.goals
+    offsets = board.offsets
+    free = floor & ~boxes
+    rest = free & ~region
+    best: list[tuple[int, int]] | None = None
+    while rest:
+        corral = _component(rest & -rest, rest, stride)
+        rest &= ~corral
+        touching = _around(corral, stride) & boxes
+        if not (corral & goals) and not (touching & ~goals):
+            continue                 # nothing in it needs to change
+        pushes: list[tuple[int, int]] = []
+        qualifies = True
+        for box in iter_bits(touching):
+            for d, offset in enumerate(offsets):
+                target, stand = box + offset, box - offset
+                if not floor >> stand & 1 or corral >> stand & 1 or not live >> target & 1:
+                    continue         # a wall behind, a push from inside, or onto a dead square: never counts
+                if corral >> target & 1 and region >> stand & 1:
+                    pushes.append((box, d))
+                else:
+                    # P: a push into the corral from where the player cannot stand now, or I: a push
+                    # (now or once other boxes move) that leaves the corral shut.
+                    qualifies = False
+                    break
+            if not qualifies:
+                break
+        if qualifies and pushes and (best is None or len(pushes) < len(best)):
+            best = pushes
+    return best

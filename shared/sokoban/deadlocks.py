@@ -1,0 +1,91 @@
+"""What the solver knows before it searches: push distances, dead squares, and frozen boxes.
+
+* A **dead square** is a cell from which a box can never reach any goal, even alone on the board
+  (found by pulling a box backwards from every goal); a box pushed there is lost.
+* A **freeze deadlock** is a box that can move neither along a row nor along a column (walls,
+  dead squares on both sides, or boxes that are themselves frozen) while off a goal.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .level import Level
+from .matching import INFINITE
+
+__all__ = ["Board"]
+
+
+class Board:
+    """A level's fixed facts for the solver: cell offsets, goal distances per cell, live squares."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.stride = level.stride
+        self.floor = level.floor
+        self.walls = ~level.floor          # everything that is not floor blocks a box
+        self.offsets = (-level.stride, level.stride, -1, 1)     # up, down, left, right
+        goals = level.goals & level.floor      # goals the player cannot reach hold fixed boxes
+        self.goal_cells = [i for i in range(level.floor.bit_length()) if goals >> i & 1]
+        # distances[g][cell]: pushes to bring a box from cell to goal g alone (INFINITE if it cannot).
+        self.distances = [self._pull_distances(goal) for goal in self.goal_cells]
+        size = level.floor.bit_length()
+        self.nearest = [min(d[cell] for d in self.distances) for cell in range(size)]
+        #: Floor cells from which a box can still reach some goal.
+        self.live = sum(1 << cell for cell in range(size) if self.nearest[cell] < INFINITE and level.floor >> cell & 1)
+
+    def _pull_distances(self, goal: int) -> list[int]:
+        """Pulls from ``goal``: a box at ``b`` comes from ``b + o`` if the player can stand at ``b + 2o``."""
+        floor = self.floor
+        size = floor.bit_length()
+        dist = [INFINITE] * size
+        dist[goal] = 0
+        queue = deque([goal])
+        while queue:
+            cell = queue.popleft()
+            step = dist[cell] + 1
+            for offset in self.offsets:
+                before, player = cell + offset, cell + 2 * offset
+                if (0 <= player < size and floor >> before & 1 and floor >> player & 1
+                        and dist[before] == INFINITE):
+                    dist[before] = step
+                    queue.append(before)
+        return dist
+
+    def costs(self, box_cells: list[int]) -> list[list[int]]:
+        """The matching's cost matrix: one row per box, one column per goal."""
+        return [[d[cell] for d in self.distances] for cell in box_cells]
+
+    def goal_row(self, cell: int) -> list[int]:
+        """One box's row of the cost matrix."""
+        return [d[cell] for d in self.distances]
+
+    # -- freeze deadlocks -------------------------------------------------------------
+    def frozen_off_goal(self, box: int, boxes: int) -> bool:
+        """True when the box at ``box`` is frozen with some frozen box of its group off a goal."""
+        frozen: set[int] = set()
+        if not self._blocked(box, boxes, True, frozen, {box}) or not self._blocked(box, boxes, False, frozen, {box}):
+            return False
+        frozen.add(box)
+        goals = self.level.goals
+        return any(not goals >> cell & 1 for cell in frozen)
+
+    def _blocked(self, box: int, boxes: int, horizontal: bool, frozen: set[int], seen: set[int]) -> bool:
+        """Can the box at ``box`` not move along this axis? (Boxes in ``seen`` count as walls, breaking cycles.)"""
+        step = 1 if horizontal else self.stride
+        a, b = box - step, box + step
+        walls = self.walls
+        if walls >> a & 1 or walls >> b & 1 or a in seen or b in seen:
+            return True
+        live = self.live
+        if not live >> a & 1 and not live >> b & 1:
+            return True
+        for side in (a, b):
+            if boxes >> side & 1:
+                seen.add(side)
+                stuck = self._blocked(side, boxes, not horizontal, frozen, seen)
+                seen.discard(side)
+                if stuck:
+                    frozen.add(side)
+                    return True
+        return False

@@ -1,0 +1,216 @@
+"""A Sokoban solver: best-first search over box positions, with deadlock pruning and a matching bound.
+
+A state is the boxes (a bit mask) and the player's region, named by its lowest cell: moves that
+do not push are folded into the reachability of that region, so the search branches on pushes
+only. Pushes into dead squares and pushes that freeze a box off a goal are pruned; states are
+ordered by ``pushes + weight * bound``, where the bound is the minimum-cost matching of boxes to
+goals by push distance (infinite when no perfect matching exists, which prunes too). The pushes
+found are joined by shortest walks into a LURD solution, checked with ``judge`` before it is returned.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shared.grid import DIRECTIONS, iter_bits, shortest_path
+
+from .corrals import pi_corral_pushes
+from .deadlocks import Board
+from .level import Level
+from .matching import INFINITE, Matching, match, rematch
+from .verdict import judge
+
+__all__ = ["PORTFOLIO", "SolveResult", "solve"]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a search found. ``status``: ``solved``, ``unsolvable`` (searched it all), ``time_limit`` or ``node_limit``."""
+
+    status: str
+    lurd: str | None
+    moves: int
+    pushes: int
+    nodes: int
+    seconds: float
+
+    @property
+    def solved(self) -> bool:
+        """True when ``lurd`` solves the level."""
+        return self.status == "solved"
+
+
+def _reach(seed: int, passable: int, stride: int) -> int:
+    """The cells of ``passable`` connected to ``seed`` (one step per round, both axes)."""
+    region = seed
+    while True:
+        grown = region | (((region << 1) | (region >> 1) | (region << stride) | (region >> stride)) & passable)
+        if grown == region:
+            return region
+        region = grown
+
+
+def _pushes(boxes: int, region: int, targets: int, offsets: tuple[int, ...]) -> list[tuple[int, int]]:
+    """``(box, direction index)`` of every push from the player's region onto a cell of ``targets``."""
+    found = []
+    for d, offset in enumerate(offsets):
+        # Boxes with the player's region behind them and a target cell ahead of them.
+        if offset > 0:
+            movable = boxes & (region << offset) & (targets >> offset)
+        else:
+            movable = boxes & (region >> -offset) & (targets << -offset)
+        found += [(box, d) for box in iter_bits(movable)]
+    return found
+
+
+#: The searches ``solve`` runs side by side: (weight of the bound, share of the expansions).
+#: A steady weight solves most levels; a greedy one finds long solutions in roomy levels; the
+#: plain A* (weight 1) gets out of the traps that mislead the greedy ones.
+PORTFOLIO: tuple[tuple[int, int], ...] = ((3, 2), (100, 1), (1, 1))
+_BATCH = 128      # expansions per turn of one search (and per clock check)
+
+
+class _Search:
+    """One best-first search, run a batch at a time; ``found`` holds the solving key once found."""
+
+    def __init__(self, level: Level, board: Board, weight: int, corrals: bool,
+                 start: tuple[int, int, list[int], list[list[int]], Matching]) -> None:
+        self.level, self.board, self.weight, self.corrals = level, board, weight, corrals
+        self.floor, self.stride = level.floor, level.stride
+        self.goals = level.goals & level.floor
+        self.shift = self.floor.bit_length()
+        boxes0, region0, cells0, costs0, matching0 = start
+        key0 = (boxes0 << self.shift) | ((region0 & -region0).bit_length() - 1)
+        #: key -> (parent key, box cell pushed, direction index); the start has no parent.
+        self.parents: dict[int, tuple[int, int, int] | None] = {key0: None}
+        self.counter = 0
+        # Heap entries: (priority, bound, tie, pushes, key, boxes, region, box cells, costs, matching).
+        self.heap: list[tuple] = [(weight * matching0.cost, matching0.cost, 0, 0, key0, boxes0, region0, cells0,
+                                   costs0, matching0)]
+        self.nodes = 0
+        self.found: int | None = None
+
+    def run(self, batch: int) -> bool:
+        """Expand up to ``batch`` states; False once the search is over (solved or exhausted)."""
+        board, floor, stride, shift, goals, weight = (self.board, self.floor, self.stride, self.shift, self.goals,
+                                                      self.weight)
+        live, offsets, parents, heap = board.live, board.offsets, self.parents, self.heap
+        for _ in range(batch):
+            if not heap:
+                return False
+            _, _, _, pushes, key, boxes, region, cells, costs, matching = heapq.heappop(heap)
+            self.nodes += 1
+            candidates = pi_corral_pushes(board, boxes, region) if self.corrals else None
+            if candidates is None:
+                candidates = _pushes(boxes, region, floor & ~boxes & live, offsets)
+            for box, d in candidates:
+                target = box + offsets[d]
+                new_boxes = boxes ^ (1 << box) ^ (1 << target)
+                if board.frozen_off_goal(target, new_boxes):
+                    continue
+                new_region = _reach(1 << box, floor & ~new_boxes, stride)
+                new_key = (new_boxes << shift) | ((new_region & -new_region).bit_length() - 1)
+                if new_key in parents:
+                    continue
+                row = cells.index(box)
+                new_cells = cells.copy()
+                new_cells[row] = target
+                new_costs = costs.copy()
+                new_costs[row] = board.goal_row(target)
+                new_matching = rematch(matching, new_costs, row)
+                if new_matching.cost >= INFINITE:
+                    continue
+                parents[new_key] = (key, box, d)
+                if new_boxes == goals:
+                    self.found = new_key
+                    return False
+                self.counter += 1
+                heapq.heappush(heap, (pushes + 1 + weight * new_matching.cost, new_matching.cost, -self.counter,
+                                      pushes + 1, new_key, new_boxes, new_region, new_cells, new_costs, new_matching))
+        return True
+
+
+def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = None,
+          portfolio: tuple[tuple[int, int], ...] = PORTFOLIO, corrals: bool = True,
+          clock: Callable[[], float] = time.monotonic) -> SolveResult:
+    """Search for a solution of ``level`` within ``time_limit`` seconds (and ``node_limit`` expanded states).
+
+    Runs the searches of ``portfolio`` (weight of the bound against pushes made, share of the
+    expansions) in turns and returns the first solution found, checked by ``judge``; ``corrals``
+    turns PI-corral pruning on. ``unsolvable`` means a search ran out of states to expand.
+    """
+    started = clock()
+    board = Board(level)
+    floor, goals = level.floor, level.goals & level.floor
+    fixed = level.boxes & ~floor                 # boxes the player can never reach
+    if fixed & ~level.goals:
+        return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
+    boxes0 = level.boxes & floor
+    if boxes0 == goals:
+        return SolveResult("solved", "", 0, 0, 0, clock() - started)
+    cells0 = list(iter_bits(boxes0))
+    if any(not board.live >> cell & 1 for cell in cells0 if not goals >> cell & 1):
+        return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
+    costs0 = board.costs(cells0)
+    matching0 = match(costs0)
+    if matching0.cost >= INFINITE:
+        return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
+    region0 = _reach(1 << level.player, floor & ~boxes0, level.stride)
+    start = (boxes0, region0, cells0, costs0, matching0)
+    searches = [(_Search(level, board, weight, corrals, start), share) for weight, share in portfolio]
+    status, winner = "time_limit", None
+    while winner is None:
+        for search, share in searches:
+            if not search.run(_BATCH * share):
+                winner = search
+                break
+        nodes = sum(search.nodes for search, _ in searches)
+        if winner is None and clock() - started > time_limit:
+            break
+        if winner is None and node_limit is not None and nodes >= node_limit:
+            status = "node_limit"
+            break
+    seconds = clock() - started
+    if winner is None or winner.found is None:
+        return SolveResult("unsolvable" if winner is not None else status, None, 0, 0, nodes, seconds)
+    lurd = _lurd(level, winner.parents, winner.found)
+    verdict = judge(level, lurd)
+    if not (verdict.valid and verdict.solved):       # a bug, not a property of the level
+        raise AssertionError(f"solver produced a wrong solution: {verdict.reason}")
+    return SolveResult("solved", lurd, verdict.moves, verdict.pushes, nodes, seconds)
+
+
+def _lurd(level: Level, parents: dict[int, tuple[int, int, int] | None], key: int) -> str:
+    """Walk back the pushes from ``key``, then join them by shortest walks from the player's start."""
+    pushes: list[tuple[int, int]] = []
+    entry = parents[key]
+    while entry is not None:
+        key, box, d = entry
+        pushes.append((box, d))
+        entry = parents[key]
+    pushes.reverse()
+    stride, floor = level.stride, level.floor
+    offsets = (-stride, stride, -1, 1)
+    letters = [direction.letter for direction in DIRECTIONS]
+    player, boxes = level.player, level.boxes
+    out: list[str] = []
+    for box, d in pushes:
+        offset = offsets[d]
+        stand = box - offset
+        free = floor & ~boxes
+
+        def neighbours(cell: int, free: int = free) -> list[int]:
+            return [cell + o for o in offsets if free >> (cell + o) & 1]
+
+        path = shortest_path(player, lambda cell, stand=stand: cell == stand, neighbours)
+        if path is None:
+            raise AssertionError("solver lost the player's way between pushes")
+        for a, b in zip(path, path[1:]):
+            out.append(letters[offsets.index(b - a)])
+        out.append(letters[d].upper())
+        boxes ^= (1 << box) | (1 << (box + offset))
+        player = box
+    return "".join(out)

@@ -1,0 +1,220 @@
+"""XSB text: telling map rows from the rest, run-length decoding, and parsing one level's text.
+
+A level's text is its map rows (consecutive), and around them ``Key: value`` metadata lines,
+``;`` comment lines and ``comment:`` ... ``comment-end`` blocks. Rows may be joined by ``|`` and
+run-length encoded (``4#`` = ``####``). Splitting a collection into such texts is in
+``collection``; this module turns one text into a ``Level``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import (DuplicateMetadataError, InvalidCharacterError, MapInterruptedError, NoMapError,
+                     RunLengthError, UnterminatedCommentError)
+from .level import Level, level_from_rows
+
+__all__ = ["SYMBOLS", "blocks", "decode_rle", "encode_rle", "is_map_line", "parse_level", "without_blocks"]
+
+#: The XSB map symbols (``-`` and ``_`` are floor, like the space).
+SYMBOLS = "#@+$*. -_"
+
+# A map row, as soukoban tells them: XSB symbols only, or symbols mixed with run-length digits
+# and '|' row separators (a line of digits alone is not a row). Leading/trailing blanks allowed.
+_ROW = r" *(?:[-_#$.@*+][-_ #$.@*+0-9|]*|[0-9|]+[-_ #$.@*+0-9|]*?[-_#$.@*+][-_ #$.@*+0-9|]*) *"
+_ROW_RE = re.compile(_ROW)
+#: The first run of consecutive map rows in a text (multiline).
+MAP_BLOCK = re.compile(r"(?:^" + _ROW + r"(?:\n|\Z))+", re.M)
+#: Any map row in a text (multiline).
+MAP_ROW = re.compile(r"^" + _ROW + r"$", re.M)
+# A line ending in ':' (cheap to find: a literal first character) comes before the exact test
+# for a block opener, a line 'comment:' alone in any case (slow for a regex to look for).
+_COLON_END = re.compile(r":[ \t]*$", re.M)
+#: A line that opens a comment block (multiline).
+_OPENER = re.compile(r"^[ \t]*comment[ \t]*:[ \t]*$", re.I | re.M)
+_CLOSER = re.compile(r"^[ \t]*comment-end", re.I | re.M)
+# The same tests on lower-cased ASCII text: case-sensitive regexes run several times faster.
+_OPENER_LOW = re.compile(r"^[ \t]*comment[ \t]*:[ \t]*$", re.M)
+_CLOSER_LOW = re.compile(r"^[ \t]*comment-end", re.M)
+_DIGIT = re.compile(r"\d")
+_RUN = re.compile(r"(\d+)(.)")
+_RLE_OK = re.compile(r"(?:\d*[-_ #$.@*+])*")
+_RLE_CHARS = frozenset(SYMBOLS + "0123456789|")
+
+
+def is_map_line(line: str) -> bool:
+    """True for a map row (possibly run-length encoded or ``|``-joined), as opposed to metadata or comments."""
+    return _ROW_RE.fullmatch(line) is not None
+
+
+def decode_rle(row: str) -> str:
+    """Expand the counts of a run-length encoded row (``3#`` = ``###``); ``RunLengthError`` if it does not decode exactly."""
+    if _RLE_OK.fullmatch(row) is None:
+        raise RunLengthError(f"run-length row {row!r} does not decode: every count needs a map symbol after it")
+    if re.search(r"(?<!\d)0+(?=\D)", row):
+        raise RunLengthError(f"run-length row {row!r} has a count of 0; expected counts of 1 or more")
+    return _RUN.sub(lambda m: m[2] * int(m[1]), row)
+
+
+def encode_rle(row: str) -> str:
+    """Run-length encode one map row (floor as ``-``), the inverse of ``decode_rle``."""
+    row = row.replace(" ", "-").replace("_", "-")
+    return re.sub(r"(.)\1+", lambda m: f"{len(m[0])}{m[1]}", row)
+
+
+def blocks(text: str) -> tuple[list[tuple[int, int]], bool]:
+    """The spans of the ``comment:`` blocks of ``text`` (from the opener to the end of the closer line),
+    and whether the last one is still open at the end."""
+    if text.isascii():
+        low, opener_re, closer_re = text.lower(), _OPENER_LOW, _CLOSER_LOW
+    else:
+        low, opener_re, closer_re = text, _OPENER, _CLOSER
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        opener = opener_re.search(low, pos)
+        if opener is None:
+            return spans, False
+        closer = closer_re.search(low, opener.end())
+        if closer is None:
+            return spans, True
+        end = low.find("\n", closer.end())
+        pos = len(low) if end < 0 else end
+        spans.append((opener.start(), pos))
+
+
+def without_blocks(text: str, spans: list[tuple[int, int]], keep: bool = False) -> str:
+    """``text`` with the comment blocks at ``spans`` cut out, or with ``keep`` turned into ``;`` comment lines."""
+    kept, pos = [], 0
+    for start, end in spans:
+        kept.append(text[pos:start])
+        if keep:
+            inner = text[start:end].split("\n")[1:-1]
+            kept.append("\n".join(";" + line.strip() for line in inner if line.strip()))
+        pos = end
+    kept.append(text[pos:])
+    return "".join(kept)
+
+
+def _map_rows(block: str) -> list[str]:
+    """The decoded rows of a block of consecutive map lines."""
+    rows = block.split("\n")
+    if "|" in block:
+        rows = [part for row in rows for part in row.split("|")]
+    if _DIGIT.search(block):
+        rows = [decode_rle(row.rstrip()) if _DIGIT.search(row) else row for row in rows]
+    return rows
+
+
+def parse_level(text: str) -> Level:
+    """Parse one level's XSB text (its map, metadata and comments) into a validated ``Level``.
+
+    Raises the ``LevelError`` named for what is wrong (see ``errors``).
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _COLON_END.search(text) is not None:
+        spans, unclosed = blocks(text)
+        if unclosed:
+            raise UnterminatedCommentError("a 'comment:' block has no 'comment-end' line; expected one to close it")
+        if spans:
+            # Each block becomes ';' lines in place: kept in order, and its rows can no longer pass for the map.
+            text = without_blocks(text, spans, keep=True)
+    # Fast path: no comment block is left to hide map rows, so the first run of rows is the map.
+    found = MAP_BLOCK.search(text)
+    if found is not None:
+        metadata: dict[str, str] = {}
+        comments: list[str] = []
+        start, end = found.span()
+        if start:
+            for line in text[:start].split("\n"):
+                _take_line(line.strip(), metadata, comments, map_done=False)
+        if end < len(text):
+            for line in text[end:].split("\n"):
+                _take_line(line.strip(), metadata, comments, map_done=True)
+        return level_from_rows(_map_rows(found.group()), metadata, comments)
+    return _parse_slowly(text)     # no map rows at all: the careful walk reports what is wrong
+
+
+def _parse_slowly(text: str) -> Level:
+    """The line-by-line parse: block comments, and every error case."""
+    metadata: dict[str, str] = {}
+    comments: list[str] = []
+    rows: list[str] = []
+    map_state = 0            # 0 before the map, 1 in it, 2 after it
+    in_block = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if in_block:
+            if stripped.lower().startswith("comment-end"):
+                in_block = False
+            elif stripped:
+                comments.append(stripped)
+            continue
+        if not stripped:
+            if map_state == 1:
+                map_state = 2
+            continue
+        if not stripped.startswith(";") and ":" in stripped:
+            key, _, value = stripped.partition(":")
+            if key.strip().lower() == "comment" and not value.strip():
+                in_block = True
+                if map_state == 1:
+                    map_state = 2
+                continue
+        if _ROW_RE.fullmatch(line) is not None:
+            if map_state == 2:
+                raise MapInterruptedError(f"map row {stripped!r} comes after the map ended; "
+                                          "expected a level's rows to be consecutive")
+            map_state = 1
+            rows.append(line)
+            continue
+        if map_state == 1:
+            map_state = 2
+        _take_line(stripped, metadata, comments, map_done=map_state == 2)
+    if in_block:
+        raise UnterminatedCommentError("a 'comment:' block has no 'comment-end' line; expected one to close it")
+    if not rows:
+        raise NoMapError(f"no map rows in {_quote(text)}; expected rows of XSB symbols (# @ + $ * . space - _)")
+    return level_from_rows(_map_rows("\n".join(rows)), metadata, comments)
+
+
+def _take_line(stripped: str, metadata: dict[str, str], comments: list[str], *, map_done: bool) -> None:
+    """Record one stripped non-map line (comment or metadata) of a level outside comment blocks."""
+    if not stripped:
+        return
+    if stripped[0] == ";":
+        comments.append(stripped[1:].strip())
+        return
+    key, colon, value = stripped.partition(":")
+    if colon:
+        key, value = key.strip().lower(), value.strip()
+        if key == "comment":
+            if value:
+                comments.append(value)
+            else:   # only the slow path sees blocks; the fast path never has one
+                raise UnterminatedCommentError("a 'comment:' block has no 'comment-end' line")
+            return
+        if key in metadata:
+            raise DuplicateMetadataError(key)
+        metadata[key] = value
+        return
+    if map_done:
+        if _ROW_RE.fullmatch(stripped) is not None:
+            raise MapInterruptedError(f"map row {stripped!r} comes after the map ended; "
+                                      "expected a level's rows to be consecutive")
+        raise InvalidCharacterError(_first_bad(stripped), stripped)
+    if stripped[0] == "#":      # a broken first map row, not a heading
+        raise InvalidCharacterError(_first_bad(stripped), stripped)
+    # Text before the map that is neither metadata nor a map row (a heading, a copyright line):
+    # kept as a comment, as it describes the level.
+    comments.append(stripped)
+
+
+def _first_bad(line: str) -> str:
+    return next((c for c in line if c not in _RLE_CHARS), line[0])
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit - 3] + "...")

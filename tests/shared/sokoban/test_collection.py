@@ -1,0 +1,139 @@
+"""Collections: splitting by blank lines, laziness, streaming, and every data file's level count."""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from unittest import mock
+
+import pytest
+
+from shared.sokoban import (Collection, InvalidCharacterError, Level, LevelIndexError, NoPlayerError,
+                            UnterminatedCommentError, iter_levels, split_lines, split_text)
+from shared.sokoban import collection as collection_module
+
+A = "#####\n#@$.#\n#####"
+B = "######\n#@ $.#\n######"
+BAD = "#####\n# $.#\n#####"         # no player
+
+TEXT = f"""Header of the file: not a level
+; and a comment
+
+; 1
+{A}
+Title: one
+
+comment:
+a block with a blank line
+
+and a map-like row inside it
+#####
+comment-end
+{B}
+Title: two
+
+   \t
+{BAD}
+"""
+
+
+def test_split_by_blank_lines_keeping_comment_blocks_whole():
+    texts = list(split_text(TEXT))
+    assert len(texts) == 3
+    assert texts[0].startswith("; 1") and "Title: one" in texts[0]
+    assert texts[1].startswith("comment:") and "Title: two" in texts[1]
+
+
+def test_streaming_split_matches_the_text_split():
+    assert [t.rstrip() for t in split_lines(TEXT.splitlines(keepends=True))] == \
+           [t.rstrip() for t in split_text(TEXT)]
+
+
+def test_levels_in_order_with_their_metadata():
+    collection = Collection(TEXT, "t")
+    assert len(collection) == 3
+    assert collection.level(0).title == "one"
+    assert collection.level(1).title == "two" and "a block with a blank line" in collection.level(1).comments
+    assert collection.level(-2).title == "two"
+
+
+def test_loading_the_nth_level_parses_no_other():
+    collection = Collection(TEXT)
+    with mock.patch.object(collection_module, "parse_level", wraps=collection_module.parse_level) as spy:
+        level = collection.level(1)
+    assert spy.call_count == 1 and level.title == "two"
+
+
+def test_iteration_parses_only_what_it_reaches():
+    collection = Collection(TEXT)
+    with mock.patch.object(collection_module, "parse_level", wraps=collection_module.parse_level) as spy:
+        first = next(iter(collection))
+    assert spy.call_count == 1 and first.title == "one"
+    # the bad third level raises only when reached, with a note saying which level it is
+    levels = iter(Collection(TEXT, "t"))
+    assert [lv.title for lv in islice(levels, 2)] == ["one", "two"]
+    with pytest.raises(NoPlayerError) as caught:
+        next(levels)
+    assert "level 2 of t" in caught.value.__notes__[0]
+
+
+def test_results_report_bad_levels_in_place():
+    results = list(Collection(TEXT).results())
+    assert isinstance(results[0], Level) and isinstance(results[2], NoPlayerError)
+
+
+def test_streaming_levels_from_lines():
+    lines = iter(f"{A}\n\n{B}\n".splitlines(keepends=True))
+    levels = iter_levels(lines)
+    assert next(levels).render() == A
+    assert next(levels).render() == B
+
+
+def test_index_outside_the_collection():
+    with pytest.raises(LevelIndexError, match="no level 5"):
+        Collection(TEXT).level(5)
+    with pytest.raises(IndexError):
+        Collection("").level(0)
+
+
+def test_an_unclosed_block_still_yields_its_level_to_report_it():
+    texts = list(split_text(f"{A}\ncomment:\nnever closed\n\nmore"))
+    assert len(texts) == 1
+    with pytest.raises(UnterminatedCommentError):
+        Collection(f"{A}\ncomment:\nnever closed").level(0)
+
+
+def test_an_invalid_row_after_the_map_names_its_character():
+    with pytest.raises(InvalidCharacterError):
+        Collection(f"{A}\nThis is no row\n").level(0)
+
+
+def test_every_data_file_loads_the_count_in_its_name(data_dir):
+    files = sorted(data_dir.glob("*.xsb"))
+    assert len(files) == 20
+    total = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        expected = int(re.search(r"_(\d+)$", path.stem).group(1))
+        results = list(Collection(text, path.stem).results())
+        errors = [r for r in results if not isinstance(r, Level)]
+        assert (len(results), errors) == (expected, []), path.name
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            assert sum(1 for _ in split_lines(handle)) == expected, path.name
+        assert sum(1 for _ in split_text(text)) == expected, path.name
+        total += expected
+    assert total == 3318
+
+
+def test_render_round_trips_on_real_levels(data_dir):
+    text = (data_dir / "Microban_155.xsb").read_text(encoding="utf-8")
+    for level in islice(Collection(text), 30):
+        again = Collection(level.to_xsb()).level(0)
+        assert again.same_map(level)
+
+
+def test_fast_and_careful_parses_agree_on_real_levels(data_dir):
+    from shared.sokoban.xsb import _parse_slowly, parse_level
+    for path in sorted(data_dir.glob("*.xsb")):
+        for text in Collection(path.read_text(encoding="utf-8", errors="replace")).texts():
+            assert parse_level(text) == _parse_slowly(text), path.name

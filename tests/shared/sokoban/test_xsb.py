@@ -1,0 +1,182 @@
+"""Parsing one level's XSB text: symbols, trimming, RLE and '|', metadata, comments, and each named error."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.grid import Pos
+from shared.sokoban import (BoxGoalMismatchError, DuplicateMetadataError, InvalidCharacterError, LevelError,
+                            MapInterruptedError, MoreThanOnePlayerError, NoBoxError, NoMapError, NoPlayerError,
+                            OpenLevelError, RunLengthError, UnterminatedCommentError, decode_rle, encode_rle,
+                            is_map_line, parse_level)
+
+SIMPLE = """\
+#####
+#@$.#
+#####"""
+
+
+def test_symbols_and_positions():
+    level = parse_level("""\
+#######
+#@ $. #
+#.*-_$#
+#######""")
+    assert (level.width, level.height) == (7, 4)
+    assert level.player_pos == Pos(1, 1)
+    assert level.box_positions == {Pos(1, 3), Pos(2, 2), Pos(2, 5)}
+    assert level.goal_positions == {Pos(1, 4), Pos(2, 1), Pos(2, 2)}
+    assert level.is_wall(Pos(0, 0)) and not level.is_wall(Pos(2, 4)) and level.is_floor(Pos(2, 4))
+    assert level.is_wall(Pos(-1, 3)) and not level.is_floor(Pos(9, 9))
+
+
+def test_player_on_goal_and_box_on_goal():
+    level = parse_level("######\n#+$* #\n######")
+    assert level.player_pos == Pos(1, 1)
+    assert level.goal_positions == {Pos(1, 1), Pos(1, 3)}
+    assert level.box_positions == {Pos(1, 2), Pos(1, 3)}
+    assert level.render() == "######\n#+$* #\n######"
+
+
+def test_floor_symbols_render_as_spaces_and_outside_is_not_floor():
+    level = parse_level("  #####\n###-_ #\n#@$.  #\n#######")
+    assert level.render() == "  #####\n###   #\n#@$.  #\n#######"
+    assert not level.is_floor(Pos(0, 0)) and level.is_floor(Pos(1, 3))
+
+
+def test_indentation_and_trailing_blanks_are_trimmed():
+    level = parse_level("    #####   \n    #@$.#\n    #####     ")
+    assert (level.width, level.height) == (5, 3)
+    assert level.render() == SIMPLE
+
+
+def test_width_comes_from_the_longest_row():
+    level = parse_level("####\n#@$.###\n#  . $#\n#######")
+    assert (level.width, level.height) == (7, 4)
+    assert level.render().split("\n")[0] == "####"
+
+
+def test_run_length_rows_and_bar_separators():
+    plain = parse_level(SIMPLE)
+    assert parse_level("5#|#@$.#|5#").same_map(plain)
+    assert parse_level("5#\n#@$.#\n5#").same_map(plain)
+    assert parse_level("7#|#@-$-.#|7#").render() == "#######\n#@ $ .#\n#######"
+    assert decode_rle("3#2-$") == "###  $".replace(" ", "-")
+    assert encode_rle("####  $") == "4#2-$"
+    assert decode_rle(encode_rle("#  @$$ .#")) == "#--@$$-.#"
+
+
+@pytest.mark.parametrize("row", ["3#4", "0#", "#2"])
+def test_run_length_rows_must_decode_exactly(row):
+    with pytest.raises(RunLengthError, match="run-length row"):
+        decode_rle(row)
+
+
+def test_bad_run_length_in_a_level():
+    with pytest.raises(RunLengthError):
+        parse_level("5#|#@$.#|5#3")
+
+
+def test_map_line_detection():
+    assert is_map_line("  ###  ") and is_map_line("4#|#@$.#") and is_map_line("---")
+    assert not is_map_line("Title: x") and not is_map_line("; 1") and not is_map_line("12")
+    assert not is_map_line("-- level 26")
+
+
+def test_metadata_keys_are_case_insensitive_and_kept():
+    level = parse_level(f"{SIMPLE}\nTitle: First\nAUTHOR: Someone\n")
+    assert level.title == "First" and level.author == "Someone"
+    assert dict(level.metadata) == {"title": "First", "author": "Someone"}
+
+
+def test_duplicate_metadata_is_an_error_whatever_the_case():
+    with pytest.raises(DuplicateMetadataError) as caught:
+        parse_level(f"Title: a\n{SIMPLE}\ntitle: b")
+    assert caught.value.key == "title" and "'title'" in str(caught.value)
+
+
+def test_comments_are_kept_with_the_level():
+    text = f"; level one\n{SIMPLE}\nComment: short note\ncomment:\nline a\n\nline b\ncomment-end:\n;last\n"
+    level = parse_level(text)
+    assert level.comments == ("level one", "short note", "line a", "line b", "last")
+    assert level.render() == SIMPLE
+
+
+def test_a_comment_block_can_hide_map_rows():
+    level = parse_level(f"Comment:\n#####\n#@@ #\nComment-End\n{SIMPLE}")
+    assert level.render() == SIMPLE and "#@@ #" in level.comments
+
+
+def test_unterminated_comment():
+    with pytest.raises(UnterminatedCommentError, match="comment-end"):
+        parse_level(f"{SIMPLE}\ncomment:\nnever closed")
+
+
+def test_no_map():
+    with pytest.raises(NoMapError, match="no map rows"):
+        parse_level("Title: nothing here\n; just words")
+
+
+def test_more_than_one_player():
+    with pytest.raises(MoreThanOnePlayerError, match="2 players"):
+        parse_level("######\n#@$.@#\n######")
+
+
+def test_no_player():
+    with pytest.raises(NoPlayerError, match="no player"):
+        parse_level("#####\n# $.#\n#####")
+
+
+def test_boxes_and_goals_differ():
+    with pytest.raises(BoxGoalMismatchError) as caught:
+        parse_level("######\n#@$$.#\n######")
+    assert (caught.value.boxes, caught.value.goals) == (2, 1)
+
+
+def test_no_box():
+    with pytest.raises(NoBoxError):
+        parse_level("####\n#@ #\n####")
+
+
+def test_invalid_character_is_named():
+    with pytest.raises(InvalidCharacterError) as caught:
+        parse_level("#####\n#@$x.#\n#####")
+    assert caught.value.char == "x" and "'x'" in str(caught.value)
+
+
+def test_invalid_character_in_the_first_row():
+    with pytest.raises(InvalidCharacterError) as caught:
+        parse_level("##?##\n#@$.#\n#####")
+    assert caught.value.char == "?"
+
+
+def test_map_rows_must_be_consecutive():
+    with pytest.raises(MapInterruptedError):
+        parse_level(f"{SIMPLE}\nTitle: x\n#####")
+
+
+def test_walls_must_enclose_the_player():
+    with pytest.raises(OpenLevelError, match="walk off the map"):
+        parse_level("#####\n#@$. \n#####")
+
+
+def test_every_error_is_a_value_error():
+    for text in ("", "#####\n#@$x#", "####\n#@ #\n####"):
+        with pytest.raises(LevelError):
+            parse_level(text)
+        assert issubclass(LevelError, ValueError)
+
+
+def test_windows_line_ends():
+    assert parse_level(SIMPLE.replace("\n", "\r\n") + "\r\nTitle: t\r\n").title == "t"
+
+
+def test_text_before_the_map_is_kept_as_a_comment():
+    level = parse_level(f"// Copyright someone //\n{SIMPLE}")
+    assert level.comments == ("// Copyright someone //",)
+
+
+def test_xsb_round_trip():
+    level = parse_level(f"; note\n{SIMPLE}\nTitle: T\n")
+    again = parse_level(level.to_xsb())
+    assert again == level
