@@ -1,7 +1,8 @@
 """``ArenaServer``: the websocket server — connections, hello, players, spectators, one tournament.
 
 Each connection is one task (``_handle``) that only parses, checks and routes frames; games run
-in their own tasks (``MatchRunner``). A handler that fails closes its own connection only.
+in their own tasks (``MatchRunner``), puzzle frames go to the ``PuzzleDesk``. A handler that fails
+closes its own connection only.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from .connection import Peer, TimedConnection
 from .lobby import AdmissionError, Lobby
 from .match import MatchRunner
 from .players import PlayerSession
+from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
+from .rooms import RoomContext, RoomError
 from .settings import ServerSettings
 from .store import ResultStore
 from .tournament import Reporter, TournamentRunner
@@ -68,6 +71,7 @@ class ArenaServer:
         self.greeted: set[Peer] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.lobby = Lobby(settings.players, settings.roster)
+        self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.store: ResultStore | None = None
         self.tournament_id: int | None = None
         self.folder: Path | None = None
@@ -90,10 +94,16 @@ class ArenaServer:
             reset = await self._io(self.store.reset_unfinished, row.id)
             self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
+        await self.desk.open()
         self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
                                   max_size=s.limits.max_frame_bytes * 16, ping_interval=20, ping_timeout=20)
-        self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — waiting for "
-                              f"{self.lobby.seats if self.lobby.expected is None else len(self.lobby.expected)} players")
+        if s.puzzles_only:
+            self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — serving the puzzle rooms "
+                                  f"({', '.join(self.desk.rooms)}); no tournament. Ctrl-C stops.")
+        else:
+            self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — waiting for "
+                                  f"{self.lobby.seats if self.lobby.expected is None else len(self.lobby.expected)}"
+                                  " players")
 
     @property
     def port(self) -> int:
@@ -136,6 +146,12 @@ class ArenaServer:
         self.done.set()
         return standings
 
+    async def serve_forever(self) -> None:
+        """Serve the puzzle rooms (and refuse seats) until cancelled: the ``-n 0`` server."""
+        if self.server is None:
+            await self.start()
+        await asyncio.Event().wait()
+
     async def close(self) -> None:
         """Stop listening, close every connection and the store (idempotent)."""
         if self._closed:
@@ -146,6 +162,7 @@ class ArenaServer:
             await self.server.wait_closed()
         if self.store is not None:
             await self._io(self.store.close)
+        await self.desk.close()
         self._db_thread.shutdown(wait=True)
         self._log_thread.shutdown(wait=True)
 
@@ -172,11 +189,16 @@ class ArenaServer:
         self.peers.add(peer)
         self.per_address[peer.address] += 1
         session: PlayerSession | None = None
+        room: RoomContext | None = None
         try:
             hello = await self._hello(peer)
             if hello is None:
                 return
-            if hello.role == "player":
+            if hello.room != "quoridor":
+                room = await self._enter_room(peer, hello)
+                if room is None:
+                    return
+            elif hello.role == "player":
                 session = await self._admit(peer, hello)
                 if session is None:
                     return
@@ -184,7 +206,7 @@ class ArenaServer:
                 self.spectators[peer] = set()
                 self.greeted.add(peer)
                 await peer.send(self._welcome("spectator"))
-            await self._serve(peer, session)
+            await self._serve(peer, session, hello.room, room)
         except ConnectionClosed:
             pass
         except _Drop as drop:
@@ -216,8 +238,16 @@ class ArenaServer:
             if message is None:
                 continue
             if isinstance(message, Hello):
-                if message.room != "quoridor":
+                if message.room != "quoridor" and not self.desk.serves(message.room):
                     await peer.error("room_unavailable", f"room {message.room!r} is not served here", "hello")
+                    return None
+                if message.room == "quoridor" and message.role == "player" and self.settings.puzzles_only:
+                    await peer.error("room_unavailable", "this server plays no tournament (-n 0): it serves only "
+                                                         "the puzzle rooms sokoban, ice and circuit", "hello")
+                    return None
+                if message.room != "quoridor" and message.role == "spectator":
+                    await peer.error("room_unavailable", f"there is nothing to watch in room {message.room!r}: "
+                                                         "spectators watch the quoridor room", "hello")
                     return None
                 return message
             await self._refuse(peer, "hello_first", "say hello first: {\"type\": \"hello\", ...}", message.type)
@@ -261,13 +291,24 @@ class ArenaServer:
         self.reporter.message(f"{session.name} joined from {peer.address}")
         return session
 
+    async def _enter_room(self, peer: Peer, hello: Hello) -> RoomContext | None:
+        """Admit a connection to a puzzle room (no seat is taken); with a roster, only listed keys."""
+        roster = self.settings.roster
+        if roster is not None and hello.key not in roster:
+            await peer.error("unknown_key", "this server admits only the keys on its roster", "hello")
+            return None
+        name = roster[hello.key] if roster is not None else (hello.name or hello.key)
+        await peer.send(self._welcome(name))
+        self.reporter.message(f"{name} entered the {hello.room} room from {peer.address}")
+        return RoomContext(name)
+
     def _welcome(self, player: str) -> Welcome:
         s = self.settings
         rules = RulesInfo(ruleset=s.ruleset, time_limit_ms=s.effective_time_limit_ms, violations_allowed=3,
                           step_cap=s.step_cap, walls_per_player=BLOCK_SUM)
         return Welcome(player=player, server=f"{s.server_name} {__version__}", rules=rules)
 
-    async def _serve(self, peer: Peer, session: PlayerSession | None) -> None:
+    async def _serve(self, peer: Peer, session: PlayerSession | None, room: str, ctx: RoomContext | None) -> None:
         """Route every later frame of a connection until it closes."""
         ws = peer.ws
         async for raw in ws:
@@ -275,11 +316,23 @@ class ArenaServer:
             message = await self._parse(peer, raw, arrived, greeted=True)
             if message is None:
                 continue
-            problem = self._route(peer, session, message, arrived)
+            if ctx is not None and isinstance(message, PUZZLE_FRAMES):
+                problem = await self._puzzle(peer, room, ctx, message)
+            else:
+                problem = self._route(peer, session, message, arrived)
             if problem is None:
                 peer.good_frame()
             else:
                 await self._refuse(peer, *problem, message.type)
+
+    async def _puzzle(self, peer: Peer, room: str, ctx: RoomContext, message: Any) -> tuple[str, str] | None:
+        """Hand a puzzle frame to its room and send the reply; ``(code, message)`` when the room refused it."""
+        try:
+            reply = await self.desk.answer(room, ctx, message)
+        except RoomError as exc:
+            return exc.code, exc.message
+        await peer.send(reply)
+        return None
 
     def _route(self, peer: Peer, session: PlayerSession | None, message: Any, arrived: float) -> tuple[str, str] | None:
         """Deliver one parsed frame; returns ``(code, message)`` when it cannot be taken."""
@@ -287,7 +340,7 @@ class ArenaServer:
             return "already_hello", "this connection has already said hello"
         if isinstance(message, StepMessage):
             if session is None:
-                return "not_a_player", "spectators cannot play"
+                return "not_a_player", "only quoridor players send steps (this connection is a spectator or in a puzzle room)"
             match = session.match
             if match is None or match.game_id != message.game:
                 return "wrong_game", f"you have no game {message.game!r} in progress"
@@ -301,7 +354,8 @@ class ArenaServer:
                 return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
             watched.add(message.game)
             return None
-        return "room_unavailable", f"{message.type!r} frames belong to the puzzle rooms, not to this room"
+        return "wrong_room", (f"{message.type!r} frames belong to the puzzle rooms; open another connection "
+                              "with hello room 'sokoban', 'ice' or 'circuit'")
 
     # -- spectators and standings ---------------------------------------------------------
     def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:

@@ -30,11 +30,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="quoridor-server",
         description="Quoridor Arena referee server: waits for N players over websockets, runs the tournament, "
-                    "shows it live, writes every game's log and the results.",
+                    "shows it live, writes every game's log and the results. The puzzle rooms (sokoban, ice, "
+                    "circuit) are served on the same port while it runs.",
         epilog="example: quoridor-server -p 19330 -n 4 -r 2   (4 players, round-robin, 2 games per pairing)")
     p.add_argument("-p", "--port", type=int, default=19330, help="port to listen on (default 19330; 0 = any free)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 = all)")
-    p.add_argument("-n", "--players", type=int, default=2, help="players to wait for (default 2 = a single match)")
+    p.add_argument("-n", "--players", type=int, default=2, help="players to wait for (default 2 = a single match; 0 = no tournament, "
+                        "serve only the puzzle rooms until stopped)")
     p.add_argument("-r", "--rounds", type=int, default=1, dest="games_per_pairing", metavar="R",
                    help="games per pairing, seats alternating (default 1)")
     p.add_argument("-f", "--format", choices=["round-robin", "knockout"], default="round-robin",
@@ -155,7 +157,10 @@ async def _run(settings: ServerSettings, reporter: object) -> int:
     server = ArenaServer(settings, reporter)  # type: ignore[arg-type]
     try:
         await server.start()
-        await server.run_tournament()
+        if settings.puzzles_only:
+            await server.serve_forever()
+        else:
+            await server.run_tournament()
     finally:
         if isinstance(reporter, LiveReporter):
             reporter.stop()
@@ -179,7 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(_run(settings, reporter))
     except KeyboardInterrupt:
-        print("interrupted: finished games are saved; start again with --resume to continue", file=sys.stderr)
+        if settings.puzzles_only:
+            print("stopped: the puzzle leaderboards are saved", file=sys.stderr)
+        else:
+            print("interrupted: finished games are saved; start again with --resume to continue", file=sys.stderr)
         return 130
     except (ValueError, StoreError) as exc:
         print(f"quoridor-server: {exc}", file=sys.stderr)

@@ -37,7 +37,7 @@ class ServerSettings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = Field(19330, ge=0, le=65535)
-    players: int = Field(2, ge=2, description="players to wait for; 2 = a single match")
+    players: int = Field(2, ge=0, description="players to wait for; 2 = a single match, 0 = only the puzzle rooms")
     games_per_pairing: int = Field(1, ge=1, description="games each pairing plays (-r)")
     format: Literal["round-robin", "knockout"] = "round-robin"
     ruleset: str = "course"
@@ -58,6 +58,10 @@ class ServerSettings(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> ServerSettings:
+        if self.players == 1:
+            raise ValueError("a tournament needs at least 2 players (or 0 to serve only the puzzle rooms)")
+        if self.players == 0 and self.resume:
+            raise ValueError("--resume continues a tournament; a server of only puzzle rooms (-n 0) has none")
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; choose one of: {', '.join(RULESETS)}")
         if self.roster is not None and len(set(self.roster.values())) != len(self.roster):
@@ -67,6 +71,11 @@ class ServerSettings(BaseModel):
             raise ValueError(f"the roster lists {len(self.roster)} player(s), fewer than the "
                              f"{self.players} the server waits for")
         return self
+
+    @property
+    def puzzles_only(self) -> bool:
+        """True when the server plays no tournament and serves only the puzzle rooms (``-n 0``)."""
+        return self.players == 0
 
     @property
     def effective_time_limit_ms(self) -> int | None:

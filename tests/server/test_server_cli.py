@@ -37,7 +37,9 @@ def test_help_lists_the_short_flags(capsys):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["-n", "1"], "--players: Input should be greater than or equal to 2"),
+    (["-n", "1"], "a tournament needs at least 2 players (or 0 to serve only the puzzle rooms)"),
+    (["-n", "-1"], "--players: Input should be greater than or equal to 0"),
+    (["-n", "0", "--resume"], "--resume continues a tournament"),
     (["--ruleset", "chess"], "invalid choice: 'chess'"),
     (["-t", "0"], "--time-limit: Input should be greater than or equal to 1"),
     (["-r", "0"], "--rounds: Input should be greater than or equal to 1"),

@@ -81,10 +81,10 @@ class _Model:
         if message is None:
             return self._error("frame_too_large")
         if isinstance(message, Hello) and not self.greeted:
+            if message.role == "player":
+                return None     # takes a seat or enters a puzzle room (tests/server/rooms): not thrown here
             if message.room != "quoridor":
                 return self._error("room_unavailable", fatal=True)
-            if message.role == "player":
-                return None
             self.greeted = True
             return ("welcome",)
         if not self.greeted:
@@ -99,7 +99,7 @@ class _Model:
             self.watched.add(message.game)
             self.strikes = 0
             return ("none",)
-        return self._error("room_unavailable")
+        return self._error("wrong_room")
 
     def _error(self, code: str, fatal: bool = False) -> tuple[Any, ...]:
         self.strikes += 1

@@ -154,7 +154,7 @@ async def test_anything_before_hello_is_refused_and_a_second_hello_too(make_serv
 
 
 @pytest.mark.parametrize("frame, code", [
-    (hello("k1", room="sokoban"), "room_unavailable"),
+    (hello("k1", "spectator", room="sokoban"), "room_unavailable"),
     (hello("k1", protocol=2), "protocol_version"),
 ])
 async def test_a_hello_this_server_cannot_take_is_refused_and_closed(make_server, frame, code):

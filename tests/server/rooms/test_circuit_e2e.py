@@ -1,23 +1,15 @@
-"""The circuit room over a real websocket (skipped until ``server/app.py`` routes the puzzle rooms)."""
+"""The circuit room over a real websocket."""
 
-import inspect
 import json
 
-import pytest
 from websockets.asyncio.client import connect
 
-import server.app
 from shared.circuit import parse_circuit, solve
 from tests.server.conftest import bounded, url
-
-pytestmark = pytest.mark.skipif("load_rooms" not in inspect.getsource(server.app),
-                                reason="server/app.py does not route the puzzle rooms yet (no load_rooms)")
-
 
 async def exchange(ws, frame):
     await ws.send(json.dumps(frame))
     return json.loads(await bounded(ws.recv(), 10))
-
 
 async def test_request_solve_and_play_over_a_websocket(make_server):
     srv = await make_server()
