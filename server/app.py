@@ -234,7 +234,7 @@ class ArenaServer:
             except TimeoutError:
                 await peer.error("hello_first", "no hello received in time; closing")
                 return None
-            message = await self._parse(peer, raw, peer.ws.arrival(), greeted=False)
+            message = await self._parse(peer, raw, peer.ws.arrival(), greeted=False, awaited=False)
             if message is None:
                 continue
             if isinstance(message, Hello):
@@ -257,12 +257,19 @@ class ArenaServer:
         if not await peer.error(code, message, frame_type):
             raise _Drop("too many bad frames")
 
-    async def _parse(self, peer: Peer, raw: str | bytes, arrived: float, *, greeted: bool) -> Any:
-        """The checks every frame passes (rate, size, syntax); the message, or None when it was refused."""
+    async def _parse(self, peer: Peer, raw: str | bytes, arrived: float, *, greeted: bool, awaited: bool) -> Any:
+        """The checks every frame passes (rate, size, syntax); the message, or None when it was refused.
+
+        ``awaited``: the connection's game is waiting for its step. That frame is exempt from the rate,
+        so a fast bot is never refused into a timeout; junk sent then still earns strikes.
+        """
         if peer.debug:
             log.info("<- %s %s", peer.address, raw[:1000] if isinstance(raw, str) else f"<{len(raw)} bytes>")
-        if not peer.allow(arrived):
-            await self._refuse(peer, "rate_limited", "too many messages; slow down")
+        if not awaited and not peer.allow(arrived):
+            if peer.flooding(arrived):
+                await peer.error("rate_limited", "too many messages, again and again; closing", strike=False)
+                raise _Drop("flooding")
+            await peer.error("rate_limited", "too many messages; slow down", strike=False)
             return None
         limit = self.settings.limits.max_frame_bytes
         # The limit is in bytes: a text of multi-byte characters is larger than its length says.
@@ -313,7 +320,8 @@ class ArenaServer:
         ws = peer.ws
         async for raw in ws:
             arrived = ws.arrival()
-            message = await self._parse(peer, raw, arrived, greeted=True)
+            awaited = session is not None and session.awaited()
+            message = await self._parse(peer, raw, arrived, greeted=True, awaited=awaited)
             if message is None:
                 continue
             if ctx is not None and isinstance(message, PUZZLE_FRAMES):

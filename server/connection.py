@@ -48,6 +48,10 @@ class TimedConnection(ServerConnection):
         return self.arrivals[0] if self.arrivals else None
 
 
+#: Seconds without a rate refusal after which a connection's flood count starts again from zero.
+FLOOD_MEMORY_S = 10.0
+
+
 class Peer:
     """What the server knows of one connection: its socket, its address, its rate and its strikes."""
 
@@ -58,6 +62,9 @@ class Peer:
         address = ws.remote_address
         self.address: str = address[0] if isinstance(address, tuple) else str(address)
         self.strikes = 0
+        #: Frames refused for the rate; unlike ``strikes``, good frames in between do not forgive them.
+        self.flood_strikes = 0
+        self._last_flood = 0.0
         self._tokens = float(limits.burst)
         self._refilled = time.monotonic()
         self.closed = False
@@ -71,6 +78,18 @@ class Peer:
             return False
         self._tokens -= 1
         return True
+
+    def flooding(self, now: float) -> bool:
+        """Count a frame refused for the rate; True once the connection floods often enough to be closed.
+
+        Only a quiet spell (``FLOOD_MEMORY_S`` without a refusal) clears the count, so a client that
+        alternates accepted and refused frames is closed all the same.
+        """
+        if now - self._last_flood > FLOOD_MEMORY_S:
+            self.flood_strikes = 0
+        self._last_flood = now
+        self.flood_strikes += 1
+        return self.flood_strikes >= self.limits.strikes_to_close
 
     async def send(self, message: Any) -> bool:
         """Send a protocol message; False when the connection is gone (never raises for that)."""

@@ -55,6 +55,11 @@ class PlayerSession:
         if self.match is not None and self.seat is not None:
             self.match.submit_disconnect(self.seat)
 
+    def awaited(self) -> bool:
+        """True while this player's game waits for its step: that frame is never refused for the rate."""
+        match, seat = self.match, self.seat
+        return match is not None and seat is not None and not match.referee.is_over and match.referee.mover == seat
+
     def pending_since(self) -> float | None:
         """Arrival time of the oldest frame this player sent that the server has not read yet, if any."""
         peer = self.peer

@@ -7,6 +7,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from server.connection import Peer
 from server.settings import Limits
@@ -40,6 +41,30 @@ async def test_a_flood_is_rate_limited_then_closed(make_server):
     errors = [f for f in client.frames if f["type"] == "error"]
     assert errors and {e["code"] for e in errors} == {"rate_limited"}
     assert len(errors) == 4 and code is not None               # closed on the 4th strike in a row
+
+
+async def test_a_flood_between_accepted_frames_is_closed_all_the_same(make_server):
+    # One token every 50 ms: of each pair sent 60 ms apart the first is taken and the second refused.
+    server = await make_server(limits=Limits(messages_per_second=20, burst=1, strikes_to_close=4))
+    client = await spectator(server)
+    for _ in range(10):
+        try:
+            await client.send({"type": "watch", "game": "*"})
+            await client.send({"type": "watch", "game": "*"})
+        except ConnectionClosed:
+            break
+        await asyncio.sleep(0.06)
+    assert await client.closed() is not None
+    assert [f["code"] for f in client.frames if f["type"] == "error"] == ["rate_limited"] * 4
+
+
+async def test_fast_bots_are_never_refused_for_the_rate(make_server):
+    # A rate that would refuse the third frame: steps the game waits for are exempt from it.
+    server = await make_server(games_per_pairing=2, limits=Limits(messages_per_second=0.001, burst=2))
+    bots = [ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")]
+    await play(server, bots)
+    assert all(bot.errors == [] and len(bot.games_over) == 2 for bot in bots)
+    assert all(status == 0 for bot in bots for status in bot.statuses)
 
 
 async def test_a_client_within_its_rate_keeps_its_connection(make_server):
