@@ -91,6 +91,9 @@ class ArenaServer:
             if row is None:
                 raise ValueError(f"--resume: no unfinished tournament in {s.data_dir / 'arena.db'}; start without it")
             self.tournament_id, self.folder = row.id, s.data_dir / row.name
+            self.settings, ignored = s.resumed(row.settings, len(row.players))
+            if ignored:
+                self.reporter.message("resuming with the tournament's own settings; ignored: " + ", ".join(ignored))
             reset = await self._io(self.store.reset_unfinished, row.id)
             self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
@@ -380,17 +383,21 @@ class ArenaServer:
             board=BoardState(pawns=(cell(pos.pawn(0)), cell(pos.pawn(1))), walls=[wall(w) for w in pos.walls],
                              walls_left=pos.walls_left),
             over=runner.referee.is_over)
-        for peer in watchers:
-            # Fire and forget, but keep a reference: the loop holds tasks only weakly.
-            task = asyncio.get_running_loop().create_task(peer.send(update))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        self._send_later(watchers, update)
 
     async def _broadcast_standings(self, standings: Standings) -> None:
         assert self.folder is not None
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
                                    games_total=self._games_total(), rows=_rows(standings))
-        await asyncio.gather(*(peer.send(message) for peer in list(self.greeted)))
+        self._send_later(list(self.greeted), message)
+
+    def _send_later(self, peers: list[Peer], message: Any) -> None:
+        """Send to each peer in its own task: a client that stopped reading delays nobody's game."""
+        loop = asyncio.get_running_loop()
+        for peer in peers:
+            task = loop.create_task(peer.send(message))
+            self._tasks.add(task)            # the loop holds tasks only weakly
+            task.add_done_callback(self._tasks.discard)
 
     def _games_total(self) -> int:
         runner = self.runner

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -28,6 +28,11 @@ class Limits(BaseModel):
     hello_timeout_s: float = Field(10, gt=0, description="seconds a new connection has to say hello")
     send_timeout_s: float = Field(10, gt=0, description="seconds a send may wait for a client that stopped reading")
     watched_games: int = Field(64, ge=1, description="distinct games one spectator may watch")
+
+
+#: The settings that define a tournament: kept from its start when it is resumed.
+TOURNAMENT_FIELDS = ("format", "games_per_pairing", "ruleset", "time_limit_ms", "debug", "kick_after_timeouts",
+                     "step_cap", "seed", "tournament_name", "timeout_grace_s")
 
 
 class ServerSettings(BaseModel):
@@ -71,6 +76,22 @@ class ServerSettings(BaseModel):
             raise ValueError(f"the roster lists {len(self.roster)} player(s), fewer than the "
                              f"{self.players} the server waits for")
         return self
+
+    def resumed(self, stored: dict[str, Any], players: int) -> tuple[ServerSettings, list[str]]:
+        """These settings for resuming a tournament stored with ``stored``; and what the command line changed.
+
+        The fields that define the tournament (``TOURNAMENT_FIELDS``) are the stored ones, so a
+        resumed tournament plays by the rules it started with; where and how it is served (host,
+        port, limits, roster, concurrency) is this command line's.
+        """
+        update: dict[str, Any] = {"players": players, "resume": True}
+        ignored = []
+        for name in TOURNAMENT_FIELDS:
+            if name in stored and stored[name] != getattr(self, name):
+                update[name] = stored[name]
+                if name != "tournament_name" and getattr(self, name) is not None:
+                    ignored.append(f"{name}={getattr(self, name)!r} (the tournament has {stored[name]!r})")
+        return ServerSettings.model_validate(self.model_dump() | update), ignored
 
     @property
     def puzzles_only(self) -> bool:

@@ -173,9 +173,11 @@ async def test_resume_after_a_crash_keeps_finished_games(make_server, tmp_path):
         t.cancel()
     await asyncio.gather(run, *tasks, return_exceptions=True)
     await server.close()
-    again = await make_server(players=2, games_per_pairing=3, data_dir=data, resume=True)
+    # Started again without repeating -r 3 or -t: the tournament keeps the settings it started with.
+    again = await make_server(players=2, data_dir=data, resume=True, time_limit_ms=5)
     a2, b2 = ScriptedBot(url(again), "a"), ScriptedBot(url(again), "b")
     standings = await play(again, [a2, b2])
     assert standings.games_done == 3
     assert 1 <= len(a2.games_over) <= 2             # only the missing games were played again
     assert again.folder == data / "cup"
+    assert (again.settings.games_per_pairing, again.settings.time_limit_ms) == (3, 1000)
