@@ -32,6 +32,7 @@ from shared.tournament import Standings
 
 from . import __version__
 from .connection import Peer, TimedConnection
+from .legacy import LegacyPeer, LegacyPort, LegacySession
 from .lobby import AdmissionError, Lobby
 from .match import MatchRunner
 from .players import PlayerSession
@@ -64,11 +65,12 @@ class ArenaServer:
         self.settings = settings
         self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
         self.server: Server | None = None
-        self.peers: set[Peer] = set()
+        self.legacy_server: asyncio.Server | None = None
+        self.peers: set[Peer | LegacyPeer] = set()
         self.per_address: Counter[str] = Counter()
         self.spectators: dict[Peer, set[str]] = {}
         #: Connections that said hello: only they get broadcasts (a port probe gets nothing but errors).
-        self.greeted: set[Peer] = set()
+        self.greeted: set[Peer | LegacyPeer] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.lobby = Lobby(settings.players, settings.roster)
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
@@ -100,6 +102,12 @@ class ArenaServer:
         await self.desk.open()
         self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
                                   max_size=s.limits.max_frame_bytes * 16, ping_interval=20, ping_timeout=20)
+        if s.legacy_port is not None:
+            port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
+                              key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
+                              on_open=self._open, on_close=self._forget)
+            self.legacy_server = await asyncio.get_running_loop().create_server(port.protocol, s.host, s.legacy_port)
+            self.reporter.message(f"legacy TCP port for the course's C++ clients: {s.host}:{self.legacy_port}")
         if s.puzzles_only:
             self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — serving the puzzle rooms "
                                   f"({', '.join(self.desk.rooms)}); no tournament. Ctrl-C stops.")
@@ -113,6 +121,13 @@ class ArenaServer:
         """The port actually bound (useful with port 0)."""
         assert self.server is not None
         return self.server.sockets[0].getsockname()[1]
+
+    @property
+    def legacy_port(self) -> int | None:
+        """The legacy TCP port actually bound, or None when it is off."""
+        if self.legacy_server is None:
+            return None
+        return self.legacy_server.sockets[0].getsockname()[1]
 
     async def run_tournament(self) -> Standings:
         """Wait until every seat is taken, play the tournament, export results, close connections."""
@@ -163,6 +178,11 @@ class ArenaServer:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+        if self.legacy_server is not None:
+            self.legacy_server.close()
+            for peer in [p for p in self.peers if isinstance(p, LegacyPeer)]:
+                await peer.close()
+            await self.legacy_server.wait_closed()
         if self.store is not None:
             await self._io(self.store.close)
         await self.desk.close()
@@ -182,15 +202,36 @@ class ArenaServer:
         return await loop.run_in_executor(self._db_thread, lambda: function(*args, **kwargs))
 
     # -- connections ----------------------------------------------------------------------
-    async def _handle(self, ws: TimedConnection) -> None:
+    def _open(self, peer: Peer | LegacyPeer) -> bool:
+        """Count a new connection of either transport; False when it is over a connection limit."""
         limits = self.settings.limits
-        peer = Peer(ws, limits, debug=self.settings.debug)
         if len(self.peers) >= limits.max_connections or self.per_address[peer.address] >= limits.max_per_address:
+            return False
+        self.peers.add(peer)
+        self.per_address[peer.address] += 1
+        return True
+
+    def _forget(self, peer: Peer | LegacyPeer) -> None:
+        """A connection of either transport closed: stop counting it."""
+        if peer not in self.peers:
+            return
+        self.peers.discard(peer)
+        self.per_address[peer.address] -= 1
+        if self.per_address[peer.address] <= 0:
+            del self.per_address[peer.address]
+        self.spectators.pop(peer, None)   # type: ignore[call-overload]
+        self.greeted.discard(peer)
+
+    def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:
+        self.greeted.add(peer)             # it hears the end of the contest (the close frame)
+        self.reporter.message(f"{session.name} joined from {peer.address} (legacy TCP)")
+
+    async def _handle(self, ws: TimedConnection) -> None:
+        peer = Peer(ws, self.settings.limits, debug=self.settings.debug)
+        if not self._open(peer):
             await peer.error("too_many_connections", "too many connections; close some and try again")
             await peer.close(1013, "too many connections")
             return
-        self.peers.add(peer)
-        self.per_address[peer.address] += 1
         session: PlayerSession | None = None
         room: RoomContext | None = None
         try:
@@ -217,12 +258,7 @@ class ArenaServer:
         except Exception:  # noqa: BLE001 - one broken connection must never take the server down
             log.exception("connection from %s failed", peer.address)
         finally:
-            self.peers.discard(peer)
-            self.per_address[peer.address] -= 1
-            if self.per_address[peer.address] <= 0:
-                del self.per_address[peer.address]
-            self.spectators.pop(peer, None)
-            self.greeted.discard(peer)
+            self._forget(peer)
             if session is not None:
                 self.lobby.leave(session, peer)
             await peer.close()

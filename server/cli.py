@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "circuit) are served on the same port while it runs.",
         epilog="example: quoridor-server -p 19330 -n 4 -r 2   (4 players, round-robin, 2 games per pairing)")
     p.add_argument("-p", "--port", type=int, default=19330, help="port to listen on (default 19330; 0 = any free)")
+    p.add_argument("--legacy-port", type=int, metavar="PORT",
+                   help="also listen on this TCP port for the course's C++ clients, unchanged (the old binary "
+                        "protocol; off unless given; 0 = any free)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 = all)")
     p.add_argument("-n", "--players", type=int, default=2, help="players to wait for (default 2 = a single match; 0 = no tournament, "
                         "serve only the puzzle rooms until stopped)")

@@ -2,10 +2,12 @@
 
 ``legacy-tcp.md`` gives the frames (``shared.legacy``). A legacy player is a ``PlayerSession``
 whose ``send_*`` methods write binary frames, so the lobby, the referee, the time limit and the
-logs are the very same. The protocol has no turn numbers: each step answers the oldest board
-change not yet answered, so a late answer is matched to its own (expired) turn and discarded,
-never applied to a later one. Garbage, a wrong frame id or a short read at close disconnects that
-client only; its opponent wins with EnemyClosed.
+logs are the very same. The protocol has no turn numbers, but the old client answers every board
+change that is not final with exactly one step, in order: so each step answers the oldest board
+change not yet answered. The server remembers those as (game, turn) across games, and a late
+answer is matched to its own expired turn (even one of a game already over) and discarded, never
+applied to a later one. Garbage, a wrong frame id, a step under another key or a short read at
+close disconnects that client only; its opponent wins with EnemyClosed.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from shared.quoridor import NO_LOCATION, NO_WALL, GameStatus
 from shared.quoridor.types import ChessboardChange
 from shared.referee import TurnRequest
 
+from .lobby import AdmissionError, Lobby
 from .players import PlayerSession
 
-__all__ = ["LegacySession", "LegacyPeer", "LegacyProtocol", "FINAL_STATUS_FOR_DRAW"]
+__all__ = ["LegacySession", "LegacyPeer", "LegacyProtocol", "LegacyPort", "FINAL_STATUS_FOR_DRAW", "legacy_identity"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -51,6 +54,8 @@ class LegacyPeer:
         if self.closed or self.transport.is_closing():
             self.closed = True
             return False
+        if self.debug:
+            log.info("-> legacy %s %s", self.address, data.hex())
         self.transport.write(data)
         return True
 
@@ -60,7 +65,7 @@ class LegacyPeer:
             return self.write(encode_close())
         return not self.closed
 
-    async def error(self, code: str, message: str, frame_type: str | None = None) -> bool:
+    async def error(self, code: str, message: str, frame_type: str | None = None, *, strike: bool = True) -> bool:
         """The legacy protocol has no error frame: log it, keep the connection."""
         log.info("legacy %s: %s (%s)", self.address, message, code)
         return True
@@ -77,11 +82,20 @@ class LegacySession(PlayerSession):
 
     def __init__(self, key: str, name: str) -> None:
         super().__init__(key, name)
-        self.expected: deque[int] = deque()   # turn numbers sent and not yet answered, oldest first
+        #: (game, turn) of the board changes sent and not answered yet, oldest first.
+        self.expected: deque[tuple[str, int]] = deque()
+
+    def bind(self, peer: Any) -> None:
+        """A new connection answers only what is sent to it from now on."""
+        self.expected.clear()
+        super().bind(peer)
+
+    def pending_since(self) -> float | None:
+        """Never any: a step is handed to its game in the same callback that stamps its arrival."""
+        return None
 
     async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
         """No such frame in the legacy protocol: the first board change starts the game."""
-        self.expected.clear()
         return self.connected
 
     async def send_turn(self, game: str, request: TurnRequest) -> float | None:
@@ -89,12 +103,11 @@ class LegacySession(PlayerSession):
         peer = self.peer
         if not isinstance(peer, LegacyPeer) or not peer.write(encode_board_change(request.change)):
             return None
-        self.expected.append(request.turn)
+        self.expected.append((game, request.turn))
         return time.monotonic()
 
     async def send_game_over(self, message: GameOver) -> bool:
         """A final board change: the game result with every location -1 (the client then restarts)."""
-        self.expected.clear()
         peer = self.peer
         status = GameStatus(message.status)
         if status is GameStatus.NONE:
@@ -103,10 +116,16 @@ class LegacySession(PlayerSession):
         return isinstance(peer, LegacyPeer) and peer.write(encode_board_change(change))
 
     def take_step(self, frame: StepFrame, arrived_at: float) -> None:
-        """A step frame arrived: it answers the oldest unanswered board change."""
-        turn = self.expected.popleft() if self.expected else -1
-        if self.match is not None and self.seat is not None:
-            self.match.submit_step(self.seat, turn, frame.step(), arrived_at)
+        """A step frame arrived: it answers the oldest unanswered board change (a stale one is dropped)."""
+        if not self.expected:
+            log.info("legacy %s: a step that answers no board change; discarded", self.name)
+            return
+        game, turn = self.expected.popleft()
+        match = self.match
+        if match is None or match.game_id != game or self.seat is None:
+            log.info("legacy %s: a late step for game %s, which is over; discarded", self.name, game)
+            return
+        match.submit_step(self.seat, turn, frame.step(), arrived_at)
 
 
 class LegacyProtocol(asyncio.Protocol):
@@ -144,10 +163,15 @@ class LegacyProtocol(asyncio.Protocol):
             self._drop(str(exc))
             return
         for frame in frames:
+            if self.debug:
+                log.info("<- legacy %s %s", self.peer.address, frame)
             if isinstance(frame, KeyFrame):
                 self._admit(frame.key)
                 if self.session is None:
                     return
+            elif frame.key != self.decoder.key:
+                self._drop("a step frame under another key than the connection's")
+                return
             elif self.session is not None:
                 self.session.take_step(frame, arrived)
 
@@ -176,3 +200,54 @@ class LegacyProtocol(asyncio.Protocol):
                 self.on_close(self.peer)
             if self.session is not None:
                 self.leave(self.session, self.peer)
+
+
+def legacy_identity(key: str, roster: dict[str, str] | None) -> tuple[str, str]:
+    """The lobby key and the display name of a legacy key frame.
+
+    Without a roster the whole key is the lobby key (two bots on one machine share it and get
+    ``NAME``, ``NAME_1``, as the old server named them) and the name is the text before the first
+    ``_``. With a roster, that text is the player key the student configured (the old client
+    sent it uppercased), looked up without regard to case; the roster gives the name.
+    """
+    player_key = name_from_key(key)
+    if roster is None:
+        return key, player_key
+    listed = next((k for k in roster if k.upper() == player_key.upper()), player_key)
+    return listed, roster.get(listed, player_key)
+
+
+class LegacyPort:
+    """The ``--legacy-port`` listener's admission: legacy key frames take seats in the server's lobby."""
+
+    def __init__(self, lobby: Callable[[], Lobby], roster: dict[str, str] | None, *,
+                 on_admit: Callable[[LegacySession, LegacyPeer], None], key_timeout_s: float, debug: bool,
+                 on_open: Callable[[LegacyPeer], bool], on_close: Callable[[LegacyPeer], None]) -> None:
+        self.lobby = lobby
+        self.roster = roster
+        self.on_admit = on_admit
+        self.key_timeout_s = key_timeout_s
+        self.debug = debug
+        self.on_open = on_open
+        self.on_close = on_close
+
+    def protocol(self) -> LegacyProtocol:
+        """A protocol instance for one new TCP connection (the ``create_server`` factory)."""
+        return LegacyProtocol(self.admit, self.leave, key_timeout_s=self.key_timeout_s, debug=self.debug,
+                              on_open=self.on_open, on_close=self.on_close)
+
+    def admit(self, key: str, peer: LegacyPeer) -> LegacySession | None:
+        """Seat a legacy client; None (and a log line: the protocol has no error frame) when refused."""
+        lobby_key, name = legacy_identity(key, self.roster)
+        try:
+            session = self.lobby().admit(lobby_key, name, peer, LegacySession)
+        except AdmissionError as exc:
+            log.warning("legacy client %s (%s) refused: %s", peer.address, name, exc.message)
+            return None
+        assert isinstance(session, LegacySession)
+        self.on_admit(session, peer)
+        return session
+
+    def leave(self, session: LegacySession, peer: LegacyPeer) -> None:
+        """The TCP connection closed: as a websocket closing, the seat waits for a comeback or is freed."""
+        self.lobby().leave(session, peer)  # type: ignore[arg-type]

@@ -2,16 +2,18 @@
 
 * With a roster (key -> name) only listed keys are admitted and a key holds one seat: a second
   connection with a live key is refused. Without one anyone may join (development), and the
-  same key twice gets distinct names (``bot``, ``bot#2``), as the old server did.
+  same key twice gets distinct names (``bot``, ``bot_1``, ``bot_2``), as the old server gave them.
 * A player that drops while waiting frees its seat; one that drops once the tournament has
   started keeps it and may come back with the same key.
 * On ``--resume`` the seats belong to the stored players: only they are admitted.
+* Websocket and legacy TCP players share the seats; a session keeps the transport it was made for.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Any
 
 from .connection import Peer
 from .players import PlayerSession
@@ -47,32 +49,42 @@ class Lobby:
         taken = {s.name for s in self.sessions}
         if name not in taken:
             return name
-        n = 2
-        while f"{name}#{n}" in taken:
+        n = 1
+        while f"{name}_{n}" in taken:
             n += 1
-        return f"{name}#{n}"
+        return f"{name}_{n}"
 
-    def admit(self, key: str, wanted_name: str | None, peer: Peer) -> PlayerSession:
-        """Seat the connection ``peer`` holding ``key``; raises ``AdmissionError`` when it may not play."""
+    def admit(self, key: str, wanted_name: str | None, peer: Any,
+              kind: type[PlayerSession] = PlayerSession) -> PlayerSession:
+        """Seat the connection ``peer`` holding ``key`` as a ``kind`` session; ``AdmissionError`` when it may not play."""
         if self.roster is not None and key not in self.roster:
             raise AdmissionError("unknown_key", "this key is not on the server's roster; ask the organiser for yours")
         for session in self._by_key(key):
-            if not session.connected:            # coming back after a drop
+            if not session.connected and type(session) is kind:     # coming back after a drop
                 session.bind(peer)
                 return session
+        if any(not session.connected for session in self._by_key(key)):
+            raise AdmissionError("key_in_use", "this key's seat was taken over the other transport (websocket or "
+                                 "legacy TCP); come back the way you joined")
         if self._by_key(key) and (self.roster is not None or self.started):
             raise AdmissionError("key_in_use", "a player with this key is already connected")
         if self.started:
             raise AdmissionError("server_full", "a tournament is in progress; new players cannot join it")
         name = self.roster[key] if self.roster is not None else (wanted_name or key)
         if self.expected is not None:
-            free = [n for n in self.expected if n not in {s.name for s in self.sessions}]
-            if name not in free:
+            taken = {s.name for s in self.sessions}
+            # The stored seat of this name, or of a copy of it (bot_1) when the same key joined twice.
+            mine = [n for n in self.expected if n not in taken
+                    and (n == name or (n.startswith(name + "_") and n[len(name) + 1:].isdigit()))]
+            if not mine:
                 raise AdmissionError("server_full", "this server resumes a tournament of "
                                      f"{', '.join(self.expected)}; {name!r} is not one of its free seats")
+            name = mine[0]
         elif len(self.sessions) >= self.seats:
             raise AdmissionError("server_full", f"all {self.seats} seats are taken")
-        session = PlayerSession(key, self._unique(name))
+        else:
+            name = self._unique(name)
+        session = kind(key, name)
         session.bind(peer)
         self.sessions.append(session)
         if len(self.sessions) >= (len(self.expected) if self.expected is not None else self.seats):

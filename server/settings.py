@@ -42,6 +42,8 @@ class ServerSettings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = Field(19330, ge=0, le=65535)
+    legacy_port: int | None = Field(None, ge=0, le=65535,
+                                    description="TCP port for the course's C++ clients (legacy protocol); None = off")
     players: int = Field(2, ge=0, description="players to wait for; 2 = a single match, 0 = only the puzzle rooms")
     games_per_pairing: int = Field(1, ge=1, description="games each pairing plays (-r)")
     format: Literal["round-robin", "knockout"] = "round-robin"
