@@ -1,0 +1,27 @@
+# Quoridor Arena in one image: the server, the client runner with the built-in bots, the replayer.
+# docker-compose.yml runs a server and four bots from it; see the README ("Run it with Docker").
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY shared ./shared
+COPY server ./server
+COPY client ./client
+RUN pip install . \
+    && useradd --create-home --uid 10001 arena \
+    && mkdir -p /data/replays \
+    && chown -R arena /data
+
+USER arena
+WORKDIR /data
+# Game logs, results (arena.db, results.json/csv) and the puzzle leaderboards.
+VOLUME /data/replays
+# 19330: websockets (bots in any language, spectators, puzzle rooms); 19331: the course's C++ clients.
+EXPOSE 19330 19331
+
+CMD ["quoridor-server", "--host", "0.0.0.0", "-p", "19330", "--legacy-port", "19331", "--data-dir", "/data/replays"]
