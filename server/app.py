@@ -101,7 +101,8 @@ class ArenaServer:
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
         self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
-                                  max_size=s.limits.max_frame_bytes * 16, ping_interval=20, ping_timeout=20)
+                                  max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
+                                  ping_interval=20, ping_timeout=20)
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
@@ -273,7 +274,8 @@ class ArenaServer:
             except TimeoutError:
                 await peer.error("hello_first", "no hello received in time; closing")
                 return None
-            message = await self._parse(peer, raw, peer.ws.arrival(), greeted=False, awaited=False)
+            message = await self._parse(peer, raw, peer.ws.arrival(), greeted=False, awaited=False,
+                                        limit=self.settings.limits.max_frame_bytes)
             if message is None:
                 continue
             if isinstance(message, Hello):
@@ -296,7 +298,8 @@ class ArenaServer:
         if not await peer.error(code, message, frame_type):
             raise _Drop("too many bad frames")
 
-    async def _parse(self, peer: Peer, raw: str | bytes, arrived: float, *, greeted: bool, awaited: bool) -> Any:
+    async def _parse(self, peer: Peer, raw: str | bytes, arrived: float, *, greeted: bool, awaited: bool,
+                     limit: int) -> Any:
         """The checks every frame passes (rate, size, syntax); the message, or None when it was refused.
 
         ``awaited``: the connection's game is waiting for its step. That frame is exempt from the rate,
@@ -310,7 +313,6 @@ class ArenaServer:
                 raise _Drop("flooding")
             await peer.error("rate_limited", "too many messages; slow down", strike=False)
             return None
-        limit = self.settings.limits.max_frame_bytes
         # The limit is in bytes: a text of multi-byte characters is larger than its length says.
         size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
         if size > limit:
@@ -357,10 +359,12 @@ class ArenaServer:
     async def _serve(self, peer: Peer, session: PlayerSession | None, room: str, ctx: RoomContext | None) -> None:
         """Route every later frame of a connection until it closes."""
         ws = peer.ws
+        limits = self.settings.limits
+        limit = limits.max_puzzle_frame_bytes if ctx is not None else limits.max_frame_bytes
         async for raw in ws:
             arrived = ws.arrival()
             awaited = session is not None and session.awaited()
-            message = await self._parse(peer, raw, arrived, greeted=True, awaited=awaited)
+            message = await self._parse(peer, raw, arrived, greeted=True, awaited=awaited, limit=limit)
             if message is None:
                 continue
             if ctx is not None and isinstance(message, PUZZLE_FRAMES):

@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 = all)")
     p.add_argument("-n", "--players", type=int, default=2, help="players to wait for (default 2 = a single match; 0 = no tournament, "
                         "serve only the puzzle rooms until stopped)")
-    p.add_argument("-r", "--rounds", type=int, default=1, dest="games_per_pairing", metavar="R",
+    p.add_argument("-r", "--games-per-pairing", "--rounds", type=int, default=1, dest="games_per_pairing", metavar="R",
                    help="games per pairing, seats alternating (default 1)")
     p.add_argument("-f", "--format", choices=["round-robin", "knockout"], default="round-robin",
                    help="tournament format (default round-robin)")

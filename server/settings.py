@@ -20,6 +20,8 @@ class Limits(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     max_frame_bytes: int = Field(4096, ge=256, description="largest frame accepted")
+    max_puzzle_frame_bytes: int = Field(128 * 1024, ge=256,
+                                        description="largest frame accepted in a puzzle room (XSB levels of 64 KiB)")
     messages_per_second: float = Field(50, gt=0, description="sustained messages per second per connection")
     burst: int = Field(100, ge=1, description="messages a connection may send at once before the rate applies")
     max_connections: int = Field(2048, ge=1, description="connections open at once")

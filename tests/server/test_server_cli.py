@@ -42,7 +42,7 @@ def test_help_lists_the_short_flags(capsys):
     (["-n", "0", "--resume"], "--resume continues a tournament"),
     (["--ruleset", "chess"], "invalid choice: 'chess'"),
     (["-t", "0"], "--time-limit: Input should be greater than or equal to 1"),
-    (["-r", "0"], "--rounds: Input should be greater than or equal to 1"),
+    (["-r", "0"], "--games-per-pairing: Input should be greater than or equal to 1"),
     (["-p", "70000"], "--port: Input should be less than or equal to 65535"),
     (["--kick-after-timeouts", "0"], "--kick-after-timeouts: Input should be greater than or equal to 1"),
     (["-n", "two"], "invalid int value: 'two'"),

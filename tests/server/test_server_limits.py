@@ -108,10 +108,10 @@ async def test_a_frame_over_the_limit_is_refused(make_server, greeted):
 
 
 async def test_a_frame_far_over_the_limit_closes_the_connection_only(make_server):
-    server = await make_server(limits=Limits(max_frame_bytes=256))
+    server = await make_server(limits=Limits(max_frame_bytes=256, max_puzzle_frame_bytes=4096))
     a, b = ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")
     client = await spectator(server)
-    await client.send("x" * 256 * 16 + "x")                   # beyond what the websocket layer reads
+    await client.send("x" * 4097)                              # beyond what the websocket layer reads
     assert await client.closed() == 1009                       # "message too big"
     standings = await play(server, [a, b])
     assert standings.games_done == 1 and a.games_over[0]["reason"] == "goal"

@@ -153,3 +153,18 @@ async def test_a_puzzles_only_server_serves_rooms_and_refuses_seats(make_server)
     assert not forever.done()
     forever.cancel()
     await client.close()
+
+
+async def test_a_puzzle_room_takes_large_levels_that_a_tournament_frame_may_not_be(make_server):
+    server = await make_server()
+    client = await enter(server)
+    wide = "#" * 3000 + "\n#@ $ ." + " " * 2993 + "#\n" + "#" * 3000     # about 9 KiB of XSB
+    puzzle = await ask(client, {"type": "puzzle_request", "room": "sokoban", "xsb": wide})
+    assert puzzle["type"] == "puzzle" and puzzle["data"]["width"] == 3000
+    await client.close()
+    player = await Client.open(url(server))
+    await player.send(hello("eye", "spectator"))
+    await player.reply()
+    await player.send({"type": "watch", "game": "x" * 5000})
+    assert (await player.reply())["code"] == "frame_too_large"
+    await player.close()
