@@ -460,5 +460,5 @@ def _finite(value: float | None) -> float | None:
 
 def _rows(standings: Standings) -> list[StandingRow]:
     return [StandingRow(rank=r.rank, player=r.player, points=r.points, games=r.games, wins=r.wins, losses=r.losses,
-                        draws=r.draws, elo=_finite(r.elo), elo_error=_finite(r.elo_error), violations=r.violations,
+                        draws=r.draws, seat0=list(r.white), seat1=list(r.black), elo=_finite(r.elo), elo_error=_finite(r.elo_error), violations=r.violations,
                         thinking_ms=r.thinking_ms) for r in standings.rows()]

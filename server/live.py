@@ -25,7 +25,7 @@ from shared.quoridor import step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult, Standings
 
-from .standings_view import render_standings, standings_text
+from .standings_view import crosstable_text, render_crosstable, render_standings, standings_text
 
 __all__ = ["PlainReporter", "LiveReporter", "Snapshot", "render_dashboard", "describe_result"]
 
@@ -73,6 +73,8 @@ class PlainReporter:
     def tournament_finished(self, standings: Standings, files: Sequence[Path]) -> None:
         self._line("final standings:")
         self._line(standings_text(standings.rows()))
+        self._line("crosstable (points/games of the row player against each column player):")
+        self._line(crosstable_text(standings))
         for path in files:
             self._line(f"results written to {path}")
 
@@ -200,5 +202,6 @@ class LiveReporter:
     def tournament_finished(self, standings: Standings, files: Sequence[Path]) -> None:
         self.snap.standings = standings
         self.stop()
+        self.console.print(render_crosstable(standings))
         for path in files:
             self.console.print(f"results written to {path}")

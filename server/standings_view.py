@@ -10,9 +10,9 @@ from rich.text import Text
 
 from shared.tournament import Row, Standings
 
-__all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text"]
+__all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text", "crosstable_text"]
 
-_HEADERS = ("#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time (s)")
+_HEADERS = ("#", "Player", "Pts", "Games", "W/L/D", "P0", "P1", "Elo", "Viol", "Time (s)")
 # Only the player column reads left to right; numbers line up on the right.
 _LEFT = {"Player"}
 
@@ -35,7 +35,8 @@ def format_elo(elo: float | None, error: float | None, *, ascii_only: bool = Fal
 def _cells(row: Row, *, ascii_only: bool) -> tuple[str, ...]:
     return (
         str(row.rank), row.player, format_points(row.points), str(row.games),
-        f"{row.wins}/{row.losses}/{row.draws}", format_elo(row.elo, row.elo_error, ascii_only=ascii_only),
+        f"{row.wins}/{row.losses}/{row.draws}", "/".join(map(str, row.white)), "/".join(map(str, row.black)),
+        format_elo(row.elo, row.elo_error, ascii_only=ascii_only),
         str(row.violations), f"{row.thinking_ms / 1000:.1f}",
     )
 
@@ -47,14 +48,15 @@ def _elo_style(elo: float | None) -> str:
 
 
 def render_standings(rows: Sequence[Row], *, title: str | None = None) -> Table:
-    """The standings as a rich table: rank, player, points, games, W/L/D, Elo ± error, violations, time."""
+    """The standings as a rich table: rank, player, points, games, W/L/D (all, as player 0 and as player 1), Elo ± error,
+    violations, time."""
     table = Table(title=title, header_style="bold")
     for header in _HEADERS:
         table.add_column(header, justify="left" if header in _LEFT else "right",
                          style="bold" if header == "Pts" else None, no_wrap=header == "Player")
     for row in rows:
         cells: list[str | Text] = list(_cells(row, ascii_only=False))
-        cells[5] = Text(str(cells[5]), style=_elo_style(row.elo))
+        cells[_HEADERS.index("Elo")] = Text(str(cells[_HEADERS.index("Elo")]), style=_elo_style(row.elo))
         table.add_row(*cells, style="bold" if row.rank == 1 and row.games else None)
     return table
 
@@ -80,6 +82,23 @@ def render_crosstable(standings: Standings) -> Table:
         cells.append(format_points(row.points))
         table.add_row(*cells)
     return table
+
+
+def crosstable_text(standings: Standings) -> str:
+    """The crosstable as plain ASCII: row player's points/games against each numbered column player."""
+    rows = standings.rows()
+    cross = standings.crosstable()
+    header = ("#", "Player", *(str(n) for n in range(1, len(rows) + 1)), "Pts")
+    lines = [header]
+    for row in rows:
+        cells = []
+        for column in rows:
+            points, games = cross[row.player].get(column.player, (0.0, 0))
+            cells.append("-" if column.player == row.player else f"{format_points(points)}/{games}" if games else ".")
+        lines.append((str(row.rank), row.player, *cells, format_points(row.points)))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w) for i, (cell, w) in
+                               enumerate(zip(line, widths))).rstrip() for line in lines)
 
 
 def standings_text(rows: Sequence[Row]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -146,10 +147,27 @@ class ResultStore:
             self._conn.execute("PRAGMA foreign_keys = ON")
             # WAL lets readers and one writer in several processes share the file. Set only now, after
             # the file proved to be ours: journal_mode=WAL is persistent and would alter a foreign file.
-            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._use_wal(self._conn)
             # FULL, not NORMAL: NORMAL survives a killed server but may drop the last commits on power
             # loss; a fsync per commit costs nothing at a few commits per game.
             self._conn.execute("PRAGMA synchronous = FULL")
+
+    @staticmethod
+    def _use_wal(conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL unless it is already (the mode is persistent: one switch per file).
+
+        SQLite answers "locked" at once, without its busy wait, when a switch meets another
+        connection's lock (two servers creating the same new file), so the switch is retried here
+        for up to ``BUSY_TIMEOUT_S``.
+        """
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _check_schema(self, conn: sqlite3.Connection) -> bool:
         """True if the file holds our current schema, False if it is empty; raises for anything else."""

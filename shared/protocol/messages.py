@@ -156,6 +156,8 @@ class StandingRow(ProtocolModel):
     wins: int = Field(description="Games won.")
     losses: int = Field(description="Games lost.")
     draws: int = Field(description="Games drawn.")
+    seat0: list[int] = Field([0, 0, 0], description="[wins, losses, draws] as player 0 (starting at (5,1), moving first).")
+    seat1: list[int] = Field([0, 0, 0], description="[wins, losses, draws] as player 1 (starting at (5,9)).")
     elo: float | None = Field(None, description="Elo rating estimated from the games, if computed.")
     elo_error: float | None = Field(None, description="The Elo estimate's error margin (95%), if computed.")
     violations: int = Field(0, description="Violations over all games.")

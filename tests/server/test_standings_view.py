@@ -6,7 +6,7 @@ import math
 from rich.console import Console
 
 from server.standings_view import (
-    format_elo, format_points, render_crosstable, render_standings, standings_text,
+    crosstable_text, format_elo, format_points, render_crosstable, render_standings, standings_text,
 )
 from shared.tournament import GameResult, Standings
 
@@ -53,12 +53,18 @@ def test_render_standings_shows_every_column():
     assert "Round 3" in out
     header = next(line for line in out.splitlines() if "Player" in line)
     assert [c.strip() for c in header.split("┃")[1:-1]] == [
-        "#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time (s)"]
+        "#", "Player", "Pts", "Games", "W/L/D", "P0", "P1", "Elo", "Viol", "Time (s)"]
     alpha, beta = rows[0], rows[1]
-    assert cells(line_of(out, "alpha")) == [
+    alpha_cells = cells(line_of(out, "alpha"))
+    assert alpha_cells[:5] + alpha_cells[7:] == [
         "1", "alpha", "3.5", "5", "2/0/3", format_elo(alpha.elo, alpha.elo_error), "0", "6.2"]
-    assert cells(line_of(out, "beta")) == [
+    beta_cells = cells(line_of(out, "beta"))
+    assert beta_cells[:5] + beta_cells[7:] == [
         "2", "beta", "2", "5", "1/2/2", format_elo(beta.elo, beta.elo_error), "2", "7.6"]
+    # The per-seat columns split W/L/D between the games as player 0 and as player 1.
+    for name in ("alpha", "beta", "gamma"):
+        total, p0, p1 = ([int(n) for n in cell.split("/")] for cell in cells(line_of(out, name))[4:7])
+        assert [a + b for a, b in zip(p0, p1)] == total
     assert cells(line_of(out, "gamma"))[:5] == ["3", "gamma", "0.5", "2", "0/1/1"]
     assert cells(line_of(out, "gamma"))[-1] == "2.0"
     assert out.index("alpha") < out.index("beta") < out.index("gamma")
@@ -70,13 +76,13 @@ def test_elo_margin_is_shown_when_defined():
         s.add(GameResult("a", "b", 0, "goal"))
         s.add(GameResult("b", "a", None, "step_cap"))
     out = render(render_standings(s.rows()))
-    assert cells(line_of(out, "a"))[5].startswith("+") and "±" in line_of(out, "a")
-    assert cells(line_of(out, "b"))[5].startswith("-") and "±" in line_of(out, "b")
+    assert cells(line_of(out, "a"))[7].startswith("+") and "±" in line_of(out, "a")
+    assert cells(line_of(out, "b"))[7].startswith("-") and "±" in line_of(out, "b")
 
 
 def test_render_standings_without_games():
     out = render(render_standings(Standings(["x", "y"]).rows()))
-    assert cells(line_of(out, "x")) == ["1", "x", "0", "0", "0/0/0", "-", "0", "0.0"]
+    assert cells(line_of(out, "x")) == ["1", "x", "0", "0", "0/0/0", "0/0/0", "0/0/0", "-", "0", "0.0"]
 
 
 def test_render_crosstable():
@@ -92,7 +98,7 @@ def test_standings_text_is_fixed_width_ascii():
     rows = sample().rows()
     text = standings_text(rows)
     lines = text.splitlines()
-    assert len(lines) == 4 and lines[0].split() == ["#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol",
+    assert len(lines) == 4 and lines[0].split() == ["#", "Player", "Pts", "Games", "W/L/D", "P0", "P1", "Elo", "Viol",
                                                      "Time", "(s)"]
     assert text.isascii() and "±" not in text
     assert [line.split()[:5] for line in lines[1:]] == [
@@ -102,3 +108,12 @@ def test_standings_text_is_fixed_width_ascii():
         end = lines[0].index(column) + len(column)
         assert all(line[end - 1] != " " and (len(line) == end or line[end] == " ") for line in lines[1:])
     assert lines[2].rstrip().endswith("7.6")
+
+
+def test_crosstable_text_is_plain_and_matches_the_table():
+    text = crosstable_text(sample())
+    assert text.isascii()
+    lines = text.splitlines()
+    assert lines[0].split() == ["#", "Player", "1", "2", "3", "Pts"]
+    assert lines[1].split() == ["1", "alpha", "-", "3/4", "0.5/1", "3.5"]
+    assert lines[3].split() == ["3", "gamma", "0.5/1", "0/1", "-", "0.5"]
