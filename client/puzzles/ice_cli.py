@@ -5,6 +5,7 @@
     quoridor-puzzle ice generate [--size N] [--height H] [--seed S] [--unsolvable | --any]
     quoridor-puzzle ice check FILE ANSWER                   # ANSWER like "urdlur"
 
+A generated maze's side is drawn from 10 to 34 (the kata's random tests) unless ``--size`` says.
 A maze file holds the kata's characters (``S E x #`` and spaces for ice), one row a line;
 ``--pad`` pads short lines with ice for files whose trailing spaces an editor removed. ``-``
 reads standard input. Exit status: 0 done, 1 unreadable or invalid file, 2 bad usage.
@@ -19,7 +20,8 @@ from typing import Any
 
 from rich.console import Console
 
-from shared.ice import IceGeneratorError, IceMaze, IceMazeError, best_route, check_answer, generate_maze, parse_maze
+from shared.ice import (KATA_SIDES, MAX_SIDE, MIN_SIDE, IceGeneratorError, IceMaze, IceMazeError, best_route,
+                        check_answer, generate_maze, parse_maze)
 
 from .ice_app import IceApp, render_maze
 
@@ -85,8 +87,10 @@ def add_subcommand(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _generator_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=int, default=10, help="the side (or width) of a generated maze (default 10)")
-    parser.add_argument("--height", type=int, help="the height, when not square")
+    parser.add_argument("--size", type=int, help=f"the side (or width) of a generated maze, {MIN_SIDE} to {MAX_SIDE} "
+                        f"(default: drawn from {KATA_SIDES[0]} to {KATA_SIDES[1]} like the kata's random tests; "
+                        "the same --seed draws the same side)")
+    parser.add_argument("--height", type=int, help="the height, when not square (default: the width)")
     parser.add_argument("--seed", type=int, help="a seed, to get the same maze again")
     parser.add_argument("--ice", type=float, default=0.75, help="share of ice cells (default 0.75)")
     parser.add_argument("--obstacle", type=float, default=0.20, help="share of obstacles (default 0.20)")

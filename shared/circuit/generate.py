@@ -1,26 +1,32 @@
 """The circuit level generator: every call succeeds, first time, with a solvable and scrambled level.
 
-The design note draws a random path by randomised DFS, then rejects it unless its tile and
-corner counts fit the difficulty, retrying up to 50 times (and sometimes giving up). Here the
-path is *built* to fit, so nothing is ever rejected:
+The design note picks a source and a terminal, draws a random path between them by randomised
+DFS, then rejects it unless its tile and corner counts fit the difficulty, retrying up to 50
+times (and sometimes giving up). Here the counts are drawn first and the path is made to fit:
 
-1. Paths are drawn from a family that is self-avoiding by shape: seen after one of the eight
-   symmetries of the square, a path only moves down, left or right, alternating vertical runs
-   (down) with horizontal runs (left or right, so it may turn back like a snake). Each row holds
-   one contiguous stretch of the path, so it never crosses or touches itself twice in a row.
-2. For a grid side ``n`` the counts of such paths with ``m`` movable tiles and ``k`` corners are
-   computed exactly (a small dynamic programme over runs, columns and lengths, cached). The
-   pairs ``(m, k)`` in the difficulty's ranges with a non-zero count are the only ones drawn,
-   and every later choice (run shape, run lengths, start column, each horizontal run) is drawn
-   among options whose count of completions is non-zero. A choice with completions always has
-   a next choice, so the draw cannot dead-end. Each listed difficulty has such pairs at every
-   grid side of its range (the tests check the whole table), so the generator cannot fail.
-3. The path has at least two vertical moves, so the source and the terminal are at least two
-   cells apart. Tiles follow from each cell's entry and exit sides (the note's table).
-4. Scrambling turns ``int(m * share)`` tiles (at least one) to a wrong rotation. The first
-   scrambled tile along the path is turned so that it does not open towards the tile before it;
-   the tiles before it are correct and connect only along the path, so the source's wired
-   region stops there: the scrambled level is never already solved.
+1. For a grid side ``n`` the pairs ``(m, k)`` (movable tiles, corners) in the difficulty's
+   ranges that the snake family below can build are computed exactly (a small dynamic
+   programme over runs, columns and lengths, cached); one is drawn. Each listed difficulty has
+   such pairs at every grid side of its range (the tests check the whole table).
+2. Randomised DFS, as in the note, but grown from a random source towards the counts rather
+   than towards a fixed terminal: neighbours in random order, a branch cut as soon as exactly
+   ``k`` corners are out of reach, the terminal wherever the ``m + 1``-th move ends. The path
+   never touches itself (no cell joins next to an earlier one but its predecessor), so the
+   tiles wire only along it and the source and terminal are at least two cells apart. The
+   search is bounded (``DFS_ATTEMPTS`` tries of ``DFS_BUDGET`` cells); it finds a path for
+   about nine levels in ten, winding freely (``CircuitLevel.drawn_by == "dfs"``).
+3. Otherwise the snake construction, which cannot fail: seen after one of the eight symmetries
+   of the square, a path only moves down, left or right, alternating vertical runs (down) with
+   horizontal runs (left or right, so it may turn back like a snake); each row holds one
+   contiguous stretch, so it never crosses itself. Every choice (run shape, run lengths, start
+   column, each horizontal run) is drawn among options whose count of completions is non-zero,
+   so the draw cannot dead-end; it has at least two vertical moves, so the source and the
+   terminal are at least two cells apart (``drawn_by == "snake"``).
+4. Tiles follow from each cell's entry and exit sides (the note's table). Scrambling turns
+   ``int(m * share)`` tiles (at least one) to a wrong rotation. The first scrambled tile along
+   the path is turned so that it does not open towards the tile before it; the tiles before
+   it are correct and connect only along the path, so the source's wired region stops there:
+   the scrambled level is never already solved.
 
 Screen order throughout: ``Pos(row, col)`` with the note's x as ``row`` and y as ``col``.
 """
@@ -42,6 +48,8 @@ __all__ = ["CircuitLevel", "CircuitGeneratorError", "generate_level", "feasible_
 
 MIN_SIZE = 3     #: the smallest grid side accepted
 MAX_SIZE = 16    #: the largest grid side accepted
+DFS_ATTEMPTS = 2   #: randomised DFS tries per level before the snake construction takes over
+DFS_BUDGET = 120   #: cells one DFS try may enter (bounds the time of a try that dead-ends)
 
 
 class CircuitGeneratorError(ValueError):
@@ -59,6 +67,7 @@ class CircuitLevel:
     solution: Circuit
     path: tuple[Pos, ...]          # source first, terminal last
     scrambled: tuple[Pos, ...]     # the tiles turned away from the solution
+    drawn_by: str = "dfs"          # how the path was drawn: "dfs" (randomised DFS) or "snake" (fallback)
 
     @property
     def movable(self) -> int:
@@ -88,10 +97,13 @@ def generate_level(difficulty: str | Difficulty = "normal", *, seed: int | None 
         raise CircuitGeneratorError(f"no {diff.name} level fits a {n}x{n} grid; its sides are "
                                     f"{diff.sizes[0]} to {diff.sizes[1]}")
     m, k = rng.choice(pairs)
-    path = _draw_path(rng, n, m, k)
+    path = _dfs_path(rng, n, m, k, DFS_ATTEMPTS, DFS_BUDGET)
+    drawn_by = "dfs"
+    if path is None:
+        path, drawn_by = _draw_path(rng, n, m, k), "snake"
     solution = _wire(n, path)
     initial, scrambled = _scramble(rng, solution, path, diff.scramble)
-    return CircuitLevel(diff, n, seed, initial, solution, path, scrambled)
+    return CircuitLevel(diff, n, seed, initial, solution, path, scrambled, drawn_by)
 
 
 # -- counting the path family ------------------------------------------------------------
@@ -137,6 +149,56 @@ def feasible_pairs(n: int, difficulty: Difficulty) -> tuple[tuple[int, int], ...
 
 
 # -- drawing one path --------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _adjacent(n: int) -> tuple[tuple[int, ...], ...]:
+    """Cell index ``row * n + col`` -> the indices of its orthogonal neighbours inside ``n`` x ``n``."""
+    return tuple(tuple(r2 * n + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                       if 0 <= r2 < n and 0 <= c2 < n)
+                 for r in range(n) for c in range(n))
+
+
+def _dfs_path(rng: random.Random, n: int, m: int, k: int, attempts: int, budget: int) -> tuple[Pos, ...] | None:
+    """A path of ``m`` inner cells and ``k`` corners grown by randomised DFS, or ``None`` within the bounds.
+
+    Each of ``attempts`` tries starts on a random cell and may enter ``budget`` cells in all. The
+    path never touches itself: a cell joins only if none of its neighbours but the one it comes
+    from is already on the path, so the tiles wire only along the path (no shortcut exists).
+    """
+    adjacent = _adjacent(n)
+    moves = m + 1
+    for _ in range(attempts):
+        first = rng.randrange(n * n)
+        path, on = [first], {first}
+        left = [budget]
+
+        def grow(here: int, step: int, corners: int, todo: int) -> bool:
+            if not todo:
+                return True
+            options = list(adjacent[here])
+            rng.shuffle(options)
+            for cell in options:
+                turns = corners + (step != 0 and cell - here != step)
+                # Each remaining move can add at most one corner: keep exactly k within reach.
+                if turns > k or k - turns > todo - 1 or cell in on:
+                    continue
+                if any(other in on for other in adjacent[cell] if other != here):
+                    continue
+                left[0] -= 1
+                if left[0] < 0:
+                    return False
+                path.append(cell)
+                on.add(cell)
+                if grow(cell, cell - here, turns, todo - 1):
+                    return True
+                path.pop()
+                on.discard(cell)
+            return False
+
+        if grow(first, 0, 0, moves):
+            return tuple(Pos(*divmod(cell, n)) for cell in path)
+    return None
+
 
 def _draw_path(rng: random.Random, n: int, m: int, k: int) -> tuple[Pos, ...]:
     shapes = _shapes(n, m, k)

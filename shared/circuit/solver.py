@@ -14,10 +14,9 @@ with alternative routes. Tiles in ``fixed`` (locked by the player) keep their ro
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Collection
 
-from shared.grid import Direction, Pos
+from shared.grid import Direction, Pos, bfs_distances, flood_fill
 
 from .board import Circuit
 from .tiles import ROTATIONS, Tile, TileKind, clicks, corner_rotation
@@ -66,32 +65,22 @@ def solve(circuit: Circuit, *, fixed: Collection[Pos] = ()) -> dict[Pos, int] | 
     def is_goal(state: State) -> bool:
         return state[0] == circuit.terminal and state[1] is term_side
 
-    # Relaxed problem: forward reach from the start, then distances back from the goal.
+    # Relaxed problem (shared/grid breadth-first search): the states reachable from the start,
+    # recording their successors, then each one's distance back from the goal.
     forward: dict[State, list[State]] = {}
-    queue = deque([start])
-    seen = {start}
-    while queue:
-        state = queue.popleft()
-        forward[state] = [s for _, s in successors(state)]
-        for nxt in forward[state]:
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
+
+    def record(state: State) -> list[State]:
+        forward[state] = nexts = [s for _, s in successors(state)]
+        return nexts
+
+    goal: State = (circuit.terminal, term_side)
+    if goal not in flood_fill(start, record):
+        return None
     backward: dict[State, list[State]] = {}
     for state, nexts in forward.items():
         for nxt in nexts:
             backward.setdefault(nxt, []).append(state)
-    goal: State = (circuit.terminal, term_side)
-    if goal not in seen:
-        return None
-    to_goal = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        state = queue.popleft()
-        for prev in backward.get(state, ()):
-            if prev not in to_goal:
-                to_goal[prev] = to_goal[state] + 1
-                queue.append(prev)
+    to_goal = bfs_distances(goal, lambda state: backward.get(state, ()))
 
     visited = {circuit.source, first}
     route: list[tuple[Pos, Direction, Direction]] = []

@@ -61,4 +61,13 @@ def shortest_path(start: N, is_goal: Callable[[N], bool], neighbours: Neighbours
 
 def flood_fill(start: N | Iterable[N], neighbours: Neighbours[N], *, multi: bool = False) -> set[N]:
     """Every node reachable from ``start`` (or from any node of it when ``multi``), start included."""
-    return set(bfs_distances(start, neighbours, multi=multi))
+    # A set and a stack, no distances: the order nodes are reached in does not change the result.
+    seen: set[N] = set(start) if multi else {start}  # type: ignore[arg-type]
+    todo = list(seen)
+    pop, push, add = todo.pop, todo.append, seen.add
+    while todo:
+        for nxt in neighbours(pop()):
+            if nxt not in seen:
+                add(nxt)
+                push(nxt)
+    return seen

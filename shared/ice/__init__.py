@@ -4,12 +4,12 @@ Screen order throughout: ``Pos(row, col)``, row 0 on top; directions are ``u d l
 """
 
 from .check import IceVerdict, check_answer, replay
-from .generate import MAX_SIDE, MIN_SIDE, IceGeneratorError, generate_maze
+from .generate import KATA_SIDES, MAX_SIDE, MIN_SIDE, IceGeneratorError, generate_maze
 from .maze import CELLS, END, ICE, OBSTACLE, START, STICKY, IceMaze, IceMazeError, parse_maze
 from .solver import Route, best_route, explore, solve
 
 __all__ = [
-    "CELLS", "END", "ICE", "MAX_SIDE", "MIN_SIDE", "OBSTACLE", "START", "STICKY",
+    "CELLS", "END", "ICE", "KATA_SIDES", "MAX_SIDE", "MIN_SIDE", "OBSTACLE", "START", "STICKY",
     "IceGeneratorError", "IceMaze", "IceMazeError", "IceVerdict", "Route",
     "best_route", "check_answer", "explore", "generate_maze", "parse_maze", "replay", "solve",
 ]

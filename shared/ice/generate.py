@@ -1,5 +1,6 @@
 """Random ice mazes like the kata's random tests (about 75% ice, 20% ``#``, 5% ``x``), solvable or not as asked.
 
+Sides are the kata's by default (a seeded draw from 10 to 34); any of 2 to 200 may be asked for.
 Cells are drawn independently with the given densities, then ``S`` and ``E`` go on two random
 cells. When the result's solvability is not the one asked for, ``E`` is moved, once, to a cell
 that is known to give the wanted answer, so generation never loops:
@@ -21,24 +22,30 @@ from shared.grid import Grid, Pos
 from .maze import END, ICE, OBSTACLE, START, STICKY, IceMaze, parse_maze
 from .solver import explore
 
-__all__ = ["IceGeneratorError", "generate_maze", "MIN_SIDE", "MAX_SIDE"]
+__all__ = ["IceGeneratorError", "generate_maze", "MIN_SIDE", "MAX_SIDE", "KATA_SIDES"]
 
 MIN_SIDE = 2      #: the smallest side: S and E need two cells, and a cell not next to S
-MAX_SIDE = 200    #: the largest side (the kata's random tests use 10 to 34)
+MAX_SIDE = 200    #: the largest side accepted (for big custom mazes)
+KATA_SIDES = (10, 34)   #: the sides of the kata's random tests: the default draw (inclusive)
 
 
 class IceGeneratorError(ValueError):
     """Generator parameters it cannot use (a side out of range, negative or all-zero densities)."""
 
 
-def generate_maze(width: int, height: int | None = None, *, ice: float = 0.75, obstacle: float = 0.20,
-                  sticky: float = 0.05, seed: int | None = None, solvable: bool | None = True) -> IceMaze:
+def generate_maze(width: int | None = None, height: int | None = None, *, ice: float = 0.75,
+                  obstacle: float = 0.20, sticky: float = 0.05, seed: int | None = None,
+                  solvable: bool | None = True) -> IceMaze:
     """A random ``width`` x ``height`` maze (square when ``height`` is omitted).
 
-    Densities are relative weights of the three kinds of cell. ``seed`` makes the maze
-    reproducible. ``solvable=True`` guarantees ``E`` can be reached, ``False`` that it cannot,
-    ``None`` keeps whatever the draw gives.
+    Without ``width`` the side is drawn from ``KATA_SIDES`` (10 to 34, as in the kata's random
+    tests) by the seeded generator, so a seed still gives one maze. Densities are relative
+    weights of the three kinds of cell. ``seed`` makes the maze reproducible. ``solvable=True``
+    guarantees ``E`` can be reached, ``False`` that it cannot, ``None`` keeps whatever the draw gives.
     """
+    rng = random.Random(seed)
+    if width is None:
+        width = rng.randint(*KATA_SIDES)
     height = width if height is None else height
     for name, side in (("width", width), ("height", height)):
         if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
@@ -47,7 +54,6 @@ def generate_maze(width: int, height: int | None = None, *, ice: float = 0.75, o
     if any(w < 0 for w in weights) or sum(weights) <= 0:
         raise IceGeneratorError(f"densities ice={ice}, obstacle={obstacle}, sticky={sticky} must be "
                                 "non-negative and not all zero")
-    rng = random.Random(seed)
     drawn = rng.choices((ICE, OBSTACLE, STICKY), weights=weights, k=width * height)
     grid = Grid.from_rows([drawn[r * width:(r + 1) * width] for r in range(height)])
     start, end = (Pos(*divmod(i, width)) for i in rng.sample(range(width * height), 2))

@@ -78,3 +78,23 @@ def test_bad_usage_exits_2(argv, capsys):
         main(argv)
     assert info.value.code == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_generate_without_size_draws_a_kata_side_from_the_seed(capsys):
+    sides = set()
+    for seed in range(12):
+        assert main(["ice", "generate", "--seed", str(seed)]) == 0
+        text = capsys.readouterr().out
+        maze = parse_maze(text)
+        assert 10 <= maze.width == maze.height <= 34 and best_route(maze) is not None
+        sides.add(maze.width)
+        assert main(["ice", "generate", "--seed", str(seed)]) == 0
+        assert capsys.readouterr().out == text                               # the seed gives the same maze
+    assert len(sides) > 3
+
+
+def test_generate_help_documents_the_default_side(capsys):
+    with pytest.raises(SystemExit):
+        main(["ice", "generate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "drawn from 10 to 34" in help_text and "2 to 200" in help_text

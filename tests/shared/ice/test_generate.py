@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.ice import IceGeneratorError, best_route, generate_maze
+from shared.ice import KATA_SIDES, IceGeneratorError, best_route, generate_maze
 
 
 def test_a_seed_makes_the_maze_reproducible():
@@ -47,3 +47,14 @@ def test_both_outcomes_occur_when_not_asked():
 def test_bad_parameters_are_named(kwargs, words):
     with pytest.raises(IceGeneratorError, match=words):
         generate_maze(**kwargs)
+
+
+def test_without_a_side_the_kata_sides_are_drawn_by_the_seed():
+    mazes = [generate_maze(seed=s) for s in range(80)]
+    sides = {maze.width for maze in mazes}
+    assert all(maze.width == maze.height for maze in mazes)
+    assert sides <= set(range(KATA_SIDES[0], KATA_SIDES[1] + 1)) == set(range(10, 35))
+    assert len(sides) > 10 and min(sides) < 15 and max(sides) > 29          # spread over the range
+    assert generate_maze(seed=5) == generate_maze(seed=5)
+    assert generate_maze(height=4, seed=5).height == 4
+    assert generate_maze(20, seed=7).width == 20                             # an asked side still wins
