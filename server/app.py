@@ -47,6 +47,11 @@ __all__ = ["ArenaServer", "SilentReporter"]
 log = logging.getLogger("quoridor.server")
 
 
+#: Seconds a closing handshake may take: by then everything is saved, so a client that does not
+#: answer it must not hold the server up (websockets waits 10 s by default).
+CLOSE_TIMEOUT_S = 2.0
+
+
 class _Drop(Exception):
     """The connection broke the protocol once too often (or fatally): close it."""
 
@@ -102,7 +107,7 @@ class ArenaServer:
         await self.desk.open()
         self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
                                   max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
-                                  ping_interval=20, ping_timeout=20)
+                                  ping_interval=20, ping_timeout=20, close_timeout=CLOSE_TIMEOUT_S)
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,

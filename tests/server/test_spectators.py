@@ -1,0 +1,52 @@
+"""Spectators: watching one game sees only that game; everyone who said hello hears the standings."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.server.conftest import ScriptedBot, bounded, url
+from tests.server.support import Client, hello
+
+
+async def test_a_spectator_of_one_game_sees_only_it_and_every_standings(make_server):
+    server = await make_server(players=3, concurrency=1)
+    eye = await Client.open(url(server))
+    await eye.send(hello("eye", "spectator"))
+    assert (await eye.reply())["type"] == "welcome"
+    await eye.send({"type": "watch", "game": "t1-r2-p2-g1"})      # a game of the second round
+
+    async def watch() -> list[dict]:
+        frames = []
+        while not frames or frames[-1]["type"] != "tournament_over":
+            frames.append(await eye.next(timeout=30))
+        return frames
+
+    watching = asyncio.create_task(watch())
+    bots = [ScriptedBot(url(server), key) for key in ("a", "b", "c")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    await bounded(server.run_tournament())
+    await bounded(asyncio.gather(*tasks))
+    frames = await bounded(watching)
+    updates = [f for f in frames if f["type"] == "game_update"]
+    assert updates and {u["game"] for u in updates} == {"t1-r2-p2-g1"} and updates[-1]["over"]
+    standings = [f for f in frames if f["type"] == "standings"]
+    assert [s["games_done"] for s in standings] == [1, 2, 3]
+    assert frames[-1]["rows"][0]["games"] == 2
+    await eye.close()
+
+
+async def test_a_spectator_can_never_act(make_server):
+    server = await make_server()
+    eye = await Client.open(url(server))
+    await eye.send(hello("eye", "spectator"))
+    await eye.reply()
+    bots = [ScriptedBot(url(server), key) for key in ("a", "b")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    tournament = asyncio.create_task(server.run_tournament())
+    await eye.send({"type": "step", "game": "t1-r1-p1-g1", "turn": 0, "move": [5, 2], "wall": None})
+    assert (await eye.reply())["code"] == "not_a_player"
+    await bounded(tournament)
+    await bounded(asyncio.gather(*tasks))
+    assert all(bot.errors == [] for bot in bots)
+    assert all(status == 0 for bot in bots for status in bot.statuses)
+    await eye.close()
