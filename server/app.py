@@ -107,7 +107,8 @@ class ArenaServer:
         await self.desk.open()
         self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
                                   max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
-                                  ping_interval=20, ping_timeout=20, close_timeout=CLOSE_TIMEOUT_S)
+                                  ping_interval=20, ping_timeout=20, close_timeout=CLOSE_TIMEOUT_S,
+                                  compression=None)   # frames of ~200 bytes: deflate costs CPU, saves nothing
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,

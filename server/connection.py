@@ -99,11 +99,15 @@ class Peer:
         if self.debug:
             log.info("-> %s %s", self.address, text)
         try:
-            # send() only waits when the write buffer is full, i.e. the client stopped reading: a
-            # bound keeps such a client from stalling a game, a broadcast or the tournament's end.
+            # send() only waits when the write buffer is full (websockets pauses writing), i.e. the
+            # client stopped reading: a bound keeps such a client from stalling a game, a broadcast or
+            # the tournament's end. The timer costs a good share of a step, so only then is it armed.
             # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation.)
-            async with asyncio.timeout(self.limits.send_timeout_s):
+            if not getattr(self.ws, "paused", True):
                 await self.ws.send(text)
+            else:
+                async with asyncio.timeout(self.limits.send_timeout_s):
+                    await self.ws.send(text)
         except ConnectionClosed:
             self.closed = True
             return False

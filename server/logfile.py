@@ -112,6 +112,13 @@ class LiveLogWriter:
             self._write(row)
             self.records.append(record)
 
+    def append_many(self, records: list[StepRecord]) -> None:
+        """Add rows in one write and one flush; ``ValueError`` (nothing written) if a player is not in this game."""
+        text = "".join(format_row(record, seat=self.header.seat(record.player)) for record in records)
+        with self._lock:
+            self._write(text)
+            self.records.extend(records)
+
     def finish(self, outcome: GameOutcome) -> GameLog:
         """Write the complete log atomically to ``path``, then remove the ``.part`` file; returns the log."""
         with self._lock:

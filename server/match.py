@@ -27,6 +27,7 @@ from shared.protocol import GameOver
 from shared.quoridor import Step
 from shared.referee import GameFinished, GameReferee, RefereeError, RefereeEvent, RefereeSettings, StepJudged, TurnRequest
 
+from .log_batcher import RowBatcher
 from .logfile import LiveLogWriter
 from .players import PlayerSession
 
@@ -66,12 +67,15 @@ class MatchRunner:
     def __init__(self, game_id: str, sessions: tuple[PlayerSession, PlayerSession], referee: RefereeSettings,
                  log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,
                  tournament: str | None = None, on_step: StepHook | None = None,
-                 on_error: Callable[[PlayerSession, str, str], Awaitable[None]] | None = None) -> None:
+                 on_error: Callable[[PlayerSession, str, str], Awaitable[None]] | None = None,
+                 rows: RowBatcher | None = None) -> None:
         self.game_id = game_id
         self.sessions = sessions
         self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
         self.log_path = log_path
         self.executor = executor
+        #: Where log rows go (shared by a tournament's games, so that all their rows go in one job).
+        self.rows = rows if rows is not None else RowBatcher(executor)
         self.grace_s = grace_s
         self.tournament = tournament
         self.on_step = on_step
@@ -118,6 +122,7 @@ class MatchRunner:
             for session in self.sessions:
                 if session.match is self:
                     session.match, session.seat = None, None
+        self.rows.flush()                           # the game's last rows go before finish (one thread, FIFO)
         await self._io(writer.finish, finished.outcome)
         result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, _utc_now(),
                              len(ref.records))
@@ -191,7 +196,7 @@ class MatchRunner:
         finished = None
         for event in events:
             if isinstance(event, StepJudged):
-                self._io_nowait(writer.append, event.record)
+                self.rows.add(writer, event.record)
                 if self.on_step is not None:
                     self.on_step(self, event)
             elif isinstance(event, TurnRequest):
@@ -218,11 +223,3 @@ class MatchRunner:
     async def _io(self, function, *args):  # type: ignore[no-untyped-def]
         return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
 
-    def _io_nowait(self, function, *args) -> None:  # type: ignore[no-untyped-def]
-        future = asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
-        future.add_done_callback(_log_failure)
-
-
-def _log_failure(future: asyncio.Future) -> None:  # type: ignore[type-arg]
-    if not future.cancelled() and future.exception() is not None:
-        log.error("writing a game log failed: %s", future.exception())

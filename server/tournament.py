@@ -24,6 +24,7 @@ from shared.quoridor import GameStatus
 from shared.referee import DRAW_STATUS, StepJudged
 from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, round_robin
 
+from .log_batcher import RowBatcher
 from .match import MatchResult, MatchRunner
 from .players import PlayerSession
 from .settings import ServerSettings
@@ -70,6 +71,7 @@ class TournamentRunner:
         self.sessions = {s.name: s for s in sessions}
         self.players = [s.name for s in sessions]
         self.io = io                    # awaitable runner of blocking store calls (one worker thread)
+        self.rows = RowBatcher(executor)  # every game's log rows, written in batches on the log thread
         self.executor = executor        # the log-writing thread
         self.reporter = reporter
         self.broadcast = broadcast
@@ -150,7 +152,8 @@ class TournamentRunner:
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
                              tournament=self.name, on_step=self._on_step,
-                             on_error=lambda session, code, message: self._tell(session, code, message))
+                             on_error=lambda session, code, message: self._tell(session, code, message),
+                             rows=self.rows)
         self.running[game_id] = runner
         await self.io(self.store.mark_started, self.tid, game_key(game), game_id, runner.started_at)
         self.reporter.game_started(game_id, white.name, black.name)

@@ -1,0 +1,67 @@
+"""The row batcher: every game's rows reach their own log, in order, in few jobs; a broken log loses no other's."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+from server.log_batcher import RowBatcher
+from server.logfile import LiveLogWriter
+from shared.gamelog import GameHeader, GameOutcome, StepRecord
+from shared.quoridor import GameStatus, Step
+
+PLAYERS = ("Ann", "Bob")
+
+
+def rows(n: int) -> list[StepRecord]:
+    return [StepRecord(PLAYERS[i % 2], Step.move(5, 2 + i // 2) if i % 2 == 0 else Step.move(5, 8 - i // 2),
+                       GameStatus.OK, i, i) for i in range(n)]
+
+
+async def test_rows_of_many_games_land_in_order_in_one_job_per_interval(tmp_path):
+    executor = ThreadPoolExecutor(max_workers=1)
+    jobs = []
+    batcher = RowBatcher(executor, interval_s=60)         # nothing flushes by itself in this test
+    original = executor.submit
+    executor.submit = lambda *args, **kw: jobs.append(args) or original(*args, **kw)  # type: ignore[method-assign]
+    writers = [LiveLogWriter(tmp_path / f"g{n}.csv", GameHeader(players=PLAYERS, game=f"g{n}")) for n in range(3)]
+    for record in rows(6):
+        for writer in writers:
+            batcher.add(writer, record)
+    batcher.flush()
+    assert len(jobs) == 1                                   # 18 rows, one hand-off to the log thread
+    loop = asyncio.get_running_loop()
+    for writer in writers:
+        await loop.run_in_executor(executor, writer.finish, GameOutcome(0, "goal", (6, 9), (0, 0)))
+    for writer in writers:
+        assert writer.records == rows(6)
+        assert writer.path.exists() and not writer.part.exists()
+    executor.shutdown()
+
+
+async def test_rows_are_flushed_within_the_interval(tmp_path):
+    executor = ThreadPoolExecutor(max_workers=1)
+    writer = LiveLogWriter(tmp_path / "g.csv", GameHeader(players=PLAYERS))
+    batcher = RowBatcher(executor, interval_s=0.01)
+    batcher.add(writer, rows(1)[0])
+    for _ in range(200):                                   # bounded: at most 2 s
+        if writer.records:
+            break
+        await asyncio.sleep(0.01)
+    assert writer.records == rows(1) and "Ann" in writer.part.read_text()
+    executor.shutdown()
+
+
+async def test_a_broken_log_loses_no_other_games_rows(tmp_path, caplog):
+    executor = ThreadPoolExecutor(max_workers=1)
+    good = LiveLogWriter(tmp_path / "good.csv", GameHeader(players=PLAYERS))
+    broken = LiveLogWriter(tmp_path / "broken.csv", GameHeader(players=PLAYERS))
+    broken.close()                                          # writing to it raises ValueError
+    batcher = RowBatcher(executor, interval_s=60)
+    batcher.add(broken, rows(1)[0])
+    batcher.add(good, rows(1)[0])
+    batcher.flush()
+    await asyncio.get_running_loop().run_in_executor(executor, lambda: None)   # the job before it is done
+    assert good.records == rows(1)
+    assert "writing the log" in caplog.text and "broken.csv" in caplog.text
+    executor.shutdown()
