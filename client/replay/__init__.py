@@ -1,17 +1,23 @@
 """``quoridor-replay``: replay game logs and watch live games in the terminal, export them to SVG/HTML.
 
-Two seams, as in the course viewer: a source of steps (``sources``: a log file, a live server)
-and a view (``views``: text; ``export``: SVG/HTML; ``app``: the interactive screen), joined by
-a ``Controller``. The frame model (``frames``) and the controller are pure.
+Two seams, as in the course viewer: a source of steps (``sources.StepSource``, alias
+``DataLoader``: a log file, games in memory, a live server) and a view (``views.GameView``:
+text; ``export``: SVG/HTML; ``app``: the interactive screen), joined by a ``ReplayController``
+that keeps a ``Controller`` (frame, playing) per game. The frame model (``frames``) and the
+controllers are pure.
 """
 
-from .controller import SPEEDS, Controller, StepOutOfRange
+from .controller import SPEEDS, Controller, ReplayController, StepOutOfRange
 from .frames import Frame, ReplayGame, apply_update, frames_from_log
 from .listing import FolderError, GameEntry, list_folder
-from .sources import LiveSource, LiveSourceError, LogFileSource, ReplayFileError, StepSource, load_game, read_log_file
+from .sources import (
+    DataLoader, GameSource, LiveSource, LiveSourceError, LogFileSource, ReplayFileError, StepSource, load_game,
+    read_log_file,
+)
+from .views import GameView
 
 __all__ = [
-    "SPEEDS", "Controller", "FolderError", "Frame", "GameEntry", "LiveSource", "LiveSourceError", "LogFileSource",
-    "ReplayFileError", "ReplayGame", "StepOutOfRange", "StepSource", "apply_update", "frames_from_log",
-    "list_folder", "load_game", "read_log_file",
+    "SPEEDS", "Controller", "DataLoader", "FolderError", "Frame", "GameEntry", "GameSource", "GameView", "LiveSource",
+    "LiveSourceError", "LogFileSource", "ReplayController", "ReplayFileError", "ReplayGame", "StepOutOfRange",
+    "StepSource", "apply_update", "frames_from_log", "list_folder", "load_game", "read_log_file",
 ]

@@ -1,9 +1,9 @@
 """The interactive replay screen (Textual): the board, what happened, and keys to move through a game.
 
-``ReplayApp`` is the interactive view: it shows a source's games (one log, or a server's live
-games, switched with ``[`` and ``]``) or a folder's listing, and a ``Controller`` per game says
-which frame is shown. Keys are the old viewer's (``n``/``p``) plus arrows, Home/End, ``g``,
-Space, ``+``/``-``, ``?`` and ``q``.
+``ReplayApp`` is the interactive view (a ``GameView``): a ``ReplayController`` joins it to a
+source's games (one log, or a server's live games, switched with ``[`` and ``]``), or it shows a
+folder's listing and opens the log chosen there. Keys are the old viewer's (``n``/``p``) plus
+arrows, Home/End, ``g``, Space, ``+``/``-``, ``?`` and ``q``.
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ from textual.widgets import Static
 from client.render import render_board
 from shared.quoridor import Position
 
-from .controller import Controller, StepOutOfRange
+from .controller import Controller, ReplayController, StepOutOfRange
 from .frames import ReplayGame
 from .listing import GameEntry
 from .screens import GotoScreen, HelpScreen, ListScreen
-from .sources import LiveSourceError, ReplayFileError, StepSource, load_game
+from .sources import GameSource, LiveSourceError, LogFileSource, ReplayFileError, StepSource
 from .views import render_frame_board, render_info, render_title
 
 __all__ = ["ReplayApp"]
 
 class ReplayApp(App[int]):
-    """The interactive viewer of a source's games, or of a folder's listing (``entries``)."""
+    """The interactive viewer (a ``GameView``) of a source's games, or of a folder's listing (``entries``)."""
 
     TITLE = "quoridor-replay"
     CSS = """
@@ -53,18 +53,41 @@ class ReplayApp(App[int]):
     def __init__(self, source: StepSource | None = None, *, entries: Sequence[GameEntry] | None = None,
                  folder: Path | None = None, step: int | None = None) -> None:
         super().__init__()
-        self.source = source
         self.entries = list(entries) if entries is not None else None
         self.folder = folder
         self.start_step = step
-        self.games: dict[str, ReplayGame] = dict(source.games) if source is not None else {}
-        self.controllers: dict[str, Controller] = {}
-        self.game: ReplayGame | None = None
-        self.controller: Controller | None = None
+        #: What joins the source to this screen (None until a game is open).
+        self.replay: ReplayController | None = None
         self.message = ""
         #: What a live source is doing ("watching ...", "the tournament is over"); stays until it changes.
         self.source_state = ""
         self._timer: Timer | None = None
+        if source is not None:
+            self._attach(source)
+
+    def _attach(self, source: StepSource) -> None:
+        self._stop_timer()
+        self.replay = ReplayController(source, self, on_news=self._news)
+
+    @property
+    def source(self) -> StepSource | None:
+        """Where the games shown come from."""
+        return self.replay.source if self.replay is not None else None
+
+    @property
+    def games(self) -> dict[str, ReplayGame]:
+        """The source's games by id."""
+        return self.replay.games if self.replay is not None else {}
+
+    @property
+    def game(self) -> ReplayGame | None:
+        """The game shown."""
+        return self.replay.game if self.replay is not None else None
+
+    @property
+    def controller(self) -> Controller | None:
+        """The frame and playing of the game shown."""
+        return self.replay.cursor if self.replay is not None else None
 
     @property
     def live(self) -> bool:
@@ -79,10 +102,8 @@ class ReplayApp(App[int]):
         yield Static(id="bar")
 
     def on_mount(self) -> None:
-        if self.games:
-            self.select(next(iter(self.games)))
-            if self.start_step is not None and self.controller is not None:
-                self._goto(self.start_step)
+        if self.start_step is not None and self.controller is not None:
+            self._goto(self.start_step)
         self.refresh_view()
         if self.entries is not None:
             self.action_list()
@@ -91,10 +112,10 @@ class ReplayApp(App[int]):
 
     # -- the source -------------------------------------------------------------------------
     async def _follow(self) -> None:
-        assert self.source is not None
-        self.source_state = f"connecting to {self.source.name}"
+        assert self.replay is not None
+        self.source_state = f"connecting to {self.replay.source.name}"
         try:
-            await self.source.follow(self.changed)
+            await self.replay.run()
         except LiveSourceError as exc:
             self.source_state = str(exc)
         except Exception as exc:  # noqa: BLE001 - say it on the screen rather than lose it in a worker
@@ -104,44 +125,30 @@ class ReplayApp(App[int]):
             self.source_state = "the tournament is over" if over else "the server closed the connection"
         self.refresh_view()
 
-    def changed(self, key: str | None) -> None:
-        """The source changed game ``key`` (None: news about the tournament): show it."""
-        self.source_state = f"live: watching {self.source.name}" if self.source is not None else ""
-        if key is not None and self.source is not None:
-            game = self.games[key] = self.source.games[key]
-            controller = self.controllers.get(key)
-            if controller is None:
-                controller = Controller(len(game.frames), len(game.frames) - 1, first_step=game.first_step,
-                                        live_wait=game.live)
-                self.controllers[key] = controller
-            else:
-                controller.resize(len(game.frames))
-            if self.game is None:
-                self.select(key)
+    def _news(self) -> None:
+        """News from a live source about no game in particular: it is being watched."""
+        if self.source is not None:
+            self.source_state = f"live: watching {self.source.name}"
         self.refresh_view()
 
     def select(self, key: str) -> None:
         """Show game ``key`` (each game keeps its own frame and speed)."""
         self._stop_timer()
-        game = self.games[key]
-        if key not in self.controllers:
-            self.controllers[key] = Controller(len(game.frames), first_step=game.first_step, live_wait=game.live)
-        self.game, self.controller = game, self.controllers[key]
+        if self.replay is not None:
+            self.replay.select(key)
 
     def open_entry(self, entry: GameEntry | None) -> None:
         """Open a game chosen in the folder's list (None: keep the one shown)."""
         if entry is None or entry.path is None:
             return
         try:
-            game = load_game(entry.path)
+            source = LogFileSource(entry.path)
         except ReplayFileError as exc:
             self.action_list()
             if isinstance(self.screen, ListScreen):
                 self.screen.say(str(exc))
             return
-        self.games = {game.key: game}
-        self.controllers.pop(game.key, None)
-        self.select(game.key)
+        self._attach(source)
         self.message = ""
         self.refresh_view()
 
@@ -151,8 +158,15 @@ class ReplayApp(App[int]):
         self.message = message
         self.refresh_view()
 
+    def show_game(self, game: ReplayGame) -> None:
+        """Open ``game`` on this screen at its first frame, to step through (a ``GameView`` shows a whole game so)."""
+        self._attach(GameSource(game))
+        self.message = ""
+        if self.is_running:
+            self.refresh_view()
+
     def show(self, game: ReplayGame, index: int) -> None:
-        """Draw frame ``index`` of ``game`` (the ``GameView`` of this screen)."""
+        """Draw frame ``index`` of ``game`` and the bar (the ``GameView`` of this screen)."""
         title = render_title(game)
         if len(self.games) > 1:
             keys = list(self.games)
@@ -163,17 +177,18 @@ class ReplayApp(App[int]):
         self.query_one("#title", Static).update(title)
         self.query_one("#board", Static).update(render_frame_board(game.frames[index]))
         self.query_one("#info", Static).update(render_info(game, index))
+        self.query_one("#bar", Static).update(self._bar())
 
     def refresh_view(self) -> None:
         """Redraw everything from the current game and controller."""
-        if self.game is not None and self.controller is not None:
-            self.show(self.game, self.controller.index)
+        if self.replay is not None and self.game is not None:
+            self.replay.show()
         else:
             waiting = f"waiting for games on {self.source.name}…" if self.source is not None else "no game open"
             self.query_one("#title", Static).update(Text(waiting, "bold"))
             self.query_one("#board", Static).update(render_board(Position.initial(), status_line=False))
             self.query_one("#info", Static).update("")
-        self.query_one("#bar", Static).update(self._bar())
+            self.query_one("#bar", Static).update(self._bar())
 
     def _bar(self) -> Text:
         c = self.controller

@@ -2,7 +2,11 @@
 
 Exit codes: 0 done, 1 a file that is not a game log (or a server that cannot be watched), 2 a
 usage error. Errors are one line on stderr, never a traceback. When stdout is not a terminal,
-``--print`` is implied (there is no screen to be interactive on).
+``--print`` is implied (there is no screen to be interactive on). Printed output is plain text,
+without colour codes, even on a terminal; the interactive screen has the colours.
+
+Every mode is a source joined to a view by a ``ReplayController``: a log file to the screen, to
+the text view or to the exports; a live server to the screen or to the line-per-step view.
 """
 
 from __future__ import annotations
@@ -16,12 +20,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from .controller import Controller, StepOutOfRange
+from .controller import ReplayController, StepOutOfRange
 from .export import ExportError, HtmlView, SvgView
-from .frames import ReplayGame
 from .listing import FolderError, list_folder
 from .sources import LiveSource, LiveSourceError, LogFileSource, ReplayFileError
-from .views import GameView, TextView, frame_line, render_listing
+from .views import GameView, LineView, TextView, print_listing
 
 __all__ = ["main", "build_parser"]
 
@@ -57,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give a game log or a folder of logs, or --live URL (one of them)")
     if args.step is not None and args.step < 0:
         parser.error(f"--step must be 0 or more, got {args.step}")
-    console = Console(highlight=False)
+    console = Console(highlight=False, color_system=None)    # what is printed is plain text, on a terminal too
     interactive = not (args.print_ or args.svg or args.html) and sys.stdout.isatty() and sys.stdin.isatty()
     try:
         if args.live is not None:
@@ -74,36 +77,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _file(args: argparse.Namespace, console: Console, interactive: bool) -> int:
     source = LogFileSource(args.path)
-    game = next(iter(source.games.values()))
-    index = None
-    if args.step is not None:
-        controller = Controller(len(game.frames), first_step=game.first_step)
-        try:
-            controller.goto(args.step)
-        except StepOutOfRange as exc:
-            print(f"{_PROG}: {args.path}: {exc}", file=sys.stderr)
-            return 2
-        index = controller.index
-    if interactive:
-        from .app import ReplayApp      # Textual only when there is a screen to use it on
-        return ReplayApp(source, step=args.step).run() or 0
     views: list[GameView] = [SvgView(path) for path in [args.svg] if path] + \
         [HtmlView(path) for path in [args.html] if path]
     if args.print_ or not views:
         views.insert(0, TextView(console))
-    for view in views:
-        _show(view, game, index)
+    joined = [ReplayController(source, view) for view in views]
+    if args.step is not None:
+        try:
+            for controller in joined:
+                controller.goto(args.step)
+        except StepOutOfRange as exc:
+            print(f"{_PROG}: {args.path}: {exc}", file=sys.stderr)
+            return 2
+    if interactive:
+        from .app import ReplayApp      # Textual only when there is a screen to use it on
+        return ReplayApp(source, step=args.step).run() or 0
+    for controller in joined:
+        if args.step is None:
+            controller.show_game()
+        else:
+            controller.show()
     for path in (args.svg, args.html):
         if path:
             print(f"wrote {path}", file=sys.stderr)
     return 0
-
-
-def _show(view: GameView, game: ReplayGame, index: int | None) -> None:
-    if index is None:
-        view.show_game(game)
-    else:
-        view.show(game, index)
 
 
 def _folder(args: argparse.Namespace, parser: argparse.ArgumentParser, console: Console, interactive: bool) -> int:
@@ -113,7 +110,7 @@ def _folder(args: argparse.Namespace, parser: argparse.ArgumentParser, console: 
     if interactive:
         from .app import ReplayApp
         return ReplayApp(entries=entries, folder=args.path).run() or 0
-    console.print(render_listing(entries, f"{len(entries)} games in {args.path}"))
+    print_listing(console, entries, f"{len(entries)} games in {args.path}")
     return 0
 
 
@@ -130,20 +127,9 @@ def _live(args: argparse.Namespace, parser: argparse.ArgumentParser, console: Co
 
 
 async def _print_live(source: LiveSource, console: Console) -> int:
-    """One line per step of every game, until the tournament is over; then the final table."""
-    shown: dict[str, int] = {}
-
-    def changed(key: str | None) -> None:
-        if key is None:
-            return
-        game = source.games[key]
-        for frame in game.frames[shown.get(key, 0):]:
-            if frame.seat is not None or frame.player is not None:
-                console.print(Text(frame_line(game, frame)))
-        shown[key] = len(game.frames)
-
+    """One line per step of every game (the line view), until the tournament is over; then the final table."""
     console.print(Text(f"watching {source.url} (Ctrl-C to stop)"))
-    await source.follow(changed)
+    await ReplayController(source, LineView(console), every_frame=True).run()
     if source.over:
         console.print(Text(f"tournament {source.tournament} is over"))
         for row in source.standings:

@@ -1,4 +1,9 @@
-"""``Controller``: which frame of a game is shown, and playing through them. Pure (no clock, no I/O).
+"""The controller of the viewer: ``ReplayController`` joins a source of steps to a view; ``Controller`` is one game's frame.
+
+As in the course viewer, the two seams are a source (``sources.StepSource``, alias
+``DataLoader``) and a view (``views.GameView``); the ``ReplayController`` is all that joins them:
+it follows the source, keeps a ``Controller`` per game (which frame, playing, speed) and tells
+the view what to show. Pure: no clock, no I/O of its own (``run`` awaits the source).
 
 The view calls ``tick()`` every ``interval`` seconds while ``playing``; everything else is a key.
 Frames are indexed from 0; ``goto`` takes a step number, which is the index plus ``first_step``
@@ -7,7 +12,15 @@ Frames are indexed from 0; ``goto`` takes a step number, which is the index plus
 
 from __future__ import annotations
 
-__all__ = ["Controller", "StepOutOfRange", "SPEEDS"]
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:       # the seams' types only: importing them would pull in the network and rich
+    from .frames import ReplayGame
+    from .sources import StepSource
+    from .views import GameView
+
+__all__ = ["Controller", "ReplayController", "StepOutOfRange", "SPEEDS"]
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """The playing speeds, in steps per second."""
@@ -124,3 +137,94 @@ class Controller:
         following = self.follow
         self.total = total
         self._move(total - 1 if following else self.index)
+
+
+class ReplayController:
+    """Joins ``source`` to ``view``: the game shown (``key``), a ``Controller`` per game, and what the view is told.
+
+    A screen (``every_frame`` False) is told to redraw the frame it shows whenever the source
+    changes a game, and follows a game's end while it stands on it; a printer (``every_frame``
+    True) is shown each new frame of every game, once, in order. ``on_news`` is called for news
+    that concern no game (a live tournament's standings).
+    """
+
+    def __init__(self, source: StepSource, view: GameView, *, every_frame: bool = False,
+                 on_news: Callable[[], None] | None = None) -> None:
+        self.source, self.view = source, view
+        self.every_frame = every_frame
+        self.on_news = on_news
+        self.cursors: dict[str, Controller] = {}
+        self.key: str | None = None
+        self._shown: dict[str, int] = {}
+        if source.games:
+            self.select(next(iter(source.games)))
+
+    @property
+    def games(self) -> dict[str, ReplayGame]:
+        """The source's games by id."""
+        return self.source.games
+
+    @property
+    def game(self) -> ReplayGame | None:
+        """The game shown (None before the source has one)."""
+        return self.source.games.get(self.key) if self.key is not None else None
+
+    @property
+    def cursor(self) -> Controller | None:
+        """The ``Controller`` of the game shown."""
+        return self.cursors.get(self.key) if self.key is not None else None
+
+    def _cursor(self, key: str, *, at_end: bool) -> Controller:
+        game = self.source.games[key]
+        cursor = self.cursors.get(key)
+        if cursor is None:
+            total = len(game.frames)
+            cursor = self.cursors[key] = Controller(total, total - 1 if at_end else 0, first_step=game.first_step,
+                                                    live_wait=game.live)
+        else:
+            cursor.resize(len(game.frames))
+        return cursor
+
+    def select(self, key: str) -> None:
+        """Make game ``key`` the one shown, on the frame it was left at (its first, the first time)."""
+        if key not in self.source.games:
+            raise KeyError(f"no game {key!r} in {self.source.name}")
+        self._cursor(key, at_end=False)
+        self.key = key
+
+    def goto(self, step: int) -> None:
+        """Go to step number ``step`` of the game shown; ``StepOutOfRange`` when it has no such step."""
+        if self.cursor is not None:
+            self.cursor.goto(step)
+
+    def show(self) -> None:
+        """Tell the view to show the current frame of the game shown (nothing before there is a game)."""
+        game, cursor = self.game, self.cursor
+        if game is not None and cursor is not None:
+            self.view.show(game, cursor.index)
+
+    def show_game(self) -> None:
+        """Tell the view to show the whole of the game shown."""
+        if self.game is not None:
+            self.view.show_game(self.game)
+
+    def changed(self, key: str | None) -> None:
+        """The source changed game ``key`` (None: news about no game); the view is told (see the class doc)."""
+        if key is None:
+            if self.on_news is not None:
+                self.on_news()
+            return
+        self._cursor(key, at_end=True)    # a game first seen while it grows is followed from its end
+        if self.key is None:
+            self.key = key
+        if self.every_frame:
+            game = self.source.games[key]
+            for index in range(self._shown.get(key, 0), len(game.frames)):
+                self.view.show(game, index)
+            self._shown[key] = len(game.frames)
+        else:
+            self.show()
+
+    async def run(self) -> None:
+        """Follow the source until nothing more will come, telling the view as games change."""
+        await self.source.follow(self.changed)

@@ -23,7 +23,7 @@ _PITCH = _CELL + _GAP
 _BOARD = 2 * _MARGIN + SIZE * _PITCH + _GAP
 _COLOURS = ("#0e7490", "#a21caf")          # seat 0 cyan, seat 1 magenta (as on the terminal)
 _GOAL_TINTS = ("#cffafe", "#fae8ff")        # seat 0's goal row (9), seat 1's (1)
-_WALL, _LAST, _BAD = "#b45309", "#dc2626", "#dc2626"
+_WALL, _LAST, _BAD, _WARN = "#b45309", "#dc2626", "#dc2626", "#b45309"
 _FONT = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
 
 
@@ -125,6 +125,10 @@ def _frame_lines(game: ReplayGame, frame: Frame) -> list[tuple[str, str]]:
         lines.append((frame.reason, _BAD if frame.is_violation else "#111827"))
     if frame.problem is not None:
         lines.append((f"the log disagrees with the rules (line {frame.line}): {frame.problem}", _BAD))
+    if frame.stop is not None:
+        lines.append((f"line {frame.line}: {frame.stop}", _BAD))
+    if frame.unverified_note:
+        lines.append((frame.unverified_note, _WARN))
     left = frame.position.walls_left
     lines.append((f"walls left {left[0]} · {left[1]}   violations {frame.violations[0]} · {frame.violations[1]}",
                   "#475569"))
@@ -134,7 +138,7 @@ def _frame_lines(game: ReplayGame, frame: Frame) -> list[tuple[str, str]]:
 def position_svg(game: ReplayGame, index: int) -> str:
     """An SVG of frame ``index``: the board, the step's wall and moved pawn in red, the step in words."""
     frame = game.frames[index]
-    applied = frame.status is not None and not frame.flagged
+    applied = frame.applied
     last_wall = frame.sent.new_wall.normalized() if applied and not frame.sent.is_move() else None
     moved = frame.sent.new_loc if applied and frame.sent.is_move() else None
     body = _board(frame.position, last_wall=last_wall, moved=moved)
@@ -150,7 +154,7 @@ def _history(game: ReplayGame) -> tuple[dict[BlockBar, str], tuple[list[Location
             cell = frame.position.pawn(seat)
             if not trails[seat] or trails[seat][-1] != cell:
                 trails[seat].append(cell)
-        if frame.status is not None and not frame.flagged and not frame.sent.is_move():
+        if frame.applied and not frame.sent.is_move() and not frame.sent.new_wall.is_none():
             wall = frame.sent.new_wall.normalized()
             if frame.position.has_wall(wall):
                 labels.setdefault(wall, str(frame.step))
@@ -166,13 +170,16 @@ def game_svg(game: ReplayGame) -> str:
              (f"{game.last_step} steps · {game.result()}", "#111827"),
              ("lines: the pawns' paths · numbers: the step that placed each wall", "#475569")]
     lines += [(f"disagrees with the rules: {problem}", _BAD) for problem in game.problems[:3]]
+    if game.unverified_from is not None:
+        lines.append((f"unverified after line {game.unverified_from}: rows drawn as the log gives them", _WARN))
     return _svg(body, lines, f"{_players(game)}, the whole game")
 
 
 _CSS = """body{font-family:system-ui,Helvetica,Arial,sans-serif;margin:2em;color:#111827}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #cbd5e1;padding:2px 8px;text-align:left}
 tr.bad td{color:#b91c1c;font-weight:bold}.p0{color:#0e7490;font-weight:bold}.p1{color:#a21caf;font-weight:bold}
-.problem{color:#b91c1c;font-weight:bold}details{margin:.3em 0}"""
+.problem{color:#b91c1c;font-weight:bold}details{margin:.3em 0}
+tr.unverified td{color:#92400e;font-style:italic}.unverified{color:#92400e}"""
 
 
 def _svg_inline(svg: str) -> str:
@@ -191,16 +198,18 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
            f'<span class="p1">{escape(game.players[1])}</span></h1>',
            f"<p>{name} · {escape(game.ruleset)} rules · {game.last_step} steps · "
            f"<strong>{escape(game.result())}</strong></p>"]
-    out += [f'<p class="problem">The log disagrees with the rules at {escape(p)}; the replay stops there.</p>'
-            for p in game.problems]
+    out += [f'<p class="problem">The log disagrees with the rules at {escape(p)}</p>' for p in game.problems]
+    if game.unverified_from is not None:
+        out.append(f'<p class="unverified">From line {game.unverified_from} on, the rules check nothing: '
+                   "the rows are drawn as the log gives them (unverified), as the old viewer did.</p>")
     out.append(f"<figure>{_svg_inline(position_svg(game, index) if index is not None else game_svg(game))}</figure>")
     out.append("<table><thead><tr><th>step</th><th>player</th><th>step</th><th>status</th><th>thinking</th>"
                "<th>note</th></tr></thead><tbody>")
     for frame in game.frames[1:]:
         seat_class = f' class="p{frame.seat}"' if frame.seat is not None else ""
         status = STATUS_NAMES.get(frame.status, "?") if frame.status is not None else "?"
-        note = frame.problem or frame.reason
-        row_class = ' class="bad"' if frame.flagged else ""
+        note = "; ".join(n for n in (frame.problem, frame.stop, frame.reason, frame.unverified_note) if n)
+        row_class = ' class="bad"' if frame.flagged else ' class="unverified"' if frame.unverified is not None else ""
         out.append(f"<tr{row_class}><td>{frame.step}</td>"
                    f"<td><span{seat_class}>{escape(frame.player or '?')}</span></td>"
                    f"<td>{escape(frame.notation)}</td><td>{status}</td><td>{format_ms(frame.thinking_ms)}</td>"

@@ -3,15 +3,17 @@
 Frame 0 is the starting position; frame k shows the board after the k-th row of a log (or the
 k-th ``game_update`` of a live game). Rows that break the rules without being applied
 (violations) get a frame too, with the board unchanged and the reason. A log that disagrees with
-the rules is replayed up to the first disagreement, which gets a last frame carrying the problem
-(its board is the last one the rules accept); nothing after it is shown.
+the rules is checked by the rules up to its first disagreement, whose frame carries the problem;
+from that row on, rows are drawn the old viewer's way, as the log gives them (``asgiven``), each
+frame marked ``unverified`` with the line of the disagreement. A row that cannot be drawn even
+so (a cell off the board, a malformed wall) gets a last frame saying why (``stop``), board unchanged.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shared.gamelog import GameLog, ReplayStep, replay
+from shared.gamelog import DRAWN, GameLog, ReplayStep, replay
 from shared.protocol import GameUpdate, to_blockbar, to_location
 from shared.quoridor import GameStatus, Position, Step, find_ruleset, step_name
 
@@ -25,7 +27,7 @@ STATUS_NAMES = {
 }
 """The handout's name of each status, as the old viewer prints it."""
 
-_ENDING = (GameStatus.WIN, GameStatus.LOST, GameStatus.RULES_BREAKER)
+_ENDING = (GameStatus.WIN, GameStatus.LOST, GameStatus.ENEMY_CLOSED, GameStatus.RULES_BREAKER)
 _TIMEOUT_REASON = "no answer within the time limit"
 _BREAKER_REASON = "the third violation loses the game"
 
@@ -46,7 +48,8 @@ class Frame:
     status: GameStatus | None = None
     #: Why the step was a violation, as the rules say it ("" for an applied step).
     reason: str = ""
-    #: Where the log disagrees with the rules on this row (the row was not applied).
+    #: Where the log disagrees with the rules on this row (its first disagreement), or why a live
+    #: board cannot be drawn.
     problem: str | None = None
     thinking_ms: int | None = None
     #: Total thinking time per seat so far; None when the source does not record times.
@@ -56,6 +59,11 @@ class Frame:
     line: int | None = None
     #: True when this step ended the game.
     over: bool = False
+    #: Not checked by the rules: the line of the log's first disagreement, from which rows are
+    #: drawn as the log gives them (None for a frame the rules checked).
+    unverified: int | None = None
+    #: Why the replay stops at this row: it cannot be drawn even as the log gives it (board unchanged).
+    stop: str | None = None
 
     @property
     def is_violation(self) -> bool:
@@ -64,8 +72,26 @@ class Frame:
 
     @property
     def flagged(self) -> bool:
-        """True when the frame should stand out: a violation or a disagreement with the rules."""
-        return self.is_violation or self.problem is not None
+        """True when the frame should stand out: a violation, a disagreement, or where the replay stops."""
+        return self.is_violation or self.problem is not None or self.stop is not None
+
+    @property
+    def applied(self) -> bool:
+        """True when the board shows this frame's step placed (by the rules, or drawn as the log gives it)."""
+        if self.status is None or self.stop is not None:
+            return False
+        if self.unverified is not None:
+            return self.status in DRAWN
+        return not self.flagged
+
+    @property
+    def unverified_note(self) -> str:
+        """What a frame the rules did not check says about itself; ``""`` for a checked frame."""
+        if self.unverified is None or self.stop is not None:
+            return ""
+        if self.line == self.unverified:
+            return "unverified: from this row on, rows are drawn as the log gives them, not checked by the rules"
+        return f"unverified: after the disagreement at line {self.unverified} (drawn as the log gives it)"
 
 
 @dataclass
@@ -102,6 +128,11 @@ class ReplayGame:
         """The step number of the last frame."""
         return self.frames[-1].step
 
+    @property
+    def unverified_from(self) -> int | None:
+        """The line of the disagreement after which frames are drawn unchecked; None when the rules checked all."""
+        return next((f.unverified for f in self.frames if f.unverified is not None), None)
+
     def result(self) -> str:
         """``alice won (goal)``, ``draw (step cap)``, ``in progress`` or ``no result``."""
         return result_text(self.players, self.winner, self.reason, live=self.live)
@@ -137,32 +168,37 @@ def _notation(sent: Step) -> str:
 
 # -- logs ----------------------------------------------------------------------------------------
 def frames_from_log(log: GameLog, *, key: str = "", title: str = "") -> ReplayGame:
-    """Replay ``log`` through the rules core into frames; a disagreement ends the frames (see module doc)."""
+    """Replay ``log`` into frames: checked by the rules core up to a disagreement, unverified after it (module doc)."""
     run = replay(log)
     players = log.header.players
     timed = all(record.thinking_ms is not None for record in log.steps)
     clocks = [0, 0] if timed else None
     violations = [0, 0]
     frames = [Frame(0, Position.initial(run.ruleset), clocks_ms=(0, 0) if timed else None)]
-    for done in run:
+    first = run.disagreement
+    for done in [*run.steps, *run.unverified]:
         record = done.record
         if clocks is not None:
             clocks[done.seat] += record.thinking_ms or 0
         if record.status.is_violation or record.status is GameStatus.RULES_BREAKER:
             violations[done.seat] += 1
+        since = None if done.verified or first is None else first.line
+        problem = first.message if since is not None and done.line == since else None
         frames.append(Frame(
             len(frames), done.position, done.seat, record.player, record.step, _notation(record.step), record.status,
-            _reason(done), None, record.thinking_ms, None if clocks is None else (clocks[0], clocks[1]),
-            (violations[0], violations[1]), done.line, record.status in _ENDING))
-    if len(run.steps) < len(log.steps):      # the replay stopped: show the row it stopped at
-        record = log.steps[len(run.steps)]
+            _reason(done), problem, record.thinking_ms, None if clocks is None else (clocks[0], clocks[1]),
+            (violations[0], violations[1]), done.line, done.verified and record.status in _ENDING, since))
+    problems = [str(p) for p in run.problems]
+    if run.halt is not None and first is not None:      # a row that cannot be drawn even unchecked: stop there
+        record = log.steps[len(frames) - 1]
         seat = players.index(record.player) if record.player in players else None
-        problem = run.problems[0]
         frames.append(Frame(
-            len(frames), run.position, seat, record.player, record.step, _notation(record.step), record.status,
-            "", problem.message, record.thinking_ms, frames[-1].clocks_ms, frames[-1].violations, problem.line))
+            len(frames), run.shown_position, seat, record.player, record.step, _notation(record.step), record.status,
+            "", first.message if run.halt.line == first.line else None, record.thinking_ms, frames[-1].clocks_ms,
+            frames[-1].violations, run.halt.line, False, first.line, run.halt.message))
+        problems.append(str(run.halt))
     return ReplayGame(key or log.header.game or "game", players, frames, log.header.ruleset, title,
-                      [str(p) for p in run.problems], run.winner, run.reason, len(log.steps))
+                      problems, run.winner, run.reason, len(log.steps))
 
 
 def _reason(done: ReplayStep) -> str:

@@ -1,15 +1,18 @@
-"""Sources of steps: a log file, or the live games of a server watched as a spectator.
+"""Sources of steps: a log file, games already in memory, or the live games of a server watched as a spectator.
 
-A source keeps ``games`` (id -> ``ReplayGame``, in the order they appeared) up to date and calls
-back when one changes; a view shows them. A new source is one class with those two members.
+A source (``StepSource``, the course viewer's ``DataLoader`` seam) keeps ``games`` (id ->
+``ReplayGame``, in the order they appeared) up to date and calls back when one changes; a
+``ReplayController`` joins it to a view. A new source is one class with the members of ``StepSource``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -23,8 +26,8 @@ from shared.protocol import (
 from .frames import ReplayGame, apply_update, frames_from_log
 
 __all__ = [
-    "StepSource", "LogFileSource", "LiveSource", "ReplayFileError", "LiveSourceError", "read_log_file", "load_game",
-    "MAX_LOG_BYTES",
+    "StepSource", "DataLoader", "LogFileSource", "GameSource", "LiveSource", "ReplayFileError", "LiveSourceError",
+    "read_log_file", "load_game", "MAX_LOG_BYTES",
 ]
 
 MAX_LOG_BYTES = 8 * 1024 * 1024
@@ -42,6 +45,7 @@ class LiveSourceError(ConnectionError):
     """The server could not be watched: unreachable, not a Quoridor Arena server, or it refused us."""
 
 
+@runtime_checkable
 class StepSource(Protocol):
     """Where the steps come from: ``games`` by id, kept up to date by ``follow``."""
 
@@ -54,24 +58,51 @@ class StepSource(Protocol):
         """Keep ``games`` up to date, calling ``changed`` after each change; returns when nothing more will come."""
 
 
+DataLoader = StepSource
+"""``StepSource`` under the course viewer's name: the ``DataLoader`` seam of QuoridorUI, whose ``LogLoader``
+reads a log file (ours: ``LogFileSource``; also ``LiveSource``, ``GameSource``)."""
+
+
 # -- files ---------------------------------------------------------------------------------------
 def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
+
+
+_KINDS = ((stat.S_ISDIR, "is a folder"), (stat.S_ISFIFO, "is a pipe (FIFO)"), (stat.S_ISCHR, "is a character device"),
+          (stat.S_ISBLK, "is a block device"), (stat.S_ISSOCK, "is a socket"))
+
+
+def _read_at_most(path: Path, limit: int) -> bytes:
+    """Up to ``limit`` bytes of the regular file at ``path``; ``ReplayFileError`` for anything else.
+
+    Opened without blocking (a FIFO would wait for a writer) and checked on the open file, so
+    that a device (``/dev/zero``, ``/dev/urandom``) is never read and the file cannot be swapped.
+    """
+    name = str(path)
+    if path.is_dir():        # checked first: Windows cannot open a folder at all
+        raise ReplayFileError(f"{name}: is a folder, not a game log file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _KINDS if test(mode)), "is not a regular file")
+            raise ReplayFileError(f"{name}: {kind}, not a game log file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(limit)
+    finally:
+        os.close(fd)
 
 
 def read_log_file(path: Path) -> GameLog:
     """Read and parse the game log at ``path``; ``ReplayFileError`` (one line) when it is not one."""
     name = str(path)
     try:
-        if path.is_dir():
-            raise ReplayFileError(f"{name}: is a folder, not a game log file")
-        size = path.stat().st_size
-        if size > MAX_LOG_BYTES:
-            raise ReplayFileError(f"{name}: {size} bytes is far too large for a game log "
-                                  f"(at most {MAX_LOG_BYTES} bytes are read)")
-        data = path.read_bytes()
+        data = _read_at_most(Path(path), MAX_LOG_BYTES + 1)
     except OSError as exc:
         raise ReplayFileError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise ReplayFileError(f"{name}: more than {MAX_LOG_BYTES} bytes, far too large for a game log "
+                              f"(a game of 200 steps is about 10 KB)")
     nul = data.find(b"\0")
     if nul >= 0:
         raise ReplayFileError(f"{name}, line {_line_of(data, nul)}: binary data (a NUL byte at offset {nul}); "
@@ -93,20 +124,26 @@ def load_game(path: Path) -> ReplayGame:
     return frames_from_log(log, key=path.name, title=path.name)
 
 
-class LogFileSource:
-    """One game from a log file, read when the source is made (so a bad file fails at once)."""
+class GameSource:
+    """Games already replayed, held in memory: nothing to follow."""
 
     live = False
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.name = str(path)
-        game = load_game(self.path)
-        self.games: dict[str, ReplayGame] = {game.key: game}
+    def __init__(self, *games: ReplayGame, name: str = "") -> None:
+        self.name = name or (games[0].title or games[0].key if games else "no game")
+        self.games: dict[str, ReplayGame] = {game.key: game for game in games}
 
     async def follow(self, changed: Changed) -> None:
-        """A file does not change while it is shown: nothing to follow."""
+        """Games in memory do not change while they are shown: nothing to follow."""
         return None
+
+
+class LogFileSource(GameSource):
+    """One game from a log file, read when the source is made (so a bad file fails at once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        super().__init__(load_game(self.path), name=str(path))
 
 
 # -- a live server -------------------------------------------------------------------------------

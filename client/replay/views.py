@@ -1,17 +1,20 @@
 """Views of a replay as rich renderables: the board and what happened, a folder's games, plain text.
 
-``render_frame`` is what ``--print`` writes (plain text when stdout is no terminal) and what the
-interactive screen shows in its panels. A view is one class with ``show`` (one frame) and
-``show_game`` (all of it); the Textual screen, the text printer and the exports are views.
+``render_frame`` is what ``--print`` writes (always plain text) and what the interactive screen
+shows in its panels. A view (``GameView``, the course viewer's seam) is one class with ``show``
+(one frame) and ``show_game`` (all of it); the Textual screen (``app.ReplayApp``), the text
+printers here (``TextView``: boards; ``LineView``: a line per step, for live games) and the
+exports (``export``) are views. A ``ReplayController`` joins a view to a source of steps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -21,18 +24,19 @@ from .frames import STATUS_NAMES, Frame, ReplayGame, describe_step
 from .listing import GameEntry
 
 __all__ = [
-    "GameView", "TextView", "render_title", "render_info", "render_frame", "render_frame_board", "render_listing",
-    "frame_line",
-    "format_ms",
+    "GameView", "TextView", "LineView", "render_title", "render_info", "render_frame", "render_frame_board",
+    "render_listing", "print_listing", "frame_line", "format_ms",
 ]
 
+_NAME_COLUMNS = ("game", "seat 0", "seat 1")
 _BAD = "bold red"
 _WARN = "bold yellow"
 _GOOD = "green"
 
 
+@runtime_checkable
 class GameView(Protocol):
-    """Something that shows a game: one frame of it, or the whole of it."""
+    """Something that shows a game: one frame of it, or the whole of it (the course viewer's ``GameView``)."""
 
     def show(self, game: ReplayGame, index: int) -> None:
         """Show frame ``index`` of ``game``."""
@@ -83,15 +87,19 @@ def render_info(game: ReplayGame, index: int) -> Text:
         text.append(f"  [{frame.notation}]\n" if frame.notation else "\n")
     if frame.status is not None:
         name = STATUS_NAMES.get(frame.status, str(int(frame.status)))
-        text.append("status in the log: " if frame.problem is not None else "status: ").append(name, _BAD if frame.is_violation else _GOOD)
+        checked = frame.problem is None and frame.unverified is None and frame.stop is None
+        text.append("status: " if checked else "status in the log: ").append(name, _BAD if frame.is_violation else _GOOD)
         if frame.reason:
             text.append(f": {frame.reason}", _BAD if frame.is_violation else "")
         text.append("\n")
-    if frame.problem is not None:
-        text.append(f"✗ the log disagrees with the rules (line {frame.line}): {frame.problem}\n", _BAD)
+    if frame.problem is not None:      # a live frame has no line: its problem is the server's board
+        text.append(f"✗ the log disagrees with the rules (line {frame.line}): {frame.problem}\n"
+                    if frame.line is not None else f"✗ {frame.problem}\n", _BAD)
+    if frame.stop is not None:
         later = game.rows - frame.step
-        if later > 0 and not game.live:      # a live game goes on after a board it could not draw
-            text.append(f"the replay stops here; {later} later row(s) not shown\n", _WARN)
+        text.append(f"✗ line {frame.line}: {frame.stop}; {later} later row(s) not shown\n", _BAD)
+    if frame.unverified_note:
+        text.append(frame.unverified_note + "\n", _WARN)
     pos = frame.position
     # One row per figure, seat 0 first, each in its player's colour (the first row says who is who).
     for label, values in (("players", (f"{game.players[0]} (0, e1)", f"{game.players[1]} (1, e9)")),
@@ -119,7 +127,7 @@ def _times(frame: Frame) -> tuple[str, str]:
 
 def render_frame_board(frame: Frame) -> Text:
     """The board of ``frame``, its step (a placed wall, the cell moved to) standing out."""
-    applied = frame.status is not None and not frame.flagged
+    applied = frame.applied
     wall = frame.sent.new_wall if applied and not frame.sent.is_move() else None
     cell = frame.sent.new_loc if applied and frame.sent.is_move() else None
     return render_board_marked(frame.position, wall=wall, cell=cell, status_line=False)
@@ -139,6 +147,8 @@ def frame_line(game: ReplayGame, frame: Frame) -> str:
     line = f"{game.key} step {frame.step}: {who} {frame.notation} {status}{clocks}"
     if frame.reason:
         line += f" ({frame.reason})"
+    if frame.problem:
+        line += f" ✗ {frame.problem}"
     if frame.over:
         line += f" · {game.result()}"
     return line
@@ -150,7 +160,9 @@ def render_listing(entries: Sequence[GameEntry], title: str = "") -> Table:
                   show_edge=False, collapse_padding=True)
     for column, justify in (("#", "right"), ("game", "left"), ("seat 0", "left"), ("seat 1", "left"),
                             ("score", "center"), ("end", "left"), ("steps", "right"), ("note", "left")):
-        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        # Names are never broken across lines (a pipe is 80 columns wide): see print_listing.
+        table.add_column(column, justify=justify, overflow="fold",  # type: ignore[arg-type]
+                         no_wrap=column in _NAME_COLUMNS)
     for n, entry in enumerate(entries, 1):
         table.add_row(str(n), entry.game, Text(entry.white, PAWN_STYLES[0]), Text(entry.black, PAWN_STYLES[1]),
                       entry.score, entry.result, "" if entry.steps is None else str(entry.steps),
@@ -158,8 +170,18 @@ def render_listing(entries: Sequence[GameEntry], title: str = "") -> Table:
     return table
 
 
+def print_listing(console: Console, entries: Sequence[GameEntry], title: str = "") -> None:
+    """Print the listing as wide as its names need, even past the console's width (a pipe's 80 columns)."""
+    table = render_listing(entries, title)
+    need = Measurement.get(console, console.options.update(max_width=100_000), table).maximum
+    if need > console.width:
+        console = Console(file=console.file, width=need, color_system=console.color_system,  # type: ignore[arg-type]
+                          force_terminal=console.is_terminal, highlight=False)
+    console.print(table)
+
+
 class TextView:
-    """Prints frames to a rich console: colour on a terminal, plain text in a pipe."""
+    """Prints frames to a rich console as text (``--print``: the console is made without colour)."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -180,3 +202,21 @@ class TextView:
             self._print(render_info(game, index))
         for problem in game.problems:
             self._print(Text(f"✗ {problem}", _BAD))
+
+
+class LineView:
+    """Prints one line per step (``frame_line``): ``--live --print`` follows every game through it."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def show(self, game: ReplayGame, index: int) -> None:
+        """Print the line of frame ``index`` (nothing for a start that no step led to)."""
+        frame = game.frames[index]
+        if frame.seat is not None or frame.player is not None:
+            self.console.print(Text(frame_line(game, frame)), highlight=False)
+
+    def show_game(self, game: ReplayGame) -> None:
+        """Print the line of every step."""
+        for index in range(len(game.frames)):
+            self.show(game, index)

@@ -1,5 +1,6 @@
 """Game logs: the records of a game, their CSV form (``replay-csv.md``) and their replay. Pure."""
 
+from .asgiven import DRAWN, Undrawable, draw_as_given
 from .csvformat import (
     COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
     format_outcome, format_row, parse_log, row_lines,
@@ -8,8 +9,9 @@ from .records import REASONS, GameHeader, GameLog, GameOutcome, LogProblem, Step
 from .replay import STEP_CAP, VIOLATIONS_TO_LOSE, Replay, ReplayStep, final_position, replay, validate
 
 __all__ = [
-    "COLUMNS", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS",
+    "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS",
     "LogFormatError", "LogProblem", "REASONS", "Replay", "ReplayStep", "STEP_CAP", "StepRecord",
-    "VIOLATIONS_TO_LOSE", "canonical_step", "check_player_name", "final_position", "format_header",
+    "Undrawable", "VIOLATIONS_TO_LOSE", "canonical_step", "check_player_name", "draw_as_given", "final_position",
+    "format_header",
     "format_log", "format_outcome", "format_row", "parse_log", "replay", "row_lines", "validate",
 ]

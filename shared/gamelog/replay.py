@@ -5,12 +5,17 @@ Each row is checked against ``quoridor-rules.md`` in the position reached so far
 * rows alternate, seat 0 first; no row follows the row that ended the game (nor the step cap);
 * an Ok, Win or Lost row must be a legal step, and is applied; Ok must not reach the goal row,
   Win must (or end the game at the step cap, where Win/Lost go by thinking time);
+* an EnemyClosed row ends the game: it is the status a seat is told when its opponent left, so
+  its player wins by ``disconnect`` (our server writes no row for that, only the outcome
+  ``disconnect`` naming the same winner); a step it carries must be legal and is applied;
 * an InvalidStep or InsufficientBlock row must be judged so by the rules and changes nothing;
   a Timeout row changes nothing; the violation that loses the game must be RulesBreaker;
 * a finished log's outcome must agree with its rows (winner, reason, totals).
 
-A disagreement becomes a ``LogProblem`` naming the line; the replay stops at the first one in the
-rows, keeping every position up to it.
+A disagreement becomes a ``LogProblem`` naming the line. The rules stop checking at the first one
+in the rows (``disagreement``), keeping every position up to it; that row and the later ones are
+then drawn as the log gives them, the old viewer's way (``asgiven``), as ``unverified`` steps,
+until a row that cannot be drawn even so (``halt``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..quoridor import GameStatus, Judgement, Position, Ruleset, Step, find_ruleset, step_name
+from .asgiven import Undrawable, draw_as_given
 from .records import GameLog, LogProblem, StepRecord
 
 __all__ = ["Replay", "ReplayStep", "replay", "validate", "final_position", "VIOLATIONS_TO_LOSE", "STEP_CAP"]
@@ -51,7 +57,8 @@ def _describe(step: Step) -> str:
 class ReplayStep(NamedTuple):
     """One replayed row: the record, the position after it, the rules core's verdict, its line and seat.
 
-    ``judgement`` is ``None`` for Timeout and RulesBreaker rows, whose step the rules do not judge.
+    ``judgement`` is ``None`` for Timeout and RulesBreaker rows, whose step the rules do not judge,
+    and for unverified rows (``verified`` False: drawn as the log gives them, past a disagreement).
     """
 
     record: StepRecord
@@ -59,6 +66,7 @@ class ReplayStep(NamedTuple):
     judgement: Judgement | None
     line: int
     seat: int
+    verified: bool = True
 
 
 class _Disagreement(Exception):
@@ -71,7 +79,12 @@ class Replay:
     After construction: ``problems`` (empty when the whole log agrees), ``position`` (after the last
     agreeing row), per-seat ``violations``, ``thinking_ms`` (known times summed) and ``steps_made``,
     and ``winner``/``reason``: the end the rows show, else the log's outcome (``reason`` is ``None``
-    when neither says the game ended).
+    when neither says the game ended); all of these go by the agreeing rows only.
+
+    Past a disagreement: ``disagreement`` (the first row that disagrees, also ``problems[0]``),
+    ``unverified`` (that row and the later ones drawn as the log gives them), ``halt`` (the row
+    that cannot be drawn even so, which ends the replay; ``None`` when every row was drawn) and
+    ``shown_position`` (the board after the last row drawn; ``position`` when the log agrees).
     """
 
     def __init__(self, log: GameLog, ruleset: Ruleset | None = None, *,
@@ -84,6 +97,9 @@ class Replay:
         self.step_cap = None if outcome is not None and outcome.reason == "step_cap" else step_cap
         self.steps: list[ReplayStep] = []
         self.problems: list[LogProblem] = []
+        self.disagreement: LogProblem | None = None
+        self.unverified: list[ReplayStep] = []
+        self.halt: LogProblem | None = None
         self.position = Position.initial(self.ruleset)
         self.violations = (0, 0)
         self.thinking_ms = (0, 0)
@@ -97,10 +113,12 @@ class Replay:
             try:
                 self._replay_row(record, self._lines[index])
             except _Disagreement as exc:
-                self.problems.append(LogProblem(self._lines[index], str(exc)))
+                self.disagreement = LogProblem(self._lines[index], str(exc))
+                self.problems.append(self.disagreement)
                 break
         else:
             self._check_outcome()
+        self.shown_position = self._draw_rest(len(self.steps))
         if self.reason is None and outcome is not None:
             self.winner, self.reason = outcome.winner, outcome.reason
 
@@ -122,6 +140,23 @@ class Replay:
     def complete(self) -> bool:
         """True when every row (and the outcome) agrees with the rules."""
         return not self.problems
+
+    def _draw_rest(self, start: int) -> Position:
+        """Draw rows ``start`` on as the log gives them (after a disagreement); the board after the last."""
+        position, players = self.position, self.log.header.players
+        for index in range(start, len(self.log.steps)):
+            record, line = self.log.steps[index], self._lines[index]
+            try:
+                if record.player not in players:
+                    raise Undrawable(f"{record.player!r} is not a player of this game")
+                seat = players.index(record.player)
+                position = draw_as_given(position, seat, record.step, record.status)
+            except Undrawable as exc:
+                self.halt = LogProblem(line, f"the row of {record.player!r} cannot be drawn even as the log "
+                                             f"gives it: {exc}; the replay stops here")
+                break
+            self.unverified.append(ReplayStep(record, position, None, line, seat, verified=False))
+        return position
 
     # -- one row --------------------------------------------------------------------------
     def _replay_row(self, record: StepRecord, line: int) -> None:
@@ -161,6 +196,14 @@ class Replay:
                 raise _Disagreement(f"violation {violations[seat]} of {record.player!r} loses the game, so its "
                                     f"status must be {_status(_S.RULES_BREAKER)}, not {_status(status)}")
             pos = pos.pass_turn()
+        elif status is _S.ENEMY_CLOSED:
+            if not step.is_nan():
+                judgement = pos.judge(step)
+                if not judgement.ok:
+                    raise _Disagreement(f"status {_status(status)}, but the rules judge {_describe(step)} by "
+                                        f"{record.player!r} {_status(judgement.status)}: {judgement.reason}")
+            pos = pos.apply(step) if not step.is_nan() else pos.pass_turn()
+            self.winner, self.reason, self._ended_line = seat, "disconnect", line
         elif status is _S.RULES_BREAKER:
             violations[seat] += 1
             if violations[seat] != self.violations_to_lose:
@@ -254,5 +297,5 @@ def validate(log: GameLog, ruleset: Ruleset | None = None, **settings: int | Non
 
 
 def final_position(log: GameLog, ruleset: Ruleset | None = None, **settings: int | None) -> Position:
-    """The position after the last row of ``log`` that agrees with the rules."""
+    """The position after the last row of ``log`` that agrees with the rules (see ``Replay.shown_position``)."""
     return replay(log, ruleset, **settings).position  # type: ignore[arg-type]

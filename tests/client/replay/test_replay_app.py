@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from client.replay import LogFileSource, list_folder
+from client.replay import LogFileSource, list_folder, load_game
 from client.replay.app import ReplayApp
 from client.replay.screens import GotoScreen, HelpScreen, ListScreen
 from tests.client.replay.helpers import LEGACY, legacy
@@ -62,8 +62,12 @@ async def test_play_pause_and_speed():
         assert app.controller.playing and "pause" in text_of(app, "#bar")
         for _ in range(3):                      # what the timer does, without waiting for it
             app.action_tick()
-        assert app.controller.index == 3 and not app.controller.playing
+        assert app.controller.index == 3 and app.controller.playing
         assert "the log disagrees with the rules (line 4)" in text_of(app, "#info")
+        for _ in range(33):                     # past the disagreement, to the log's last row
+            app.action_tick()
+        assert app.controller.index == 36 and not app.controller.playing
+        assert "unverified: after the disagreement at line 4" in text_of(app, "#info")
         await pilot.press("space")
         assert app.controller.playing and app.controller.index == 0      # from the start again
         await pilot.press("space")
@@ -84,7 +88,7 @@ async def test_help():
 async def test_start_at_a_step():
     app = ReplayApp(LogFileSource(legacy("client_example.csv")), step=2)
     async with app.run_test(size=SIZE):
-        assert app.controller.index == 2 and "step 2/3" in text_of(app, "#info")
+        assert app.controller.index == 2 and "step 2/36" in text_of(app, "#info")
 
 
 async def test_a_folder_lists_its_games_and_opens_the_chosen_one(tmp_path):
@@ -113,3 +117,16 @@ async def test_a_folder_lists_its_games_and_opens_the_chosen_one(tmp_path):
         assert isinstance(app.screen, ListScreen)
         await pilot.press("escape")             # back to the game shown
         assert not isinstance(app.screen, ListScreen)
+
+
+async def test_the_screen_is_a_game_view():
+    app = ReplayApp()
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.game is None and "no game open" in text_of(app, "#title")
+        game = load_game(legacy("client_example.csv"))
+        app.show_game(game)                     # the whole game: opened at its start, to step through
+        assert app.game is game and app.controller.index == 0 and "step 0/36" in text_of(app, "#info")
+        app.show(game, 36)                      # one frame: drawn as it is
+        assert "step 36/36 · line 37" in text_of(app, "#info")
+        await pilot.press("end")
+        assert app.controller.index == 36

@@ -22,10 +22,21 @@ def test_print_writes_every_frame(capsys):
     assert "\x1b[" not in out                                  # plain text in a pipe
 
 
+def test_print_is_plain_text_even_on_a_terminal(capsys, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")              # rich takes stdout for a colour terminal
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for argv in ([CLIENT, "--print"], [S0, "--print", "--step", "3"], [str(legacy("")), "--print"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert out.strip() and "\x1b[" not in out, argv
+
+
 def test_without_a_terminal_print_is_implied(capsys):
     assert main([CLIENT]) == 0
     out = capsys.readouterr().out
-    assert "step 3/3 · line 4" in out and "the log disagrees with the rules (line 4)" in out
+    assert "step 3/36 · line 4" in out and "the log disagrees with the rules (line 4)" in out
+    assert "step 36/36 · line 37" in out and "unverified: after the disagreement at line 4" in out
 
 
 def test_print_one_step(capsys):
@@ -37,9 +48,9 @@ def test_print_one_step(capsys):
 
 
 def test_step_out_of_range_is_a_usage_error(capsys):
-    assert main([CLIENT, "--print", "--step", "4"]) == 2
+    assert main([CLIENT, "--print", "--step", "37"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == f"quoridor-replay: {CLIENT}: no step 4: this game shows steps 0 to 3"
+    assert err.strip() == f"quoridor-replay: {CLIENT}: no step 37: this game shows steps 0 to 36"
 
 
 def test_exports(tmp_path, capsys):

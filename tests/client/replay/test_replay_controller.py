@@ -1,10 +1,20 @@
-"""The controller: navigation, going to a step, playing and following a growing game."""
+"""The controllers: navigation, going to a step, playing and following a growing game; joining a source to a view."""
 
 from __future__ import annotations
 
-import pytest
+import io
 
-from client.replay import SPEEDS, Controller, StepOutOfRange
+import pytest
+from rich.console import Console
+
+from client.replay import (
+    SPEEDS, Controller, DataLoader, GameSource, GameView, LiveSource, LogFileSource, ReplayController, ReplayGame,
+    StepOutOfRange, StepSource, frames_from_log,
+)
+from client.replay.app import ReplayApp
+from client.replay.export import HtmlView, SvgView
+from client.replay.views import LineView, TextView, frame_line
+from tests.client.replay.helpers import legacy, small_log
 
 
 def test_navigation_stays_inside_the_game():
@@ -68,3 +78,83 @@ def test_a_growing_game_is_followed_from_the_end_only():
 def test_a_controller_needs_a_frame():
     with pytest.raises(ValueError, match="at least one frame"):
         Controller(0)
+
+
+# -- the seams: a source and a view, each one class, joined by the ReplayController -------------------
+class GrowingSource:
+    """A new kind of source, one class: a game that grows one step at a time (as a live one does)."""
+
+    live = True
+
+    def __init__(self) -> None:
+        self.name = "growing"
+        self.games: dict[str, ReplayGame] = {}
+        self.full = frames_from_log(small_log(), key="g7")
+
+    async def follow(self, changed) -> None:
+        """Hand the frames of the small log over one by one, with news before the first."""
+        changed(None)
+        game = self.games["g7"] = ReplayGame("g7", self.full.players, self.full.frames[:1], live=True)
+        changed("g7")
+        for frame in self.full.frames[1:]:
+            game.frames.append(frame)
+            changed("g7")
+
+
+class RecordingView:
+    """A new kind of view, one class: it writes down what it is asked to show."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str, int | None]] = []
+
+    def show(self, game: ReplayGame, index: int) -> None:
+        """Note frame ``index``."""
+        self.shown.append(("show", game.key, index))
+
+    def show_game(self, game: ReplayGame) -> None:
+        """Note the whole game."""
+        self.shown.append(("show_game", game.key, None))
+
+
+def test_the_seams_are_protocols_and_every_view_and_source_fits_them(tmp_path):
+    assert DataLoader is StepSource
+    for source in (GrowingSource(), LogFileSource(legacy("client_example.csv")), GameSource(),
+                   LiveSource("ws://127.0.0.1:1/")):
+        assert isinstance(source, StepSource)
+    console = Console(file=io.StringIO(), color_system=None)
+    for view in (RecordingView(), TextView(console), LineView(console), SvgView(tmp_path / "a.svg"),
+                 HtmlView(tmp_path / "a.html"), ReplayApp()):
+        assert isinstance(view, GameView)
+
+
+async def test_a_new_source_plugs_into_the_controller_and_the_text_view():
+    out = io.StringIO()
+    source = GrowingSource()
+    news: list[str] = []
+    joined = ReplayController(source, LineView(Console(file=out, width=200, color_system=None)), every_frame=True,
+                              on_news=lambda: news.append("news"))
+    await joined.run()
+    full = source.full
+    assert out.getvalue().splitlines() == [frame_line(full, frame) for frame in full.frames[1:]]
+    assert out.getvalue().splitlines()[2].startswith("g7 step 3: alice g7 InvalidStep")
+    assert news == ["news"] and joined.key == "g7" and joined.cursor.index == 6
+
+
+async def test_a_new_view_plugs_into_the_controller():
+    view = RecordingView()
+    joined = ReplayController(GrowingSource(), view)     # a screen: it is told to redraw, following the end
+    await joined.run()
+    assert view.shown == [("show", "g7", index) for index in range(7)]
+    view.shown.clear()
+    joined.cursor.home()
+    joined.source.games["g7"].frames.append(joined.source.games["g7"].frames[-1])
+    joined.changed("g7")                                 # moved back: a new frame does not move the view
+    assert view.shown == [("show", "g7", 0)]
+    from_file = ReplayController(LogFileSource(legacy("server_0_DEFENSIVE_VS_BASELINE.csv")), view)
+    from_file.goto(12)
+    from_file.show()
+    from_file.show_game()
+    key = "server_0_DEFENSIVE_VS_BASELINE.csv"
+    assert view.shown[-2:] == [("show", key, 12), ("show_game", key, None)]
+    with pytest.raises(StepOutOfRange):
+        from_file.goto(88)

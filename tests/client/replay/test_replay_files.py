@@ -1,12 +1,23 @@
-"""Reading files: every kind of bad file gives one line naming the file and the line, and exit code 1."""
+"""Reading files: every kind of bad file (special files too) gives one line naming the file, and exit code 1."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from client.replay import LogFileSource, ReplayFileError, read_log_file
+from client.replay import LogFileSource, ReplayFileError, read_log_file, sources
 from client.replay.cli import main
-from tests.client.replay.helpers import legacy, write_small_log
+from tests.client.replay.helpers import ROOT, legacy, write_small_log
+
+try:
+    import resource
+except ImportError:        # not POSIX: no FIFOs, no memory cap
+    resource = None
 
 HEADER = b"player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y,status\n"
 
@@ -73,3 +84,42 @@ def test_good_files_of_every_kind_are_read(tmp_path):
     with_bom = tmp_path / "bom.csv"
     with_bom.write_bytes(b"\xef\xbb\xbf" + legacy("server_0_DEFENSIVE_VS_BASELINE.csv").read_bytes())
     assert len(read_log_file(with_bom).steps) == 87
+
+
+def run_cli_limited(*argv: str) -> subprocess.CompletedProcess:
+    """``quoridor-replay`` in a child process whose memory is capped: a file read without bound fails, not the box."""
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
+
+    return subprocess.run([sys.executable, "-c", "import sys; from client.replay.cli import main; sys.exit(main())",
+                           *argv], cwd=ROOT, capture_output=True, text=True, timeout=120, preexec_fn=cap_memory)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or resource is None, reason="no FIFOs here")
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "/dev/urandom"])
+def test_special_files_are_refused_in_one_line(kind, tmp_path):
+    if kind == "fifo":
+        path = tmp_path / "game.csv"
+        os.mkfifo(path)                  # no writer: reading it would block for ever
+        expected = "is a pipe (FIFO), not a game log file"
+    else:
+        path = Path(kind)
+        if not path.exists():
+            pytest.skip(f"{kind} is absent")
+        expected = "is a character device, not a game log file"
+    done = run_cli_limited(str(path), "--print")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"quoridor-replay: {path}: {expected}"]
+    with pytest.raises(ReplayFileError, match=re.escape(expected)):
+        read_log_file(path)               # in this process too: refused before anything is read
+
+
+def test_at_most_the_limit_is_read(tmp_path, monkeypatch):
+    data = legacy("server_0_DEFENSIVE_VS_BASELINE.csv").read_bytes()
+    path = tmp_path / "game.csv"
+    path.write_bytes(data)
+    monkeypatch.setattr(sources, "MAX_LOG_BYTES", len(data))
+    assert len(read_log_file(path).steps) == 87
+    monkeypatch.setattr(sources, "MAX_LOG_BYTES", len(data) - 1)
+    with pytest.raises(ReplayFileError, match=f"more than {len(data) - 1} bytes, far too large for a game log"):
+        read_log_file(path)

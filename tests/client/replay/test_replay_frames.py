@@ -1,14 +1,17 @@
-"""The frame model: logs replayed into frames (the legacy logs to their ends), and live updates."""
+"""The frame model: logs replayed into frames (the three legacy logs to their ends), and live updates."""
 
 from __future__ import annotations
+
+import csv
+from dataclasses import replace
 
 import pytest
 
 from client.replay import apply_update, frames_from_log, load_game
 from client.replay.frames import describe_step
-from shared.gamelog import final_position, parse_log
+from shared.gamelog import StepRecord, final_position, parse_log
 from shared.protocol import GameUpdate
-from shared.quoridor import GameStatus, Location, Position, Step, parse_step
+from shared.quoridor import BlockBar, GameStatus, Location, Position, Step, parse_step
 from tests.client.replay.helpers import DATA_LEGACY, legacy, small_log
 
 S = GameStatus
@@ -50,17 +53,78 @@ def test_violations_keep_the_board_and_say_why():
     assert game.frames[-1].violations == (2, 0)
 
 
-def test_the_old_client_log_is_shown_up_to_its_disagreement_at_line_4():
-    game = load_game(legacy("client_example.csv"))
+def board_from_rows(path, players: tuple[str, str]):
+    """Pawns, walls and walls left read straight from the file, as the old viewer draws it: the last move row
+    of each player and every wall row, of the rows whose status it draws (Ok, Win, Lost, EnemyClosed, None)."""
+    pawns = {players[0]: Location(5, 1), players[1]: Location(5, 9)}
+    walls: set = set()
+    placed = {players[0]: 0, players[1]: 0}
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if int(row["status"]) not in (0, 1, 2, 4, 2000):
+                continue
+            cell = Location(int(row["newLoc_x"]), int(row["newLoc_y"]))
+            wall = BlockBar.of(*(int(row[c]) for c in ("newBar_start_x", "newBar_start_y", "newBar_stop_x",
+                                                        "newBar_stop_y")))
+            if cell.is_valid():
+                pawns[row["player"]] = cell
+            elif not wall.is_none():
+                walls.add(wall.normalized())
+                placed[row["player"]] += 1
+    return (pawns[players[0]], pawns[players[1]]), walls, (10 - placed[players[0]], 10 - placed[players[1]])
+
+
+def test_the_old_client_log_replays_to_its_final_position_past_its_disagreement_at_line_4():
+    path = legacy("client_example.csv")
+    game = load_game(path)
     assert game.players == ("Me", "Enemy") and game.rows == 36
+    # The disagreement is still reported, and its frame keeps it.
     assert len(game.problems) == 1 and game.problems[0].startswith("line 4: ")
-    assert [f.line for f in game.frames] == [None, 2, 3, 4]
+    disagreeing = game.frames[3]
+    assert disagreeing.line == 4 and disagreeing.problem is not None and disagreeing.flagged
+    assert "7 (InvalidStep)" in disagreeing.problem and "empty step" in disagreeing.problem
+    assert disagreeing.player == "Me" and disagreeing.status is S.OK and disagreeing.notation == "-"
+    # Every row is shown: checked by the rules before line 4, unverified from it on.
+    assert [f.line for f in game.frames] == [None, *range(2, 38)] and game.last_step == 36
+    assert [f.unverified for f in game.frames[:3]] == [None] * 3
+    assert all(f.unverified == 4 and f.stop is None for f in game.frames[3:])
+    assert [f.problem is None for f in game.frames[4:]] == [True] * 33
+    # The last frame is the log's own final position: Me's last move (3,4) on line 32, Enemy's (1,1) on line 37.
+    pawns, walls, walls_left = board_from_rows(path, game.players)
+    final = game.frames[-1].position
+    assert pawns == (Location(3, 4), Location(1, 1)) == (final.pawn(0), final.pawn(1))
+    assert set(final.walls) == walls and len(walls) == 9 and final.walls_left == walls_left == (6, 5)
+    # Violation rows past the disagreement are listed without changing the board.
+    assert game.frames[7].status is S.INVALID_STEP and game.frames[7].position.pawns == game.frames[6].position.pawns
+    assert set(game.frames[7].position.walls) == set(game.frames[6].position.walls)
+    # The end the rows show is not verified: no result is claimed.
+    assert not game.over and game.result() == "no result" and not game.frames[-1].over
+
+
+def test_a_row_that_cannot_be_drawn_even_unchecked_ends_the_replay():
+    log = small_log()
+    bad = [StepRecord("alice", Step.move(5, 5), S.OK, 10, 6),            # disagrees: not reachable from e3
+           StepRecord("bob", Step.wall(1, 1, 4, 1), S.OK, 10, 7),         # a wall of length 3: cannot be drawn
+           StepRecord("alice", Step.move(5, 6), S.OK, 10, 8)]
+    game = frames_from_log(replace(log, steps=log.steps + bad), key="g7")
+    assert len(game.frames) == 1 + 6 + 2 and game.rows == 9
+    moved, stopped = game.frames[7], game.frames[8]
+    assert moved.problem is not None and "not reachable" in moved.problem and moved.unverified == moved.line
+    assert moved.position.pawn(0) == Location(5, 5)                       # drawn as the log gives it
+    assert stopped.stop is not None and "cannot be drawn even as the log gives it" in stopped.stop
+    assert "not a straight wall of length 2" in stopped.stop and stopped.flagged and not stopped.applied
+    assert stopped.position == moved.position
+    assert len(game.problems) == 2 and game.problems[1].startswith(f"line {stopped.line}: ")
+
+
+def test_an_enemy_closed_row_ends_the_game_by_disconnect():
+    log = small_log()
+    steps = log.steps[:5] + [StepRecord("bob", Step.move(5, 8), S.ENEMY_CLOSED, 60, 5)]
+    game = frames_from_log(replace(log, steps=steps), key="g7")
+    assert game.problems == [] and len(game.frames) == 7
     last = game.frames[-1]
-    assert last.problem is not None and "7 (InvalidStep)" in last.problem and "empty step" in last.problem
-    assert last.player == "Me" and last.status is S.OK and last.notation == "-" and last.flagged
-    # The board stays the last one the rules accept: Me on e2, Enemy on e8 (its wall was ignored).
-    assert last.position == game.frames[2].position == Position.setup((Location(5, 2), Location(5, 8)))
-    assert not game.over and game.result() == "no result"
+    assert last.over and last.applied and last.position.pawn(1) == Location(5, 8) and last.unverified is None
+    assert (game.winner, game.reason) == (1, "disconnect") and game.result() == "bob won (disconnect)"
 
 
 @pytest.mark.parametrize("name", ["client_example.csv", "server_0_DEFENSIVE_VS_BASELINE.csv",

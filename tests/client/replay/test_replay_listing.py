@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 
 from client.replay import FolderError, list_folder
 from client.replay.cli import main
 from server.store_export import GameRow, TournamentRow, export_documents
-from shared.gamelog import GameOutcome
-from tests.client.replay.helpers import LEGACY, write_small_log
+from shared.gamelog import GameOutcome, format_log
+from tests.client.replay.helpers import LEGACY, small_log, write_small_log
 
 
 def tournament_folder(tmp_path):
@@ -91,3 +92,17 @@ def test_broken_results_json_falls_back_to_the_logs(tmp_path):
     folder = tournament_folder(tmp_path)
     (folder / "results.json").write_text("{not json")
     assert sorted(e.game for e in list_folder(folder)) == ["r01-p01-g1_alice_vs_bob", "r02-p01-g1_bob_vs_carol"]
+
+
+def test_long_names_stay_whole_in_a_pipe(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")                  # a pipe's width
+    white, black = "193304DEFENSIVE_WITH_A_LONG_NAME", "193304BASELINE_WITH_A_LONGER_NAME"
+    log = small_log()
+    log = replace(log, header=replace(log.header, players=(white, black)),
+                  steps=[replace(s, player=white if s.player == "alice" else black) for s in log.steps])
+    game = "r01-p01-g1_193304DEFENSIVE_WITH_A_LONG_NAME_vs_193304BASELINE_WITH_A_LONGER_NAME"
+    (tmp_path / f"{game}.csv").write_text(format_log(log), encoding="utf-8")
+    assert main([str(tmp_path), "--print"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "r01-p01" in line)
+    assert row.split()[:4] == ["1", game, white, black] and out.count("r01-p01") == 1

@@ -56,10 +56,21 @@ def test_the_disagreement_of_the_old_client_log_is_shown():
     game = load_game(legacy("client_example.csv"))
     out = plain(render_frame(game, 3), width=200)
     assert "disagrees with the rules at line 4" in out.splitlines()[0]
-    assert "step 3/3 · line 4" in out and "Me sent an empty step  [-]" in out
+    assert "step 3/36 · line 4" in out and "Me sent an empty step  [-]" in out
     assert "status in the log: Ok" in out
     assert "✗ the log disagrees with the rules (line 4): status 0 (Ok), but the rules judge" in out
-    assert "the replay stops here; 33 later row(s) not shown" in out
+    assert "unverified: from this row on, rows are drawn as the log gives them, not checked by the rules" in out
+    assert "stops here" not in out
+
+
+def test_frames_after_the_disagreement_are_marked_unverified():
+    game = load_game(legacy("client_example.csv"))
+    checked = plain(render_info(game, 2), width=200)
+    assert "unverified" not in checked and "status: Ok" in checked
+    later = plain(render_info(game, 36), width=200)
+    assert "step 36/36 · line 37" in later and "Enemy moved to a1  [a1]" in later
+    assert "status in the log: Win" in later
+    assert "unverified: after the disagreement at line 4 (drawn as the log gives it)" in later
 
 
 def test_times_are_shown_per_step_and_in_total():
@@ -75,7 +86,7 @@ def test_print_view_writes_every_frame_as_plain_text():
     game = load_game(legacy("client_example.csv"))
     TextView(console).show_game(game)
     out = console.file.getvalue()
-    assert out.count("    a   b   c   d   e   f   g   h   i") == 2 * len(game.frames)
+    assert out.count("    a   b   c   d   e   f   g   h   i") == 2 * len(game.frames) == 2 * 37
     assert "\x1b[" not in out
     assert "✗ line 4: status 0 (Ok)" in out.split("violations")[-1]     # after the last frame
 

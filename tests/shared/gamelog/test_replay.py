@@ -180,8 +180,55 @@ def test_goal_rows_must_say_win_and_win_must_reach_the_goal():
 
 
 def test_statuses_that_are_not_a_steps():
-    assert "4 (EnemyClosed) is not the status of a step" in \
-        first_problem(game(("A", Step.move(5, 2), S.ENEMY_CLOSED))).message
+    assert "2000 (None) is not the status of a step" in \
+        first_problem(game(("A", Step.move(5, 2), S.NONE))).message
+
+
+def test_enemy_closed_ends_the_game_by_disconnect_and_its_player_wins():
+    # EnemyClosed is what a seat is told when its opponent left; our server logs no row for it,
+    # only the outcome 'disconnect' naming the same winner, which a row must agree with.
+    moved = [("A", Step.move(5, 2), S.OK), ("B", Step.move(5, 8), S.ENEMY_CLOSED)]
+    run = replay(game(*moved, outcome=GameOutcome(1, "disconnect", (0, 0), (0, 0))))
+    assert run.problems == [] and (run.winner, run.reason) == (1, "disconnect")
+    assert run.position.pawn(1) == Location(5, 8) and len(run) == 2
+    empty = replay(game(("A", Step.move(5, 2), S.OK), ("B", Step(), S.ENEMY_CLOSED)))
+    assert empty.problems == [] and (empty.winner, empty.reason) == (1, "disconnect")
+    assert empty.position.pawn(1) == Location(5, 9) and empty.violations == (0, 0)
+    assert "after the game ended" in first_problem(game(*moved, ("A", Step.move(5, 3), S.OK))).message
+    assert "rows make seat 1 win" in first_problem(game(*moved, outcome=GameOutcome(0, "disconnect", (0, 0),
+                                                                                     (0, 0)))).message
+    illegal = first_problem(game(("A", Step.move(5, 5), S.ENEMY_CLOSED)))
+    assert "status 4 (EnemyClosed), but the rules judge" in illegal.message and "not reachable" in illegal.message
+
+
+def test_past_the_first_disagreement_rows_are_drawn_as_the_log_gives_them():
+    log = legacy("client_example.csv")
+    run = replay(log)
+    assert run.disagreement == run.problems[0] and run.disagreement.line == 4 and run.halt is None
+    assert [s.line for s in run.unverified] == list(range(4, 38))
+    assert not any(s.verified for s in run.unverified) and all(s.verified for s in run)
+    assert all(s.judgement is None for s in run.unverified)
+    # The rules' position stays where they stopped checking; the drawn one is the log's last board.
+    assert run.position == Position.setup((Location(5, 2), Location(5, 8)))
+    shown = run.shown_position
+    assert (shown.pawn(0), shown.pawn(1)) == (Location(3, 4), Location(1, 1))       # lines 32 and 37
+    assert shown.walls_left == (6, 5) and len(shown.walls) == 9
+    # What the rules say of the game is what the checked rows show.
+    assert run.reason is None and run.violations == (0, 0)
+
+
+def test_a_row_that_cannot_be_drawn_halts_the_replay():
+    rows = walk(3) + [("B", Step.move(7, 7), S.OK), ("A", Step(), S.TIMEOUT), ("B", Step.move(0, 12), S.OK),
+                      *walk(2)]
+    log = game(*rows)
+    run = replay(log)
+    lines = row_lines(log)[0]
+    assert [p.line for p in run.problems] == [lines[3]] and len(run) == 3
+    assert [s.line for s in run.unverified] == lines[3:5]
+    assert run.halt is not None and run.halt.line == lines[5]
+    assert "move target (0,12) is off the board" in run.halt.message and "replay stops here" in run.halt.message
+    assert run.shown_position.pawn(1) == Location(7, 7) and run.shown_position.pawn(0) == Location(5, 1)
+    assert validate(log) == run.problems              # the halt is no second disagreement of the rules
 
 
 def test_turn_numbers_must_increase():
