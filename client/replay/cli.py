@@ -138,3 +138,7 @@ async def _print_live(source: LiveSource, console: Console) -> int:
     else:
         console.print(Text("the server closed the connection"))
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
