@@ -1,9 +1,15 @@
 """``quoridor-client``: connect a bot to a Quoridor Arena server.
 
 Short flags follow the course's C++ client where they do not clash with ``--help``:
-``-c`` config file, ``-p`` port, ``-k`` key. A config file may use the old client's fields
+``-c`` config file, ``-p`` port, ``-k`` key, ``-l`` save the logs. A config file may use the old client's fields
 (``network.host``, ``network.port``, ``playerKey``, ``saveLog``, ``gameReplay``,
-``gameReplayCmd``) and ours (``server``, ``bot``, ``name``); command-line options win.
+``gameReplayCmd``) and ours (``server``, ``bot``, ``name``, ``logDir``); command-line options win.
+
+``saveLog`` (``--save-log [DIR]``) makes the client write each game's log itself, rebuilt from
+what it was told (see ``client.gamerecord``), under ``replays/client/`` unless ``logDir`` / DIR
+says otherwise. ``gameReplay`` (``--replay``) replays those local logs once the run is over, as
+the old client did (a viewer opened between games would stall the bot's next game); it saves
+the logs even without ``saveLog``, since the server's may be on another machine.
 """
 
 from __future__ import annotations
@@ -15,19 +21,24 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-
-from shared.protocol import GameOver
+from rich.text import Text
 
 from .bots import BOTS
+from .commands import installed_command
+from .gamerecord import DEFAULT_LOG_DIR
 from .loader import BotLoadError, load_bot
-from .runner import BotRunner, ServerUnavailable
+from .runner import BotRunner, RunSummary, ServerUnavailable
 
-__all__ = ["main", "ClientConfig", "read_config", "build_parser"]
+__all__ = ["main", "ClientConfig", "read_config", "build_parser", "config_from_args", "run_replays"]
+
+
+def _default_replay_cmd() -> str:
+    return f"{installed_command('quoridor-replay')} %file%"
 
 
 @dataclass
@@ -38,8 +49,10 @@ class ClientConfig:
     key: str = "19120000"
     name: str | None = None
     bot: str = "random"
+    save_log: bool = False
+    log_dir: Path = DEFAULT_LOG_DIR
     replay: bool = False
-    replay_cmd: str = "quoridor-replay %file%"
+    replay_cmd: str = field(default_factory=_default_replay_cmd)
     wait_s: float = 60.0
 
 
@@ -63,12 +76,15 @@ def read_config(path: Path) -> dict[str, Any]:
             raise ValueError(f"config {path}: network.port must be a number, got {port!r}")
         values["server"] = f"ws://{host}:{port}/"
     for ours, theirs, kind in (("server", "server", str), ("key", "playerKey", str), ("key", "key", str),
-                               ("name", "name", str), ("bot", "bot", str), ("replay", "gameReplay", bool),
+                               ("name", "name", str), ("bot", "bot", str), ("save_log", "saveLog", bool),
+                               ("log_dir", "logDir", str), ("replay", "gameReplay", bool),
                                ("replay_cmd", "gameReplayCmd", str)):
         if theirs in data:
             if not isinstance(data[theirs], kind):
                 raise ValueError(f"config {path}: {theirs!r} must be a {kind.__name__}, got {data[theirs]!r}")
             values[ours] = data[theirs]
+    if "log_dir" in values:
+        values["log_dir"] = Path(values["log_dir"])
     return values
 
 
@@ -86,8 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--name", help="display name (default: the key)")
     p.add_argument("-b", "--bot", help=f"built-in bot ({', '.join(BOTS)}), FILE.py:CLASS or MODULE:CLASS "
                                        "(default random)")
-    p.add_argument("--replay", action="store_true", default=None, help="replay each game after it ends")
-    p.add_argument("--replay-cmd", help="replay command, %%file%% = the log (default 'quoridor-replay %%file%%')")
+    p.add_argument("-l", "--save-log", nargs="?", const=True, default=None, metavar="DIR",
+                   help=f"write each game's log (the server's CSV format) in DIR (default {DEFAULT_LOG_DIR}/)")
+    p.add_argument("--replay", action="store_true", default=None,
+                   help="replay each game's local log when the run is over (saves the logs)")
+    p.add_argument("--replay-cmd", help="replay command, %%file%% = the local log "
+                                        "(default: quoridor-replay beside this Python, %%file%%)")
     p.add_argument("--wait", type=float, dest="wait_s", help="seconds to wait for the server to come up (default 60)")
     return p
 
@@ -102,23 +122,35 @@ def config_from_args(args: argparse.Namespace) -> ClientConfig:
     for name in ("key", "name", "bot", "replay", "replay_cmd", "wait_s"):
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)
+    if args.save_log is not None:
+        values["save_log"] = True
+        if args.save_log is not True:
+            values["log_dir"] = Path(args.save_log)
     return ClientConfig(**values)
 
 
-def _replayer(config: ClientConfig, console: Console):  # type: ignore[no-untyped-def]
-    def replay(over: GameOver) -> None:
-        if not config.replay or not over.log:
-            return
-        command = config.replay_cmd.replace("%file%", shlex.quote(over.log))
+def run_replays(config: ClientConfig, logs: Sequence[Path], console: Console) -> None:
+    """Run the replay command on each local log, one after the other."""
+    for log in logs:
+        command = config.replay_cmd.replace("%file%", shlex.quote(str(log)))
         try:
             subprocess.run(command, shell=True, check=False, timeout=3600)
         except (OSError, subprocess.SubprocessError) as exc:
-            console.print(f"[yellow]replay command failed: {exc}[/]")
-    return replay
+            console.print(Text(f"replay command failed: {exc}", "yellow"), soft_wrap=True)
+
+
+def _report(console: Console, summary: RunSummary, config: ClientConfig) -> int:
+    console.print(Text.assemble((summary.player or config.key, "bold"), f": {summary.line()}"), soft_wrap=True)
+    if summary.logs:
+        console.print(Text(f"{len(summary.logs)} game logs in {summary.logs[0].parent}/"), soft_wrap=True)
+    if not summary.completed:
+        console.print(Text(f"quoridor-client: the run did not finish: {summary.problem}", "red"), soft_wrap=True)
+        return 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the client; 0 when the tournament ended normally, 1 when it could not play, 2 for bad options."""
+    """Run the client; 0 when the tournament ended normally, 1 when it could not play it to the end, 2 for bad options."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -127,18 +159,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, BotLoadError) as exc:
         parser.error(str(exc))
     console = Console(stderr=True)
+    log_dir = config.log_dir if config.save_log or config.replay else None
     runner = BotRunner(player, config.server, config.key, name=config.name, console=console, wait_s=config.wait_s,
-                       on_game_over=_replayer(config, console))
+                       log_dir=log_dir)
     try:
         summary = asyncio.run(runner.run())
     except ServerUnavailable as exc:
-        console.print(f"[red]{exc}[/]; is the server running? (quoridor-server -p PORT)")
+        console.print(Text.assemble((str(exc), "red"), "; is the server running? (quoridor-server -p PORT)"),
+                      soft_wrap=True)
         return 1
     except KeyboardInterrupt:
         console.print("interrupted")
         return 130
-    console.print(f"[bold]{summary.player or config.key}[/]: {summary.line()}")
-    return 0
+    code = _report(console, summary, config)
+    if config.replay:
+        run_replays(config, summary.logs, console)
+    return code
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .bots import BOTS
+from .commands import installed_command
 
 __all__ = ["main", "free_port"]
 
@@ -43,7 +44,8 @@ def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:  # type: ignor
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo tournament; returns the server's exit code."""
     parser = argparse.ArgumentParser(prog="quoridor-demo", description=__doc__.splitlines()[0],
-                                     epilog="after it: quoridor-replay replays/<tournament>/<game>.csv")
+                                     epilog=f"after it: {installed_command('quoridor-replay')} "
+                                            "replays/<tournament>/<game>.csv")
     parser.add_argument("--bots", default=",".join(DEFAULT_BOTS),
                         help=f"comma-separated built-in bots (default {','.join(DEFAULT_BOTS)}; "
                              f"choose from {', '.join(BOTS)})")
@@ -90,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = sorted(p for p in folder.glob("*.csv") if p.name != "results.csv")
     if code == 0 and games:
         print(f"\n{len(games)} game logs in {folder}/ (bot output: {client_log})")
-        print(f"replay a game:  quoridor-replay {games[0]}")
+        print(f"replay a game:  {installed_command('quoridor-replay')} {games[0]}")
     elif code != 0:
         print(f"quoridor-demo: the server stopped with exit code {code}; bot output is in {client_log}",
               file=sys.stderr)

@@ -2,7 +2,8 @@
 
 No network: ``shared.referee.play_local_game`` referees, the clock is ``time.perf_counter``,
 colours alternate, a table of results with win rates and 95% (Wilson) intervals is printed,
-and every game's log is written (the same CSV the server writes).
+and every game's log is written (the same CSV the server writes). Each bot's ``time_limit_ms``
+is set to the ``-t`` limit. A bot's error and traceback are printed as they are (never as markup).
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ import argparse
 import asyncio
 import inspect
 import math
-import os
 import sys
 import time
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,15 +21,21 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
-from shared.gamelog import GameHeader, GameLog, format_log
+from server.logfile import write_log_atomic
+from shared.gamelog import GameHeader, GameLog
 from shared.quoridor import RULESETS, Step, find_ruleset
 from shared.referee import RefereeSettings, TurnRequest
 from shared.referee.local import LocalGame, play_local_game
 
+from .commands import installed_command
 from .loader import BotLoadError, bot_label, load_bot
+from .player import set_time_limit
+from .runner import bot_traceback
 
 __all__ = ["main", "wilson_interval", "MatchTally", "play_match"]
 
@@ -80,6 +85,7 @@ class _Seat:
         observe = getattr(self.bot, "observe", None)
         if observe is not None:
             observe(request.change, request.walls_left)
+        set_time_limit(self.bot, request.time_limit_ms)
         method = getattr(self.bot, "next_step", None) or getattr(self.bot, "nextStep")
         try:
             result = method(request.change)
@@ -88,12 +94,12 @@ class _Seat:
         except Exception as exc:  # noqa: BLE001 - a bot's bug is a violation, not a crash
             self.errors += 1
             if self.errors <= 3:
-                self.console.print(f"[red]{self.label} raised {type(exc).__name__}: {exc}[/]\n"
-                                   + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+                self.console.print(Text.assemble((f"{self.label} raised {type(exc).__name__}: {exc}", "red"),
+                                                 "\n" + bot_traceback(exc)), soft_wrap=True)
             result = Step()
         if not isinstance(result, Step):
             self.errors += 1
-            self.console.print(f"[red]{self.label}.next_step returned {result!r}, not a Step[/]")
+            self.console.print(Text(f"{self.label}.next_step returned {result!r}, not a Step", "red"), soft_wrap=True)
             result = Step()
         sent = getattr(getattr(self.bot, "tracker", None), "sent", None)
         if sent is not None:
@@ -112,10 +118,11 @@ def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *,
     with asyncio.Runner() as runner:
         seats = [_Seat(load_bot(spec, label), label, runner, console) for spec, label in zip(specs, labels)]
         with Progress(console=console, transient=True, disable=not progress) as bar:
-            task = bar.add_task(f"{labels[0]} vs {labels[1]}", total=games)
+            task = bar.add_task(escape(f"{labels[0]} vs {labels[1]}"), total=games)
             for number in range(games):
                 order = (0, 1) if number % 2 == 0 else (1, 0)      # who takes seat 0
                 for seat, index in enumerate(order):
+                    set_time_limit(seats[index].bot, settings.time_limit_ms)
                     begin = getattr(seats[index].bot, "begin_game", None)
                     if begin is not None:
                         begin(seat, settings.ruleset)
@@ -156,10 +163,7 @@ def _write_log(path: Path, game: LocalGame, settings: RefereeSettings) -> None:
     """Write a finished game's log (temporary file, then rename: never a half file)."""
     header = GameHeader(players=game.players, ruleset=settings.ruleset.name,
                         started=datetime.now(UTC).isoformat(timespec="seconds"))
-    text = format_log(GameLog(header, game.records, game.outcome, []))
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_log_atomic(path, GameLog(header, game.records, game.outcome, []))
 
 
 def results_table(tallies: Sequence[MatchTally]) -> Table:
@@ -169,7 +173,7 @@ def results_table(tallies: Sequence[MatchTally]) -> Table:
         table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
     for t in tallies:
         low, high = wilson_interval(t.score, t.games)
-        table.add_row(t.label, str(t.games), f"{t.wins}/{t.losses}/{t.draws}", f"{t.score:.0%}",
+        table.add_row(Text(t.label), str(t.games), f"{t.wins}/{t.losses}/{t.draws}", f"{t.score:.0%}",
                       f"{low:.0%}-{high:.0%}", f"{t.thinking_ms / max(t.steps, 1):.1f}", str(t.violations),
                       str(t.errors))
     return table
@@ -217,11 +221,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BotLoadError as exc:
         parser.error(str(exc))
     except OSError as exc:
-        console.print(f"[red]cannot write logs to {log_dir}: {exc.strerror}[/]")
+        console.print(Text(f"cannot write logs to {log_dir}: {exc.strerror}", "red"))
         return 1
     console.print(results_table([first, second]))
     if log_dir is not None:
-        console.print(f"logs in {log_dir}/ — replay one with: quoridor-replay {log_dir}/<game>.csv")
+        console.print(Text(f"logs in {log_dir}/ — replay one with: {installed_command('quoridor-replay')} "
+                           f"{log_dir}/<game>.csv"), soft_wrap=True)
     return 0
 
 

@@ -3,7 +3,8 @@
 Implement ``next_step(change) -> Step`` (or ``nextStep``, for code ported from C++), plain or
 ``async``; optionally ``restart()``. Before each call the framework updates ``self.position``
 (the board as the referee sees it, with this player's seat to move), so a bot can ask for
-``self.legal_steps()``, ``self.position.distance(...)`` and so on without re-implementing rules.
+``self.legal_steps()``, ``self.position.distance(...)`` and so on without re-implementing rules,
+and ``self.time_limit_ms`` (the server's thinking time per step, ``None`` when unlimited).
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from shared.quoridor import COURSE, Location, Position, Ruleset, Step
 from shared.quoridor.types import ChessboardChange
 from shared.referee.tracker import BoardTracker
 
-__all__ = ["Player", "call_next_step"]
+__all__ = ["Player", "call_next_step", "set_time_limit"]
 
 
 class Player:
     """A bot. Subclass it and implement ``next_step`` (or ``nextStep``)."""
+
+    #: Thinking time per step in milliseconds (network included), ``None`` for no limit; set by the
+    #: client from the server's rules (and by ``quoridor-match -t``) before ``next_step`` is called.
+    time_limit_ms: int | None = None
 
     def __init__(self, key: str = "") -> None:
         self.key = key
@@ -83,6 +88,15 @@ class Player:
     def observe(self, change: ChessboardChange, walls_left: tuple[int, int] | None = None) -> None:
         """Framework: take in a change before ``next_step`` is called."""
         self.tracker.update(change, walls_left)
+
+
+def set_time_limit(player: Any, time_limit_ms: int | None) -> None:
+    """Tell a bot the time limit per step (``Player.time_limit_ms``); bots without that attribute are left alone."""
+    if hasattr(player, "time_limit_ms"):
+        try:
+            player.time_limit_ms = time_limit_ms
+        except AttributeError:   # a read-only property of the bot's own: its business
+            pass
 
 
 async def call_next_step(player: Any, change: ChessboardChange) -> Any:

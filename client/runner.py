@@ -3,22 +3,29 @@
 The runner speaks protocol v1 (``docs/protocol.md``): hello, then for every ``turn`` it updates
 the bot's board, asks the bot, and answers with a ``step``. A plain ``next_step`` runs in a
 worker thread so the connection stays alive while the bot thinks; an ``async`` one is awaited.
-A bot that raises or returns nonsense gets its traceback printed and an empty step sent (a
-violation, as the rules say), and the connection is kept.
+A bot that raises or returns nonsense gets its traceback printed (from its own frames on) and
+an empty step sent (a violation, as the rules say), and the connection is kept.
+
+Text that comes from the bot or from the server is printed as it is, never read as rich markup.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import inspect
 import json
+import os
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
@@ -27,13 +34,22 @@ from shared.protocol import (
     to_blockbar, to_location,
 )
 from shared.protocol import StepMessage
+from server.logfile import write_log_atomic
+from shared.gamelog import GameLog
 from shared.quoridor import GameStatus, Step, find_ruleset
 from shared.quoridor.types import ChessboardChange
 
-__all__ = ["BotRunner", "RunSummary", "ask_bot", "ServerUnavailable"]
+from .gamerecord import GameRecorder, log_path
+from .player import set_time_limit
+
+__all__ = ["BotRunner", "RunSummary", "ask_bot", "bot_traceback", "ServerUnavailable", "GameOverHook"]
 
 #: Warn the author when a step used more than this share of the time limit.
 CLOSE_CALL = 0.8
+
+#: Called after each game with the ``game_over`` frame and the local log written for it (or ``None``;
+#: the file is complete once ``BotRunner.run`` has returned).
+GameOverHook = Callable[[GameOver, Path | None], None]
 
 
 class ServerUnavailable(ConnectionError):
@@ -54,11 +70,40 @@ class RunSummary:
     close_calls: int = 0
     bot_errors: int = 0
     results: list[dict[str, Any]] = field(default_factory=list)
+    #: True once the server said the tournament is over (``tournament_over``).
+    completed: bool = False
+    #: Why the run ended before that, for people (``None`` when it completed).
+    problem: str | None = None
+    #: The game logs the client wrote itself (``--save-log``), in play order.
+    logs: list[Path] = field(default_factory=list)
 
     def line(self) -> str:
         """One line for people: ``5 games: 3 won, 1 lost, 1 drawn; 2 violations (1 timeout)``."""
         return (f"{self.games} games: {self.wins} won, {self.losses} lost, {self.draws} drawn; "
                 f"{self.violations} violations ({self.timeouts} timeouts)")
+
+
+# Frames of the framework that stand before the bot's own in a traceback: hidden from the author.
+_FRAMEWORK_FILES = tuple(str(Path(p).resolve()) for p in (__file__, Path(__file__).with_name("player.py"),
+                                                            Path(__file__).with_name("match_cli.py")))
+_FRAMEWORK_DIRS = tuple(str(Path(m.__file__).resolve().parent) + os.sep for m in (asyncio, concurrent))
+_THREADING = str(Path(threading.__file__).resolve())
+
+
+def _is_framework(filename: str) -> bool:
+    try:
+        path = str(Path(filename).resolve())
+    except (OSError, RuntimeError):
+        return False
+    return path in _FRAMEWORK_FILES or path == _THREADING or path.startswith(_FRAMEWORK_DIRS)
+
+
+def bot_traceback(exc: BaseException) -> str:
+    """The traceback of an exception a bot raised, starting at the bot's own frames (the runner's dropped)."""
+    tb = exc.__traceback__
+    while tb is not None and _is_framework(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb if tb is not None else exc.__traceback__))
 
 
 async def ask_bot(player: Any, change: ChessboardChange) -> tuple[Step, str | None]:
@@ -74,19 +119,19 @@ async def ask_bot(player: Any, change: ChessboardChange) -> tuple[Step, str | No
             if inspect.isawaitable(result):
                 result = await result
     except Exception as exc:  # noqa: BLE001 - a bot's bug must never end the run
-        trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        return Step(), f"next_step raised {type(exc).__name__}: {exc}\n{trace}"
+        return Step(), f"next_step raised {type(exc).__name__}: {exc}\n{bot_traceback(exc)}"
     if not isinstance(result, Step):
         return Step(), f"next_step returned {result!r} ({type(result).__name__}); it must return a Step"
     return result, None
 
 
 class BotRunner:
-    """Plays ``player`` on the server at ``url`` under ``key``."""
+    """Plays ``player`` on the server at ``url`` under ``key``; with ``log_dir`` it writes each game's log there."""
 
     def __init__(self, player: Any, url: str, key: str, *, name: str | None = None,
                  console: Console | None = None, wait_s: float = 60.0,
-                 on_game_over: Callable[[GameOver], None] | None = None) -> None:
+                 on_game_over: GameOverHook | None = None, log_dir: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.player = player
         self.url = url
         self.key = key
@@ -94,8 +139,16 @@ class BotRunner:
         self.console = console or Console(stderr=True)
         self.wait_s = wait_s
         self.on_game_over = on_game_over
+        self.log_dir = log_dir
+        self.clock = clock
         self.summary = RunSummary()
         self.ruleset = find_ruleset("course")
+        self.recorder: GameRecorder | None = None
+        self._writes: set[asyncio.Task[None]] = set()
+
+    def say(self, *parts: str | tuple[str, str]) -> None:
+        """Print literal text (``(text, style)`` pairs for colour): never read as markup."""
+        self.console.print(Text.assemble(*parts), soft_wrap=True)
 
     async def run(self) -> RunSummary:
         """Connect (waiting for the server to come up), play, and return the summary."""
@@ -110,7 +163,11 @@ class BotRunner:
                     if await self._handle(ws, raw):
                         break
             except ConnectionClosed:
-                self.console.print("[yellow]the server closed the connection[/]")
+                pass
+        if self._writes:
+            await asyncio.wait(self._writes)        # every log is on disk before the run is over
+        if not self.summary.completed and self.summary.problem is None:
+            self.summary.problem = "the server closed the connection before the tournament was over"
         return self.summary
 
     async def _connect(self) -> ClientConnection:
@@ -125,7 +182,7 @@ class BotRunner:
                 if time.monotonic() + delay > deadline:
                     raise ServerUnavailable(f"no server at {self.url} after {self.wait_s:.0f} s ({exc})") from None
                 if not announced:
-                    self.console.print(f"waiting for the server at {self.url} …")
+                    self.say(f"waiting for the server at {self.url} …")
                     announced = True
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
@@ -137,57 +194,77 @@ class BotRunner:
         try:
             message = parse_server(raw)
         except ProtocolError as exc:
-            self.console.print(f"[red]unreadable frame from the server ({exc.code}): {exc.message}[/]")
+            self.say((f"unreadable frame from the server ({exc.code}): {exc.message}", "red"))
             return False
         if isinstance(message, Turn):
             await self._turn(ws, message)
         elif isinstance(message, GameStart):
-            begin = getattr(self.player, "begin_game", None)
-            if begin is not None:
-                begin(message.seat, self.ruleset)
-            self.console.print(f"game {message.game}: you are seat {message.seat} against {message.opponent}")
+            self._game_start(message)
         elif isinstance(message, GameOver):
             self._game_over(message)
         elif isinstance(message, Welcome):
             self.summary.player = message.player
             self.ruleset = find_ruleset(message.rules.ruleset)
             limit = message.rules.time_limit_ms
-            self.console.print(f"joined {message.server} as [bold]{message.player}[/] · {message.rules.ruleset} rules · "
-                               + (f"{limit} ms per step" if limit else "no time limit"))
+            set_time_limit(self.player, limit)
+            self.say(f"joined {message.server} as ", (message.player, "bold"),
+                     f" · {message.rules.ruleset} rules · " + (f"{limit} ms per step" if limit else "no time limit"))
         elif isinstance(message, ErrorMessage):
-            self.console.print(f"[red]server error {message.code}: {message.message}[/]")
+            self.say((f"server error {message.code}: {message.message}", "red"))
             if message.frame_type == "hello":
+                self.summary.problem = f"the server refused to let this client play ({message.code}: {message.message})"
                 return True
         elif isinstance(message, TournamentOver):
-            self.console.print(f"tournament {message.tournament} is over")
+            self.summary.completed = True
+            self.say(f"tournament {message.tournament} is over")
             return True
         elif isinstance(message, Standings):
             pass
         return False
 
+    def _hook(self, name: str, *args: Any) -> None:
+        """Call the bot's ``name`` hook if it has one; a bug in it is reported like one in ``next_step``."""
+        hook = getattr(self.player, name, None)
+        if hook is None:
+            return
+        try:
+            hook(*args)
+        except Exception as exc:  # noqa: BLE001 - a bot's bug must never end the run
+            self.summary.bot_errors += 1
+            self.say((f"bot error in {name}: ", "red"), f"{type(exc).__name__}: {exc}\n{bot_traceback(exc)}")
+
+    def _game_start(self, start: GameStart) -> None:
+        self._hook("begin_game", start.seat, self.ruleset)
+        self.recorder = GameRecorder(start.game, self.summary.player or self.key, start.opponent, start.seat,
+                                     self.ruleset)
+        self.say(f"game {start.game}: you are seat {start.seat} against {start.opponent}")
+
     async def _turn(self, ws: ClientConnection, turn: Turn) -> None:
-        received = time.monotonic()
+        received = self.clock()
         status = GameStatus(turn.status)
         if status.is_violation:
             self.summary.violations += 1
             self.summary.timeouts += status is GameStatus.TIMEOUT
-            self.console.print(f"[yellow]your previous step earned {status.name}[/]")
+            self.say((f"your previous step earned {status.name}", "yellow"))
+        if self.recorder is not None:
+            self.recorder.turn(turn)
         change = ChessboardChange(status, to_location(turn.my_loc), to_location(turn.enemy_loc),
                                   to_blockbar(turn.enemy_wall))
-        observe = getattr(self.player, "observe", None)
-        if observe is not None:
-            observe(change, turn.walls_left)
+        self._hook("observe", change, turn.walls_left)
+        set_time_limit(self.player, turn.time_limit_ms)
         step, problem = await ask_bot(self.player, change)
         if problem:
             self.summary.bot_errors += 1
-            self.console.print(f"[red]bot error (answering with an empty step): {problem}[/]")
-        elapsed_ms = (time.monotonic() - received) * 1000
+            self.say(("bot error (answering with an empty step): ", "red"), problem)
+        elapsed_ms = (self.clock() - received) * 1000
         if turn.time_limit_ms and elapsed_ms > CLOSE_CALL * turn.time_limit_ms:
             self.summary.close_calls += 1
-            self.console.print(f"[yellow]slow step: {elapsed_ms:.0f} ms of the {turn.time_limit_ms} ms limit[/]")
+            self.say((f"slow step: {elapsed_ms:.0f} ms of the {turn.time_limit_ms} ms limit", "yellow"))
         sent = getattr(getattr(self.player, "tracker", None), "sent", None)
         if sent is not None:
             sent(step)
+        if self.recorder is not None:
+            self.recorder.sent(step, turn.turn, elapsed_ms, turn.time_limit_ms)
         message = StepMessage(game=turn.game, turn=turn.turn,
                               move=list(step.new_loc) if step.new_loc.is_valid() else None,  # type: ignore[arg-type]
                               wall=None if step.new_wall.is_none() else
@@ -203,14 +280,50 @@ class BotRunner:
             s.losses += 1
         else:
             s.draws += 1
-        if over.status == GameStatus.RULES_BREAKER:
+        recorder = self.recorder if self.recorder is not None and self.recorder.game == over.game else None
+        self.recorder = None
+        # The status of the bot's last step never comes in a turn: the recorder judges it.
+        last = recorder.finish(over) if recorder is not None else \
+            (GameStatus.RULES_BREAKER if over.status == GameStatus.RULES_BREAKER else None)
+        if last is not None and (last.is_violation or last is GameStatus.RULES_BREAKER):
             s.violations += 1
+            s.timeouts += last is GameStatus.TIMEOUT
         s.results.append(over.model_dump())
+        path = self._save_log(over, recorder)
         style = {"win": "green", "loss": "red", "draw": "yellow"}[over.result]
-        self.console.print(f"game {over.game}: [{style}]{over.result}[/] ({over.reason.replace('_', ' ')})"
-                           + (f" · log {over.log}" if over.log else ""))
-        restart = getattr(self.player, "restart", None)
-        if restart is not None:
-            restart()
+        where = f" · log {path}" if path is not None else (f" · server log {over.log}" if over.log else "")
+        self.say(f"game {over.game}: ", (over.result, style), f" ({over.reason.replace('_', ' ')})" + where)
+        self._hook("restart")
         if self.on_game_over is not None:
-            self.on_game_over(over)
+            self.on_game_over(over, path)
+
+    def _save_log(self, over: GameOver, recorder: GameRecorder | None) -> Path | None:
+        """Start writing the game's log under ``log_dir`` (when asked to); its path, ``None`` when there is none.
+
+        The file is written (and synced) in a worker thread, so the next game's first turn is not held up.
+        """
+        if self.log_dir is None or over.reason == "forfeit":
+            return None
+        log = recorder.log() if recorder is not None else None
+        if log is None:
+            why = recorder.broken if recorder is not None and recorder.broken else "it was not followed from its start"
+            self.say((f"no log for game {over.game}: {why}", "yellow"))
+            return None
+        try:
+            path = log_path(self.log_dir, log, self.summary.logs)
+        except OSError as exc:
+            self.say((f"could not write the log of game {over.game} under {self.log_dir}: {exc}", "yellow"))
+            return None
+        self.summary.logs.append(path)
+        task = asyncio.get_running_loop().create_task(self._write(path, log))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+        return path
+
+    async def _write(self, path: Path, log: GameLog) -> None:
+        try:
+            await asyncio.to_thread(write_log_atomic, path, log)
+        except (OSError, ValueError) as exc:
+            if path in self.summary.logs:
+                self.summary.logs.remove(path)
+            self.say((f"could not write the log {path}: {exc}", "yellow"))

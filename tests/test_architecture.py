@@ -28,6 +28,29 @@ def test_shared_is_pure(path):
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}; keep I/O and UI in server/ or client/"
 
 
+def full_imports(path: pathlib.Path) -> set[str]:
+    """The dotted names a module imports (``from a.b import c`` gives ``a.b``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+#: The one thing the client takes from the server: the atomic game-log writer (file I/O, so not in shared).
+CLIENT_MAY_USE_FROM_SERVER = {"server.logfile"}
+
+
+def test_server_and_client_stay_apart():
+    for path in (ROOT / "server").rglob("*.py"):
+        assert not {n for n in full_imports(path) if n.split(".")[0] == "client"}, f"{path} imports the client"
+    for path in (ROOT / "client").rglob("*.py"):
+        used = {n for n in full_imports(path) if n.split(".")[0] == "server"}
+        assert used <= CLIENT_MAY_USE_FROM_SERVER, f"{path} imports {sorted(used - CLIENT_MAY_USE_FROM_SERVER)}"
+
+
 def test_shared_opens_no_files():
     for path in (ROOT / "shared").rglob("*.py"):
         source = path.read_text(encoding="utf-8")

@@ -7,11 +7,19 @@ from shared.quoridor import ChessboardChange, Step
 from ..player import Player
 from .search import Searcher, SearchResult
 
-__all__ = ["StrongPlayer"]
+__all__ = ["StrongPlayer", "LIMIT_SHARE"]
+
+#: The share of the server's time limit a search may use: the search can overrun its budget by
+#: one node's work, and the limit also pays for the network and the framework.
+LIMIT_SHARE = 0.4
 
 
 class StrongPlayer(Player):
-    """Searches each turn for at most ``time_budget_ms`` (plus the work of one node), keeping its table all game."""
+    """Searches each turn for at most ``time_budget_ms`` (plus the work of one node), keeping its table all game.
+
+    With a time limit (``time_limit_ms``, set by the client) the budget is at most ``LIMIT_SHARE``
+    of it: ``min(time_budget_ms, 0.4 x limit)``.
+    """
 
     def __init__(self, key: str = "", time_budget_ms: int = 200) -> None:
         super().__init__(key)
@@ -22,11 +30,17 @@ class StrongPlayer(Player):
         #: The last search (step, score, completed depth, nodes, seconds), for logs and tests.
         self.last_result: SearchResult | None = None
 
+    @property
+    def budget_ms(self) -> float:
+        """This step's search budget in ms: ``time_budget_ms``, cut to 40% of the time limit when there is one."""
+        limit = self.time_limit_ms
+        return float(self.time_budget_ms) if not limit else min(float(self.time_budget_ms), LIMIT_SHARE * limit)
+
     def restart(self) -> None:
         """A new game: forget the positions of the last one."""
         self.searcher.clear()
 
     def next_step(self, change: ChessboardChange) -> Step:
         """The searched best step; ``Step()`` when no step is legal."""
-        self.last_result = self.searcher.search(self.position, self.time_budget_ms / 1000)
+        self.last_result = self.searcher.search(self.position, self.budget_ms / 1000)
         return self.last_result.step or Step()

@@ -4,6 +4,7 @@ import io
 
 from rich.console import Console
 
+from client.commands import installed_command
 from client.demo import main
 from client.render import render_board
 from shared.quoridor import Position, diagram, parse_step
@@ -27,7 +28,8 @@ def test_demo_runs_a_tournament_end_to_end(tmp_path, capsys):
                  "--timeout", "120"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "3 game logs" in out and "quoridor-replay" in out
+    assert "3 game logs" in out
+    assert f"replay a game:  {installed_command('quoridor-replay')} " in out   # .venv/bin/quoridor-replay
     folder = next(p for p in tmp_path.iterdir() if p.is_dir())
     assert (folder / "results.json").exists()
 

@@ -1,5 +1,7 @@
 """``quoridor-match``, the bot loader and the Wilson interval."""
 
+import re
+
 import pytest
 
 from client.loader import BotLoadError, load_bot
@@ -73,3 +75,33 @@ def test_match_cli_errors(capsys):
     assert info.value.code == 2 and "unknown bot" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["runner", "random", "-g", "0"])
+
+
+LIMIT_AWARE = '''
+from client.player import Player
+from shared.quoridor import Step
+
+class LimitAware(Player):
+    """Walks only when it was told the time limit of 321 ms; else it passes (a violation)."""
+
+    def next_step(self, change):
+        if self.time_limit_ms != 321:
+            return Step()
+        pos = self.position
+        return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(self.seat)))
+
+class AsyncPorted(Player):
+    async def nextStep(self, change):
+        pos = self.position
+        return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(self.seat)))
+'''
+
+
+def test_a_local_match_tells_the_bots_the_time_limit_and_runs_async_nextstep(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")
+    path = tmp_path / "aware.py"
+    path.write_text(LIMIT_AWARE)
+    assert main([f"{path}:LimitAware", f"{path}:AsyncPorted", "-g", "2", "-t", "321", "--log-dir", "none"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"LimitAware\s+│\s+2\s+│\s+1/1/0.*│\s+0\s+│\s+0\s+│", out), out
+    assert re.search(r"AsyncPorted\s+│\s+2\s+│\s+1/1/0.*│\s+0\s+│\s+0\s+│", out), out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from pathlib import Path
 
 from rich.console import Console
 
@@ -111,12 +112,30 @@ def test_the_old_clients_config_file(tmp_path):
     path.write_text(json.dumps({"network": {"host": "10.0.0.5", "port": 19607}, "playerKey": "191220000",
                                 "saveLog": True, "gameReplay": False, "gameReplayCmd": "./QuoridorUI %file%"}))
     values = read_config(path)
-    assert values == {"server": "ws://10.0.0.5:19607/", "key": "191220000", "replay": False,
+    assert values == {"server": "ws://10.0.0.5:19607/", "key": "191220000", "save_log": True, "replay": False,
                       "replay_cmd": "./QuoridorUI %file%"}
     config = config_from_args(build_parser().parse_args(["-c", str(path), "-k", "override", "--bot", "runner"]))
     assert (config.server, config.key, config.bot) == ("ws://10.0.0.5:19607/", "override", "runner")
+    assert config.save_log and config.log_dir == Path("replays/client")
     config = config_from_args(build_parser().parse_args(["-p", "2000"]))
     assert config.server == "ws://127.0.0.1:2000/"
+    assert not config.save_log
+
+
+def test_save_log_option_and_log_dir_field(tmp_path):
+    config = config_from_args(build_parser().parse_args(["--save-log"]))
+    assert config.save_log and config.log_dir == Path("replays/client")
+    assert config_from_args(build_parser().parse_args(["-l"])).save_log
+    config = config_from_args(build_parser().parse_args(["--save-log", "mine", "-k", "a"]))
+    assert config.save_log and config.log_dir == Path("mine") and config.key == "a"
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"saveLog": True, "logDir": "elsewhere"}))
+    config = config_from_args(build_parser().parse_args(["-c", str(path)]))
+    assert config.save_log and config.log_dir == Path("elsewhere")
+    path.write_text(json.dumps({"saveLog": "yes"}))
+    import pytest
+    with pytest.raises(ValueError, match="'saveLog' must be a bool"):
+        read_config(path)
 
 
 def test_bad_config_files_name_the_problem(tmp_path):

@@ -16,8 +16,22 @@ def test_random_is_repeatable_with_a_seed(ask):
     assert len(answers) > 1
 
 
-def test_random_walks_a_whole_game_with_legal_steps_only(ask):
+def test_random_walks_a_whole_game_with_legal_pawn_moves_only_like_the_handouts_sample(ask):
+    # The handout's sample player (MyPlayer.cpp) is a random walk that never places a wall.
     bots = (RandomPlayer(seed=1), RandomPlayer(seed=2))
+    pos = Position.initial()
+    for _ in range(300):
+        step = ask(bots[pos.turn], pos)
+        assert step in pos.legal_steps()
+        assert step.is_move()
+        pos = pos.apply(step)
+        if pos.is_over():
+            break
+    assert pos.walls_left == (10, 10)
+
+
+def test_random_with_a_wall_rate_drops_walls_now_and_then(ask):
+    bots = (RandomPlayer(seed=1, wall_rate=0.1), RandomPlayer(seed=2, wall_rate=0.1))
     pos = Position.initial()
     walls = 0
     for _ in range(300):
@@ -27,7 +41,15 @@ def test_random_walks_a_whole_game_with_legal_steps_only(ask):
         pos = pos.apply(step)
         if pos.is_over():
             break
-    assert 0 < walls < 30   # mostly a random walk, now and then a wall
+    assert 0 < walls < 30
+
+
+def test_random_boxed_in_places_a_legal_wall_rather_than_pass(ask):
+    # The benchmark's stuck position, with one wall left for the side to move (no pawn move is legal).
+    pos = parse_position("e3 f3 1 0 1 a1h,e1h,f2h,c3h,f3h,h3h,c4h,b5h,a6h,f8h,g1v,a2v,f2v,d3v,g4v,c5v,f5v,b6v,b8v,e8v")
+    assert pos.legal_moves() == []
+    step = ask(RandomPlayer(seed=3), pos)
+    assert not step.is_move() and pos.is_legal(step)
 
 
 # -- runner -------------------------------------------------------------------------------

@@ -77,3 +77,27 @@ def test_restart_forgets_the_transposition_table(ask):
     assert bot.searcher.table
     bot.restart()
     assert not bot.searcher.table
+
+
+@pytest.mark.parametrize("limit, budget", [(None, 200.0), (1000, 200.0), (150, 60.0), (100, 40.0)])
+def test_strong_budget_is_at_most_40_percent_of_the_time_limit(limit, budget):
+    bot = StrongPlayer()
+    bot.time_limit_ms = limit
+    assert bot.budget_ms == pytest.approx(budget)
+
+
+def test_strong_keeps_to_a_150_ms_limit_in_a_local_match():
+    import io
+
+    from rich.console import Console
+
+    from client.match_cli import play_match
+    from shared.quoridor import GameStatus, find_ruleset
+    from shared.referee import RefereeSettings
+
+    settings = RefereeSettings(find_ruleset("course"), 150, 3, 100)      # quoridor-match -t 150
+    strong, _, games = play_match(("strong", "defender"), 2, settings, log_dir=None,
+                                  console=Console(file=io.StringIO()), progress=False)
+    late = [r for game in games for r in game.records
+            if r.player == "strong" and r.status in (GameStatus.TIMEOUT, GameStatus.RULES_BREAKER)]
+    assert late == [] and strong.violations == 0

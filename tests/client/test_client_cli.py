@@ -1,0 +1,105 @@
+"""``quoridor-client`` end to end against a real server: config file, summary, exit codes, waiting, warnings."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import shlex
+import socket
+import sys
+from pathlib import Path
+
+from client.cli import main
+from client.player import Player
+from client.runner import BotRunner
+from shared.quoridor import ChessboardChange, Step
+from tests.client.support import Walker, best_move, duel, poll, quiet
+from tests.server.conftest import bounded, url
+
+# Appends the file it is given to a list: stands in for the replay viewer.
+REPLAY_SCRIPT = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + '\\n')"
+
+
+async def test_a_config_file_against_a_real_server_saves_and_replays_local_logs(make_server, tmp_path, capsys):
+    server = await make_server(players=2, games_per_pairing=2)
+    replayed = tmp_path / "replayed.txt"
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({
+        "network": {"host": "127.0.0.1", "port": server.port}, "playerKey": "one", "bot": "runner",
+        "saveLog": True, "logDir": str(tmp_path / "mine"), "gameReplay": True,
+        "gameReplayCmd": f"{shlex.quote(sys.executable)} -c {shlex.quote(REPLAY_SCRIPT)} {shlex.quote(str(replayed))} "
+                         "%file%"}))
+    client = asyncio.create_task(asyncio.to_thread(main, ["-c", str(config), "--wait", "20"]))
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", console=quiet()).run())
+    await bounded(server.run_tournament())
+    assert await bounded(client) == 0
+    await bounded(other)
+    err = capsys.readouterr().err
+    assert "one: 2 games: 1 won, 1 lost, 0 drawn; 0 violations (0 timeouts)" in err
+    logs = sorted((tmp_path / "mine").glob("*.csv"))
+    assert len(logs) == 2
+    assert sorted(Path(line) for line in replayed.read_text().splitlines()) == logs   # the local files
+
+
+async def test_a_key_the_roster_refuses_exits_1_with_the_reason(make_server, capsys):
+    server = await make_server(players=2, roster={"k1": "alice", "k2": "bob"})
+    code = await bounded(asyncio.to_thread(main, ["--server", url(server), "-k", "nope", "--bot", "runner",
+                                                  "--wait", "5"]))
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "did not finish" in err and "unknown_key" in err
+
+
+async def test_a_server_that_goes_away_before_the_end_exits_1(make_server, capsys):
+    server = await make_server(players=3)          # waits for a third player that never comes
+    client = asyncio.create_task(asyncio.to_thread(main, ["--server", url(server), "-k", "one", "--bot", "runner",
+                                                          "--wait", "5"]))
+    await poll(lambda: len(server.greeted) == 1)
+    await server.close()
+    assert await bounded(client) == 1
+    err = capsys.readouterr().err
+    assert "did not finish: the server closed the connection before the tournament was over" in err
+
+
+async def test_the_client_waits_for_a_server_that_comes_up_late(make_server):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    console = quiet()
+    early = asyncio.create_task(BotRunner(Walker("one"), f"ws://127.0.0.1:{port}/", "one", console=console,
+                                          wait_s=30).run())
+    await poll(lambda: "waiting for the server" in console.file.getvalue())
+    server = await make_server(port=port, players=2, games_per_pairing=1)
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", console=quiet()).run())
+    await bounded(server.run_tournament())
+    summary = await bounded(early)
+    await bounded(other)
+    assert summary.completed and summary.games == 1
+
+
+async def test_a_slow_step_is_warned_about(make_server):
+    ticks = itertools.count(0.0, 0.9)     # every reading of the clock is 900 ms after the last
+    (slow, _), (out, _), _ = await duel(make_server, Walker("one"), Walker("two"), games=1,
+                                        server={"time_limit_ms": 1000}, options=({"clock": lambda: next(ticks)}, {}))
+    assert "slow step: 900 ms of the 1000 ms limit" in out
+    assert slow.close_calls > 0 and slow.violations == 0
+
+
+class AsyncPorted(Player):
+    """Ported from C++ with an ``async def nextStep``; notes the time limit it was told."""
+
+    seen_limits: set[int | None]
+
+    async def nextStep(self, change: ChessboardChange) -> Step:  # noqa: N802 - the C++ name on purpose
+        self.seen_limits = getattr(self, "seen_limits", set()) | {self.time_limit_ms}
+        await asyncio.sleep(0)
+        return best_move(self)
+
+
+async def test_an_async_nextstep_bot_plays_and_is_told_the_time_limit(make_server):
+    bot = AsyncPorted("one")
+    (a, b), _, _ = await duel(make_server, bot, Walker("two"), server={"time_limit_ms": 700})
+    assert a.completed and a.games == 2 and a.wins == 1 and b.wins == 1
+    assert a.violations == a.bot_errors == 0
+    assert bot.seen_limits == {700}

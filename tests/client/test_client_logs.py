@@ -1,0 +1,90 @@
+"""``--save-log``: the client's own logs of its games, and the violation on a bot's last step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from client.gamerecord import GameRecorder
+from client.player import Player
+from shared.gamelog import GameLog, canonical_step, parse_log
+from shared.protocol import Turn
+from shared.quoridor import COURSE, ChessboardChange, GameStatus, Step
+from tests.client.support import best_move, duel
+
+
+class Clumsy(Player):
+    """Walks a shortest path, but sends an empty step on its 2nd turn and raises on its 4th."""
+
+    def __init__(self, key: str = "") -> None:
+        super().__init__(key)
+        self.turns = 0
+
+    def next_step(self, change: ChessboardChange) -> Step:
+        self.turns += 1
+        if self.turns == 2:
+            return Step()
+        if self.turns == 4:
+            raise RuntimeError("oops")
+        return best_move(self)
+
+    def restart(self) -> None:
+        self.turns = 0
+
+
+class LastGasp(Player):
+    """Keeps away from its goal; when the opponent is one step from winning it sends an empty step (a violation)."""
+
+    def next_step(self, change: ChessboardChange) -> Step:
+        pos = self.position
+        if pos.distance(1 - self.seat) == 1:
+            return Step()
+        return Step(max(pos.legal_moves(), key=lambda loc: (pos.apply(Step(loc)).distance(self.seat), loc)))
+
+
+def rows(log: GameLog) -> list[tuple[str, Step, GameStatus, int | None]]:
+    return [(r.player, canonical_step(r.step), r.status, r.turn) for r in log.steps]
+
+
+async def test_a_violation_on_the_last_step_of_a_game_is_counted(make_server):
+    (clumsy, gasp), _, _ = await duel(make_server, Clumsy("one"), LastGasp("two"))
+    assert gasp.games == 2 and gasp.losses == 2
+    assert gasp.violations == 2          # one per game, on its last step: never reported in a turn
+    assert clumsy.violations == 4 and clumsy.wins == 2
+
+
+async def test_saved_logs_are_the_servers_logs_as_each_player_saw_them(make_server, tmp_path):
+    folders = (tmp_path / "one", tmp_path / "two")
+    (clumsy, gasp), outs, _ = await duel(make_server, Clumsy("one"), LastGasp("two"),
+                                         options=({"log_dir": folders[0]}, {"log_dir": folders[1]}))
+    for summary, folder, out in zip((clumsy, gasp), folders, outs):
+        assert summary.completed and len(summary.logs) == 2
+        assert sorted(folder.glob("*.csv")) == sorted(summary.logs)
+        for path, result in zip(summary.logs, summary.results):
+            assert f"log {path}" in out
+            mine = parse_log(path.read_text(encoding="utf-8"), name=str(path))
+            theirs = parse_log(Path(result["log"]).read_text(encoding="utf-8"))
+            assert mine.problems == [], mine.problems
+            assert mine.header.players == theirs.header.players == ("one", "two") or \
+                mine.header.players == theirs.header.players == ("two", "one")
+            assert mine.header.game == result["game"]
+            assert rows(mine) == rows(theirs)
+            assert mine.outcome is not None and theirs.outcome is not None
+            assert (mine.outcome.winner, mine.outcome.reason, mine.outcome.violations, mine.outcome.thinking_ms) == \
+                (theirs.outcome.winner, theirs.outcome.reason, theirs.outcome.violations, theirs.outcome.thinking_ms)
+
+
+def turn(number: int, my_loc: tuple[int, int], enemy_loc: tuple[int, int]) -> Turn:
+    return Turn(game="g", turn=number, status=0, my_loc=my_loc, enemy_loc=enemy_loc, enemy_wall=None,
+                walls_left=(10, 10), time_limit_ms=1000)
+
+
+def test_a_game_joined_part_way_gets_no_log():
+    recorder = GameRecorder("g", "me", "you", 0, COURSE)
+    recorder.turn(turn(6, (5, 3), (5, 7)))
+    assert recorder.log() is None and "joined at turn 6" in (recorder.broken or "")
+
+
+def test_the_server_and_the_old_clients_names_for_the_seats():
+    assert GameRecorder("g", "me", "you", 1, COURSE).players == ("you", "me")
+    assert GameRecorder("g", "same", "same", 0, COURSE).players == ("Me", "Enemy")
+    assert GameRecorder("g", " padded", "you", 0, COURSE).players == ("Me", "Enemy")
