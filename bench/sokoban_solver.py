@@ -11,6 +11,7 @@ the 90 levels are solved within 60 s each. Every solution found is checked with 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     solved = 0
     seconds: list[float] = []
+    unsolved: list[str] = []
     with ProcessPoolExecutor(max_workers=max(1, min(args.processes, 2))) as pool:
         jobs = [(text, i, args.time_limit) for i in indices]
         for index, status, moves, pushes, nodes, spent, checked in pool.map(_solve_one, jobs):
@@ -66,11 +68,17 @@ def main(argv: list[str] | None = None) -> int:
             solved += checked
             if checked:
                 seconds.append(spent)
+            else:
+                unsolved.append(f"{index + 1} ({status}, {spent:.1f} s)")
             print(f"level {index + 1:3}  {mark:10}  {moves:5} moves  {pushes:4} pushes  {nodes:8} states  "
                   f"{spent:6.2f} s", flush=True)
     wall = time.perf_counter() - started
     print(f"{args.collection}: solved {solved} of {len(indices)} within {args.time_limit:g} s each "
-          f"(wall {wall:.1f} s; slowest solved {max(seconds, default=0):.2f} s)")
+          f"(wall {wall:.1f} s)")
+    if seconds:
+        print(f"  solved levels: total {sum(seconds):.1f} s, median {statistics.median(seconds):.2f} s, "
+              f"max {max(seconds):.2f} s")
+    print(f"  unsolved: {', '.join(unsolved) if unsolved else 'none'}")
     target = TARGETS.get(args.collection)
     if target is not None and len(indices) == target:
         print(f"target: all {target} within {args.time_limit:g} s each: {'PASS' if solved == target else 'FAIL'}")

@@ -1,84 +1,156 @@
 """Collections: many levels in one XSB text, split by blank lines and parsed lazily.
 
-Splitting only looks for blank lines (outside ``comment:`` blocks) and for a map row in each
-piece, at C speed (``re`` and ``str`` methods over the whole text); a level's text is parsed
-only when it is reached, so the n-th level costs one split and one parse. ``split_text`` is the
-same split as a generator, and ``split_lines`` runs it over any iterable of lines (an open file),
-which streams a file without reading it whole.
+A level is a piece of text between blank lines (outside ``comment:`` blocks) holding a map row.
+Finding where the levels start is one regex pass over the whole text at C speed, with no level
+parsed: after a blank line, the lines up to the first map row (a piece without one fails and the
+scan goes on). The starts are kept, so the n-th level costs that pass once and one parse, and
+iterating parses only the levels it reaches. ``split_text`` is the same split as a generator, and
+``split_lines`` runs it over any iterable of lines (an open file), which streams a file without
+reading it whole.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from itertools import compress
 
 from .errors import LevelError, LevelIndexError
 from .level import Level
-from .xsb import _COLON_END, _OPENER, _ROW_RE, MAP_ROW, blocks, parse_level, without_blocks
+from .xsb import _ROW, _ROW_RE, MAP_ROW, parse_level
 
 __all__ = ["Collection", "split_text", "split_lines", "iter_levels"]
 
-_BLANKS = re.compile(r"\n(?:[ \t]*\n)+")
-_BLANKS_KEPT = re.compile(r"(\n(?:[ \t]*\n)+)")
-_FIRST_ROW = re.compile(_ROW_RE.pattern + r"(?:\n|\Z)")
+# From a separator (the scan text starts with one) over the non-blank lines before a level's first
+# map row, and that row; a piece without a map row fails at its end and the scan moves on.
+_LEVEL = re.compile(r"\n\n(?:[^\n]+\n)*?" + _ROW + r"(?:\n|\Z)")
+_MASK = ";"     # block cells in the scan text: one line that is neither a map row nor a separator
+
+# Whole-text passes below use str.find (a fast C search) rather than a regex: a regex scan over a
+# big collection tries every newline or colon, which costs ~1 ms per pass on the 615 KiB of the
+# bundled data, more than the level scan itself.
 
 
-def _opens_block(stripped: str) -> bool:
-    key, colon, value = stripped.partition(":")
-    return bool(colon) and key.strip().lower() == "comment" and not value.strip()
+def _empty_blank_lines(text: str) -> str:
+    """``text`` with each line of blanks (after the first line) made empty, so that a separator is two newlines."""
+    cuts: list[int] = []
+    for ending in (" \n", "\t\n") if "\t" in text else (" \n",):
+        at = text.find(ending)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            if start and not text[start:at].strip(" \t"):
+                cuts.append(start)
+            at = text.find(ending, at + 2)
+    if not cuts:
+        return text
+    cuts.sort()
+    parts, pos = [], 0
+    for start in cuts:
+        parts.append(text[pos:start])
+        pos = text.find("\n", start)
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _line_start_at(low: bytes, at: int) -> int:
+    """Where the line of ``at`` starts, or -1 when something other than blanks comes before ``at`` on it."""
+    start = low.rfind(b"\n", 0, at) + 1
+    return start if not low[start:at].strip(b" \t") else -1
+
+
+def _block_spans(low: bytes) -> tuple[list[tuple[int, int]], bool]:
+    """The ``comment:`` blocks of a lower-cased text (opener line start to closer line end) and whether the last is open.
+
+    An opener is a line ``comment:`` alone and a closer a line starting ``comment-end``.
+    """
+    spans: list[tuple[int, int]] = []
+    at = low.find(b"comment")
+    while at >= 0:
+        line_end = low.find(b"\n", at)
+        if line_end < 0:
+            line_end = len(low)
+        start = _line_start_at(low, at)
+        if start < 0 or low[at + 7:line_end].strip(b" \t") != b":":
+            at = low.find(b"comment", at + 7)
+            continue
+        closer = low.find(b"comment-end", line_end)
+        while closer >= 0 and _line_start_at(low, closer) < 0:
+            closer = low.find(b"comment-end", closer + 11)
+        if closer < 0:
+            spans.append((start, len(low)))
+            return spans, True
+        end = low.find(b"\n", closer)
+        if end < 0:
+            end = len(low)
+        spans.append((start, end))
+        at = low.find(b"comment", end)
+    return spans, False
+
+
+class _Index:
+    """Where each level of a text starts: one scan, no level parsed."""
+
+    __slots__ = ("text", "scan", "starts")
+
+    def __init__(self, text: str) -> None:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = _empty_blank_lines(text)
+        #: The text the levels are cut from (line ends normalised, blank lines empty).
+        self.text = text
+        scan = text
+        open_block = -1
+        # Lower case as bytes, each character one byte ('?' past Latin-1, so offsets are kept):
+        # only ASCII letters matter here, and str.lower is several times slower on non-ASCII text.
+        low = text.encode("latin-1", "replace").lower()
+        if b"comment" in low:
+            spans, unclosed = _block_spans(low)
+            if unclosed:
+                open_block = spans[-1][0]
+            # A block that holds a blank line or a map-like row is masked (same length) in the scan
+            # text, so that it neither splits its level nor counts as its map.
+            hiding = [(start, end) for start, end in spans
+                      if text.find("\n\n", start, end) >= 0 or MAP_ROW.search(text, start, end) is not None]
+            if hiding:
+                parts, pos = [], 0
+                for start, end in hiding:
+                    parts += (text[pos:start], _MASK * (end - start))
+                    pos = end
+                parts.append(text[pos:])
+                scan = "".join(parts)
+        #: The scan text: a separator, then the text with its hiding blocks masked (offsets + 2).
+        self.scan = "\n\n" + scan
+        #: Offset in ``text`` of each level's first line.
+        self.starts: list[int] = list(map(re.Match.start, _LEVEL.finditer(self.scan)))
+        if open_block >= 0:
+            # The piece where a block opens and never closes is a level, map or not: parsing it says so.
+            piece = self.scan.rfind("\n\n", 0, open_block + 2)
+            if not self.starts or self.starts[-1] < piece:
+                self.starts.append(piece)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def piece(self, number: int) -> str:
+        """The text of level ``number`` (0 <= number < len)."""
+        start = self.starts[number]
+        end = self.scan.find("\n\n", start + 2)
+        return self.text[start:] if end < 0 else self.text[start:end - 2]
+
+    def pieces(self) -> Iterator[str]:
+        """Each level's text in order."""
+        text, find = self.text, self.scan.find
+        for start in self.starts:
+            end = find("\n\n", start + 2)
+            yield text[start:] if end < 0 else text[start:end - 2]
 
 
 def split_text(text: str) -> Iterator[str]:
-    """Lazily yield the text of each level (pieces between blank lines that hold a map row).
+    """The text of each level (pieces between blank lines that hold a map row), in order.
 
     Blank lines inside ``comment:`` blocks do not split; a piece that ends inside an unclosed
     block is yielded too, so that parsing it reports the unterminated comment.
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    pos, end_of_text = 0, len(text)
-    search, first_row, colon_end = _BLANKS.search, _FIRST_ROW.match, _COLON_END.search
-    while pos < end_of_text:
-        blank = search(text, pos)
-        end, after = (blank.start(), blank.end()) if blank else (end_of_text, end_of_text)
-        piece = text[pos:end]
-        if colon_end(piece) is not None and _OPENER.search(piece) is not None:
-            if blocks(piece)[1]:
-                # A block runs on past a blank line: walk it line by line.
-                group, pos = _walk_group(text, pos)
-                if group is not None:
-                    yield group
-                continue
-            if MAP_ROW.search(without_blocks(piece, blocks(piece)[0])) is not None:
-                yield piece
-        elif first_row(piece) is not None or MAP_ROW.search(piece) is not None:
-            yield piece
-        pos = after
-
-
-def _walk_group(text: str, pos: int) -> tuple[str | None, int]:
-    """Line by line from ``pos``: the group there (``None`` without a map row) and where the next starts."""
-    in_block = has_map = False
-    start, end_of_text = pos, len(text)
-    while pos < end_of_text:
-        newline = text.find("\n", pos)
-        if newline < 0:
-            newline = end_of_text
-        line = text[pos:newline]
-        stripped = line.strip(" \t")
-        if in_block:
-            if stripped.lower().startswith("comment-end"):
-                in_block = False
-        elif not stripped:
-            blanks = _BLANKS.match(text, pos - 1)   # skip this blank line and any that follow
-            return (text[start:pos] if has_map else None), blanks.end() if blanks else newline + 1
-        elif _opens_block(stripped):
-            in_block = True
-        elif not has_map and _ROW_RE.fullmatch(line) is not None:
-            has_map = True
-        pos = newline + 1
-    return (text[start:] if has_map or in_block else None), end_of_text
+    return _Index(text).pieces()
 
 
 def split_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -107,6 +179,11 @@ def split_lines(lines: Iterable[str]) -> Iterator[str]:
         yield "\n".join(buffer)
 
 
+def _opens_block(stripped: str) -> bool:
+    key, colon, value = stripped.partition(":")
+    return bool(colon) and key.strip().lower() == "comment" and not value.strip()
+
+
 def iter_levels(lines: Iterable[str]) -> Iterator[Level]:
     """Parse levels one by one from an iterable of lines (streaming a file); raises at the first bad level."""
     for text in split_lines(lines):
@@ -119,11 +196,16 @@ class Collection:
     def __init__(self, text: str, name: str = "") -> None:
         self.text = text
         self.name = name
-        self._count: int | None = None
+        self._index: _Index | None = None
+
+    def _levels(self) -> _Index:
+        if self._index is None:
+            self._index = _Index(self.text)
+        return self._index
 
     def texts(self) -> Iterator[str]:
-        """Each level's text (the split is one pass at C speed; no level is parsed)."""
-        return iter(self._pieces())
+        """Each level's text (the split is one scan at C speed, done once; no level is parsed)."""
+        return self._levels().pieces()
 
     def __iter__(self) -> Iterator[Level]:
         """Every level in order, each parsed when reached; a bad level raises its ``LevelError``."""
@@ -143,44 +225,16 @@ class Collection:
                 yield exc
 
     def __len__(self) -> int:
-        if self._count is None:
-            self._count = len(self._pieces())
-        return self._count
-
-    def _pieces(self) -> list[str]:
-        """Each level's text, split at C speed: one split of the whole text, one search per piece;
-        only pieces with a comment block are looked at in Python (joined to the next while open)."""
-        text = self.text
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        parts = _BLANKS_KEPT.split(text)
-        pieces, separators = parts[0::2], parts[1::2]
-        has_row: list[object] = list(map(MAP_ROW.search, pieces))
-        if _COLON_END.search(text) is not None:
-            count = len(pieces)
-            for number in compress(range(count), map(_COLON_END.search, pieces)):
-                piece = pieces[number]
-                spans, unclosed = blocks(piece)
-                if not spans and not unclosed:
-                    continue
-                following = number + 1
-                while unclosed and following < count:
-                    piece += separators[following - 1] + pieces[following]
-                    pieces[following], has_row[following] = "", None
-                    following += 1
-                    spans, unclosed = blocks(piece)
-                pieces[number] = piece
-                has_row[number] = unclosed or MAP_ROW.search(without_blocks(piece, spans))
-        return list(compress(pieces, has_row))
+        return len(self._levels())
 
     def level_text(self, index: int) -> str:
         """The text of level ``index`` (from 0; negative counts from the end); ``LevelIndexError`` outside."""
-        pieces = self._pieces()
-        self._count = len(pieces)
-        if not -len(pieces) <= index < len(pieces):
-            raise LevelIndexError(f"no level {index} in {self.name or 'the collection'}: it has {len(pieces)} "
-                                  f"levels" + (f", numbered 0 to {len(pieces) - 1}" if pieces else ""))
-        return pieces[index]
+        levels = self._levels()
+        count = len(levels)
+        if not -count <= index < count:
+            raise LevelIndexError(f"no level {index} in {self.name or 'the collection'}: it has {count} "
+                                  f"levels" + (f", numbered 0 to {count - 1}" if count else ""))
+        return levels.piece(index % count)
 
     def level(self, index: int) -> Level:
         """Level ``index`` (from 0; negative counts from the end), parsing no other level."""

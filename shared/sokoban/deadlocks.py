@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections import deque
+from shared.grid import bfs_distances
 
 from .level import Level
 from .matching import INFINITE
@@ -36,20 +36,16 @@ class Board:
 
     def _pull_distances(self, goal: int) -> list[int]:
         """Pulls from ``goal``: a box at ``b`` comes from ``b + o`` if the player can stand at ``b + 2o``."""
-        floor = self.floor
+        floor, offsets = self.floor, self.offsets
         size = floor.bit_length()
+
+        def pulls(cell: int) -> list[int]:
+            return [cell + o for o in offsets if 0 <= cell + 2 * o < size and floor >> (cell + o) & 1
+                    and floor >> (cell + 2 * o) & 1]
+
         dist = [INFINITE] * size
-        dist[goal] = 0
-        queue = deque([goal])
-        while queue:
-            cell = queue.popleft()
-            step = dist[cell] + 1
-            for offset in self.offsets:
-                before, player = cell + offset, cell + 2 * offset
-                if (0 <= player < size and floor >> before & 1 and floor >> player & 1
-                        and dist[before] == INFINITE):
-                    dist[before] = step
-                    queue.append(before)
+        for cell, pushes in bfs_distances(goal, pulls).items():   # once per goal, before the search
+            dist[cell] = pushes
         return dist
 
     def costs(self, box_cells: list[int]) -> list[list[int]]:

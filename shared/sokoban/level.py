@@ -33,7 +33,7 @@ def _table(ones: str) -> bytes:
 _WALL_T = _table("#")
 _BOX_T = _table("$*")
 _GOAL_T = _table(".*+")
-_OPEN_T = _table(" -_$.@*+")
+_OPEN_T = _table(" \t-_$.@*+")   # a tab can only be a blank beside a row
 
 
 class Level:

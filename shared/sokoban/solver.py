@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from shared.grid import DIRECTIONS, iter_bits, shortest_path
 
-from .corrals import pi_corral_pushes
+from .corrals import pi_corral_pushes, reach
 from .deadlocks import Board
 from .level import Level
 from .matching import INFINITE, Matching, match, rematch
@@ -41,16 +41,6 @@ class SolveResult:
     def solved(self) -> bool:
         """True when ``lurd`` solves the level."""
         return self.status == "solved"
-
-
-def _reach(seed: int, passable: int, stride: int) -> int:
-    """The cells of ``passable`` connected to ``seed`` (one step per round, both axes)."""
-    region = seed
-    while True:
-        grown = region | (((region << 1) | (region >> 1) | (region << stride) | (region >> stride)) & passable)
-        if grown == region:
-            return region
-        region = grown
 
 
 def _pushes(boxes: int, region: int, targets: int, offsets: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -111,7 +101,7 @@ class _Search:
                 new_boxes = boxes ^ (1 << box) ^ (1 << target)
                 if board.frozen_off_goal(target, new_boxes):
                     continue
-                new_region = _reach(1 << box, floor & ~new_boxes, stride)
+                new_region = reach(1 << box, floor & ~new_boxes, stride)
                 new_key = (new_boxes << shift) | ((new_region & -new_region).bit_length() - 1)
                 if new_key in parents:
                     continue
@@ -158,7 +148,7 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     matching0 = match(costs0)
     if matching0.cost >= INFINITE:
         return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
-    region0 = _reach(1 << level.player, floor & ~boxes0, level.stride)
+    region0 = reach(1 << level.player, floor & ~boxes0, level.stride)
     start = (boxes0, region0, cells0, costs0, matching0)
     searches = [(_Search(level, board, weight, corrals, start), share) for weight, share in portfolio]
     status, winner = "time_limit", None

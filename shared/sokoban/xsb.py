@@ -20,8 +20,9 @@ __all__ = ["SYMBOLS", "blocks", "decode_rle", "encode_rle", "is_map_line", "pars
 SYMBOLS = "#@+$*. -_"
 
 # A map row, as soukoban tells them: XSB symbols only, or symbols mixed with run-length digits
-# and '|' row separators (a line of digits alone is not a row). Leading/trailing blanks allowed.
-_ROW = r" *(?:[-_#$.@*+][-_ #$.@*+0-9|]*|[0-9|]+[-_ #$.@*+0-9|]*?[-_#$.@*+][-_ #$.@*+0-9|]*) *"
+# and '|' row separators (a line of digits alone is not a row). Leading/trailing blanks (spaces and
+# tabs) allowed.
+_ROW = r"[ \t]*(?:[-_#$.@*+][-_ #$.@*+0-9|]*|[0-9|]+[-_ #$.@*+0-9|]*?[-_#$.@*+][-_ #$.@*+0-9|]*)[ \t]*"
 _ROW_RE = re.compile(_ROW)
 #: The first run of consecutive map rows in a text (multiline).
 MAP_BLOCK = re.compile(r"(?:^" + _ROW + r"(?:\n|\Z))+", re.M)

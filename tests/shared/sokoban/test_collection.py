@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from importlib import resources
 from itertools import islice
 from unittest import mock
 
@@ -137,3 +138,37 @@ def test_fast_and_careful_parses_agree_on_real_levels(data_dir):
     for path in sorted(data_dir.glob("*.xsb")):
         for text in Collection(path.read_text(encoding="utf-8", errors="replace")).texts():
             assert parse_level(text) == _parse_slowly(text), path.name
+
+
+def test_rows_with_trailing_tabs_split_and_load():
+    text = f"; one\n#####\t\n#@$.#\t\n#####\n\t \n{B}\t\n"
+    collection = Collection(text)
+    assert len(collection) == 2
+    assert collection.level(0).render() == A and collection.level(1).render() == B
+    assert [t.rstrip() for t in split_lines(text.splitlines())] == [t.rstrip() for t in split_text(text)]
+
+
+def test_blank_lines_inside_a_comment_block_do_not_split_it():
+    text = f"comment:\nfirst\n\n  \n#####\ncomment-end\n{A}\n\n{B}"
+    assert [level.render() for level in Collection(text)] == [A, B]
+    assert Collection(text).level(0).comments[:1] == ("first",)
+
+
+def test_a_piece_without_a_map_row_is_no_level():
+    text = f"Header\n; just words\n\n{A}\n\n; trailing note\n\n\n{B}\n\n"
+    collection = Collection(text)
+    assert len(collection) == 2 and collection.level(-1).render() == B
+
+
+def test_each_bundled_collection_loads_the_count_in_its_name():
+    bundled = sorted((entry for entry in resources.files("shared.sokoban").joinpath("levels").iterdir()
+                      if entry.name.endswith(".xsb")), key=lambda entry: entry.name)
+    assert [entry.name for entry in bundled] == ["Grigr2001_100.xsb", "Grigr2002_40.xsb", "GrigrSpecial_40.xsb",
+                                                 "Holland_81.xsb"]
+    for entry in bundled:
+        expected = int(re.search(r"_(\d+)\.xsb$", entry.name).group(1))
+        collection = Collection(entry.read_text(encoding="utf-8"), entry.name)
+        results = list(collection.results())
+        assert len(results) == len(collection) == expected, entry.name
+        assert all(isinstance(result, Level) for result in results), entry.name
+        assert collection.level(expected - 1) == results[-1]

@@ -50,6 +50,18 @@ def test_indentation_and_trailing_blanks_are_trimmed():
     assert level.render() == SIMPLE
 
 
+def test_trailing_and_leading_tabs_are_blanks_too():
+    level = parse_level("#####\n#@$.#\t\n#####")
+    assert level.render() == SIMPLE
+    assert parse_level("\t#####\t \n\t#@$.#\n\t#####").render() == SIMPLE
+    assert is_map_line("#@$.#\t") and is_map_line("\t #@$.#")
+
+
+def test_a_tab_inside_a_row_is_still_an_invalid_character():
+    with pytest.raises(InvalidCharacterError):
+        parse_level("#####\n#@\t$.#\n#####")
+
+
 def test_width_comes_from_the_longest_row():
     level = parse_level("####\n#@$.###\n#  . $#\n#######")
     assert (level.width, level.height) == (7, 4)
