@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import server.tournament as server_tournament
+from server import eventloop
 from server.app import ArenaServer, SilentReporter
 from server.settings import Limits, ServerSettings
 
@@ -203,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if run.profiler is not None:
             run.profiler.enable()
-        status = asyncio.run(run.serve())
+        status = eventloop.run(run.serve())   # uvloop when installed, as quoridor-server
     except TimeoutError:
         print(f"load_launcher: the tournament did not finish within {args.deadline:.0f} s", file=sys.stderr)
         status = 3

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
+
+from server import eventloop
 from websockets.exceptions import ConnectionClosed
 
 START = ([5, 1], [5, 9])
@@ -168,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError):
         pass
     try:
-        status = asyncio.run(run(args))
+        status = eventloop.run(run(args))     # the server's own loop: only the work differs
     except OSError as exc:
         print(f"relay: cannot listen: {exc}", file=sys.stderr)
         status = 2

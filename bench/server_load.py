@@ -47,6 +47,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from server import eventloop
 from shared.gamelog import parse_log
 from shared.quoridor import GameStatus
 
@@ -632,10 +633,10 @@ def versions() -> str:
         except metadata.PackageNotFoundError:
             return None
 
-    extras = [f"{name} {version(name)} installed but not used" if version(name) else f"no {name}"
-              for name in ("uvloop", "orjson")]
+    loop = eventloop.loop_name()
+    loop_text = f"uvloop {version('uvloop')} (server and relay)" if loop == "uvloop" else "asyncio's loop (no uvloop)"
     return (f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
-            f"websockets {version('websockets')}, pydantic {version('pydantic')}; asyncio + json; {', '.join(extras)}")
+            f"websockets {version('websockets')}, pydantic {version('pydantic')}; {loop_text}; json")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

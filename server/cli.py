@@ -17,6 +17,7 @@ from rich.console import Console
 
 from shared.quoridor import RULESETS
 
+from . import eventloop
 from .app import ArenaServer
 from .live import LiveReporter, PlainReporter
 from .settings import ServerSettings
@@ -185,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if settings.debug else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(message)s")
     try:
-        return asyncio.run(_run(settings, reporter))
+        return eventloop.run(_run(settings, reporter))
     except KeyboardInterrupt:
         if settings.puzzles_only:
             print("stopped: the puzzle leaderboards are saved", file=sys.stderr)
