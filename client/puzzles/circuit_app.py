@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from rich.text import Text
-from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from shared.circuit import Circuit, CircuitMoveError, Tile, TileKind, solve
 from shared.grid import Direction, Pos
+
+from .screen import QUIT, RESTART, UNDO, PuzzleApp, arrow_bindings
 
 __all__ = ["render_circuit", "tile_lines", "CircuitApp", "CircuitGame"]
 
@@ -140,15 +141,12 @@ class CircuitGame:
         return f"rotations {self.rotations}  locked {len(self.locked)}  cursor row {self.cursor.row}, col {self.cursor.col}"
 
 
-class CircuitApp(App[None]):
-    """Repair a circuit: arrows move the cursor, space/enter rotate, ``l`` lock, ``z`` undo, ``r`` reset, ``h`` hint."""
+class CircuitApp(PuzzleApp):
+    """Repair a circuit: arrows move the cursor, space/enter rotate, ``l`` lock, ``u`` undo, ``Esc`` restart, ``h`` hint."""
 
-    CSS = "#board { padding: 1 2; } #status { dock: bottom; height: 1; background: $boost; padding: 0 1; }"
     BINDINGS = [
-        Binding("up", "cursor('u')", "up", show=False), Binding("down", "cursor('d')", "down", show=False),
-        Binding("left", "cursor('l')", "left", show=False), Binding("right", "cursor('r')", "right", show=False),
-        Binding("space,enter", "rotate", "rotate"), Binding("l", "lock", "lock"), Binding("z", "undo", "undo"),
-        Binding("r", "reset", "reset"), Binding("h", "hint", "hint"), Binding("q", "quit", "quit"),
+        *arrow_bindings("cursor"), Binding("space,enter", "rotate", "rotate"), Binding("l", "lock", "lock"),
+        UNDO, RESTART, Binding("h", "hint", "hint"), QUIT,
     ]
 
     def __init__(self, circuit: Circuit, *, title: str = "circuit repair") -> None:
@@ -156,14 +154,6 @@ class CircuitApp(App[None]):
         self.game = CircuitGame(circuit)
         self.note: str | None = None
         self.title = title
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="board")
-        yield Static(id="status")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.refresh_board()
 
     def refresh_board(self) -> None:
         """Redraw the tiles and the status line."""
@@ -195,7 +185,7 @@ class CircuitApp(App[None]):
         self.game.undo()
         self.refresh_board()
 
-    def action_reset(self) -> None:
+    def action_restart(self) -> None:
         """Back to the start."""
         self.game.reset()
         self.refresh_board()

@@ -1,16 +1,17 @@
-"""The ice maze in the terminal: a rich renderer and a Textual app (arrows slide, z undo, y redo, r reset)."""
+"""The ice maze in the terminal: a rich renderer and a Textual app (arrows slide, u undo, r redo, Esc restart)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from shared.grid import Direction, Pos
 from shared.ice import END, ICE, OBSTACLE, START, STICKY, IceMaze, Route, best_route
+
+from .screen import QUIT, REDO, RESTART, UNDO, PuzzleApp, arrow_bindings
 
 __all__ = ["render_maze", "IceApp", "IceGame"]
 
@@ -120,30 +121,16 @@ class IceGame:
                 f"the optimal route takes {best[0]} moves, distance {best[1]}")
 
 
-class IceApp(App[None]):
-    """Play an ice maze: arrows slide, ``z`` undo, ``y`` redo, ``r`` reset, ``s`` show the optimal route."""
+class IceApp(PuzzleApp):
+    """Play an ice maze: arrows slide, ``u`` undo, ``r`` redo, ``Esc`` restart, ``s`` show the optimal route."""
 
-    CSS = "#board { padding: 1 2; } #status { dock: bottom; height: 1; background: $boost; padding: 0 1; }"
-    BINDINGS = [
-        Binding("up", "move('u')", "up", show=False), Binding("down", "move('d')", "down", show=False),
-        Binding("left", "move('l')", "left", show=False), Binding("right", "move('r')", "right", show=False),
-        Binding("z", "undo", "undo"), Binding("y", "redo", "redo"), Binding("r", "reset", "reset"),
-        Binding("s", "show", "optimal route"), Binding("q", "quit", "quit"),
-    ]
+    BINDINGS = [*arrow_bindings("move"), UNDO, REDO, RESTART, Binding("s", "show", "optimal route"), QUIT]
 
     def __init__(self, maze: IceMaze, *, title: str = "ice maze") -> None:
         super().__init__()
         self.game = IceGame(maze)
         self.showing = False
         self.title = title
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="board")
-        yield Static(id="status")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.refresh_board()
 
     def refresh_board(self) -> None:
         """Redraw the maze and the status line."""
@@ -174,7 +161,7 @@ class IceApp(App[None]):
         self.game.redo()
         self.refresh_board()
 
-    def action_reset(self) -> None:
+    def action_restart(self) -> None:
         """Back to the start."""
         self.showing = False
         self.game.reset()

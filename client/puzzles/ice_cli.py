@@ -1,6 +1,6 @@
 """``quoridor-puzzle ice``: play, solve, generate and check ice mazes.
 
-    quoridor-puzzle ice play [FILE] [--size N] [--seed S]   # arrows slide, z undo, y redo, r reset, q quit
+    quoridor-puzzle ice play [FILE] [--size N] [--seed S]   # arrows slide, u undo, r redo, Esc restart, q quit
     quoridor-puzzle ice solve FILE                          # the optimal route, drawn on the maze
     quoridor-puzzle ice generate [--size N] [--height H] [--seed S] [--unsolvable | --any]
     quoridor-puzzle ice check FILE ANSWER                   # ANSWER like "urdlur"

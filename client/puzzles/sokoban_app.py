@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from shared.grid import Direction
 from shared.sokoban import Collection, Game, LevelError
 
+from .screen import QUIT, REDO, RESTART, UNDO, PuzzleApp, arrow_bindings
 from .sokoban_render import board_text
 
 __all__ = ["SokobanApp"]
 
 
-class SokobanApp(App[None]):
+class SokobanApp(PuzzleApp):
     """Play the levels of a collection, starting at ``index`` (from 0); each level is parsed when shown."""
 
-    CSS = "#board { padding: 1 2; height: auto; } #status { height: 1; background: $boost; padding: 0 1; }"
     BINDINGS = [
-        Binding("up", "move('u')", "up", show=False), Binding("down", "move('d')", "down", show=False),
-        Binding("left", "move('l')", "left", show=False), Binding("right", "move('r')", "right", show=False),
-        Binding("u", "undo", "undo"), Binding("r", "redo", "redo"), Binding("escape", "restart", "restart"),
-        Binding("n", "level(1)", "next level"), Binding("p", "level(-1)", "previous level"),
-        Binding("q", "quit", "quit"),
+        *arrow_bindings("move"), UNDO, REDO, RESTART,
+        Binding("n", "level(1)", "next level"), Binding("p", "level(-1)", "previous level"), QUIT,
     ]
 
     def __init__(self, collection: Collection, index: int = 0, *, push_rows: bool = False) -> None:
@@ -46,14 +42,6 @@ class SokobanApp(App[None]):
         name = self.collection.name or "sokoban"
         title = self.game.level.title if self.game else None
         self.title = f"{name} - level {index + 1}/{self.count}" + (f" - {title}" if title else "")
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="board")
-        yield Static(id="status")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.refresh_board()
 
     def status(self) -> str:
         """The status line: level, counters, and a message once solved."""

@@ -25,13 +25,13 @@ async def test_lock_undo_reset_and_hint():
         await pilot.press("l", "space")
         assert app.game.locked == {Pos(0, 1)} and app.game.rotations == 0
         assert "locked" in str(app.query_one("#status").render())
-        await pilot.press("z", "space")                 # undo the lock, then the turn goes through
+        await pilot.press("u", "space")                 # undo the lock, then the turn goes through
         assert app.game.locked == set() and app.game.rotations == 1
         await pilot.press("h")
         assert "hint: turn the tile at row 0, column 2" in str(app.query_one("#status").render())
         await pilot.press("left", "space")               # the source does not turn
         assert "only straight and corner tiles turn" in str(app.query_one("#status").render())
-        await pilot.press("up", "left", "r")             # the cursor stays in the grid
+        await pilot.press("up", "left", "escape")             # the cursor stays in the grid
         assert app.game.cursor == Pos(0, 0) and app.game.circuit == SMALL
 
 

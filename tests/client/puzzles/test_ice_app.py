@@ -25,11 +25,11 @@ async def test_playing_the_optimal_route_says_optimal():
 async def test_undo_redo_reset_and_the_route_hint():
     app = IceApp(KATA)
     async with app.run_test() as pilot:
-        await pilot.press("up", "right", "z")
+        await pilot.press("up", "right", "u")
         assert app.game.player == Pos(0, 0) and app.game.moves == 1
-        await pilot.press("y")
+        await pilot.press("r")                           # redo
         assert app.game.player == Pos(0, 4)
-        await pilot.press("r")
+        await pilot.press("escape")                      # start again
         assert app.game.player == KATA.start and app.game.moves == 0
         await pilot.press("s")
         assert "optimal: u r d l u r" in str(app.query_one("#status").render())
