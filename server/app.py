@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import random
 import time
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,15 +21,16 @@ from websockets.asyncio.server import Server, serve
 from websockets.exceptions import ConnectionClosed
 
 from shared.protocol import (
-    BoardState, GameUpdate, Hello, ProtocolError, RulesInfo, Standings as StandingsMessage, StandingRow,
-    StepMessage, TournamentOver, Watch, Welcome, cell, parse_client, to_step, wall,
+    Hello, ProtocolError, RulesInfo, Standings as StandingsMessage, StepMessage, TournamentOver, Watch, Welcome,
+    parse_client, to_step,
 )
-from shared.quoridor import BLOCK_SUM, step_name
+from shared.quoridor import BLOCK_SUM
 from shared.referee import StepJudged
 from shared.tournament import Standings
 
 from . import __version__
 from .connection import Peer, TimedConnection
+from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
 from .lobby import AdmissionError, Lobby
 from .match import MatchRunner
@@ -41,6 +40,7 @@ from .rooms import RoomContext, RoomError
 from .settings import ServerSettings
 from .store import ResultStore
 from .tournament import Reporter, TournamentRunner
+from .updates import game_update, standing_rows
 
 __all__ = ["ArenaServer", "SilentReporter"]
 
@@ -71,12 +71,7 @@ class ArenaServer:
         self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
         self.server: Server | None = None
         self.legacy_server: asyncio.Server | None = None
-        self.peers: set[Peer | LegacyPeer] = set()
-        self.per_address: Counter[str] = Counter()
-        self.spectators: dict[Peer, set[str]] = {}
-        #: Connections that said hello: only they get broadcasts (a port probe gets nothing but errors).
-        self.greeted: set[Peer | LegacyPeer] = set()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.connections = Connections(settings.limits)
         self.lobby = Lobby(settings.players, settings.roster)
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.store: ResultStore | None = None
@@ -112,7 +107,7 @@ class ArenaServer:
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
-                              on_open=self._open, on_close=self._forget)
+                              on_open=self.connections.add, on_close=self.connections.remove)
             self.legacy_server = await asyncio.get_running_loop().create_server(port.protocol, s.host, s.legacy_port)
             self.reporter.message(f"legacy TCP port for the course's C++ clients: {s.host}:{self.legacy_port}")
         if s.puzzles_only:
@@ -161,13 +156,13 @@ class ArenaServer:
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
             on_step=self._spectate)
         standings = await self.runner.run()
-        rows = _rows(standings)
+        rows = standing_rows(standings)
         await self._io(self.store.finish_tournament, self.tournament_id, [r.model_dump() for r in rows])
         files = await self._io(self.store.export, self.tournament_id, self.folder)
         self.reporter.tournament_finished(standings, list(files))
         goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
-        await asyncio.gather(*(peer.send(goodbye) for peer in list(self.greeted)))
-        await asyncio.gather(*(peer.close(1000, "tournament over") for peer in list(self.peers)))
+        await self.connections.send_all(goodbye)
+        await self.connections.close_all(1000, "tournament over")
         self.done.set()
         return standings
 
@@ -187,8 +182,8 @@ class ArenaServer:
             await self.server.wait_closed()
         if self.legacy_server is not None:
             self.legacy_server.close()
-            for peer in [p for p in self.peers if isinstance(p, LegacyPeer)]:
-                await peer.close()
+            for conn in [c for c in self.connections.open if isinstance(c, LegacyPeer)]:
+                await conn.close()
             await self.legacy_server.wait_closed()
         if self.store is not None:
             await self._io(self.store.close)
@@ -209,33 +204,13 @@ class ArenaServer:
         return await loop.run_in_executor(self._db_thread, lambda: function(*args, **kwargs))
 
     # -- connections ----------------------------------------------------------------------
-    def _open(self, peer: Peer | LegacyPeer) -> bool:
-        """Count a new connection of either transport; False when it is over a connection limit."""
-        limits = self.settings.limits
-        if len(self.peers) >= limits.max_connections or self.per_address[peer.address] >= limits.max_per_address:
-            return False
-        self.peers.add(peer)
-        self.per_address[peer.address] += 1
-        return True
-
-    def _forget(self, peer: Peer | LegacyPeer) -> None:
-        """A connection of either transport closed: stop counting it."""
-        if peer not in self.peers:
-            return
-        self.peers.discard(peer)
-        self.per_address[peer.address] -= 1
-        if self.per_address[peer.address] <= 0:
-            del self.per_address[peer.address]
-        self.spectators.pop(peer, None)   # type: ignore[call-overload]
-        self.greeted.discard(peer)
-
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:
-        self.greeted.add(peer)             # it hears the end of the contest (the close frame)
+        self.connections.greeted.add(peer)    # it hears the end of the contest (the close frame)
         self.reporter.message(f"{session.name} joined from {peer.address} (legacy TCP)")
 
     async def _handle(self, ws: TimedConnection) -> None:
         peer = Peer(ws, self.settings.limits, debug=self.settings.debug)
-        if not self._open(peer):
+        if not self.connections.add(peer):
             await peer.error("too_many_connections", "too many connections; close some and try again")
             await peer.close(1013, "too many connections")
             return
@@ -254,8 +229,8 @@ class ArenaServer:
                 if session is None:
                     return
             else:
-                self.spectators[peer] = set()
-                self.greeted.add(peer)
+                self.connections.spectators[peer] = set()
+                self.connections.greeted.add(peer)
                 await peer.send(self._welcome("spectator"))
             await self._serve(peer, session, hello.room, room)
         except ConnectionClosed:
@@ -265,7 +240,7 @@ class ArenaServer:
         except Exception:  # noqa: BLE001 - one broken connection must never take the server down
             log.exception("connection from %s failed", peer.address)
         finally:
-            self._forget(peer)
+            self.connections.remove(peer)
             if session is not None:
                 self.lobby.leave(session, peer)
             await peer.close()
@@ -340,7 +315,7 @@ class ArenaServer:
         except AdmissionError as exc:
             await peer.error(exc.code, exc.message, "hello")
             return None
-        self.greeted.add(peer)
+        self.connections.greeted.add(peer)
         await peer.send(self._welcome(session.name))
         self.reporter.message(f"{session.name} joined from {peer.address}")
         return session
@@ -404,9 +379,10 @@ class ArenaServer:
             match.submit_step(session.seat, message.turn, to_step(message), arrived)  # type: ignore[arg-type]
             return None
         if isinstance(message, Watch):
-            if peer not in self.spectators:
+            watched = self.connections.spectators.get(peer)
+            if watched is None:
                 return "not_a_spectator", "only spectators can watch; connect with role 'spectator'"
-            watched, most = self.spectators[peer], self.settings.limits.watched_games
+            most = self.settings.limits.watched_games
             if message.game not in watched and len(watched) >= most:
                 return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
             watched.add(message.game)
@@ -416,34 +392,16 @@ class ArenaServer:
 
     # -- spectators and standings ---------------------------------------------------------
     def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
-        watchers = [p for p, games in self.spectators.items() if runner.game_id in games or "*" in games]
-        if not watchers:
-            return
-        record, pos = judged.record, judged.position
-        step = record.step
-        update = GameUpdate(
-            game=runner.game_id, players=runner.referee.players, turn=record.turn or 0, seat=judged.seat,
-            move=cell(step.new_loc) if step.is_move() else None,
-            wall=None if step.is_move() else wall(step.new_wall),
-            notation=_notation(step), status=int(record.status), clocks_ms=judged.clocks_ms,
-            board=BoardState(pawns=(cell(pos.pawn(0)), cell(pos.pawn(1))), walls=[wall(w) for w in pos.walls],
-                             walls_left=pos.walls_left),
-            over=runner.referee.is_over)
-        self._send_later(watchers, update)
+        watchers = self.connections.watchers(runner.game_id)
+        if watchers:
+            update = game_update(runner.game_id, runner.referee.players, judged, runner.referee.is_over)
+            self.connections.send_later(watchers, update)
 
     async def _broadcast_standings(self, standings: Standings) -> None:
         assert self.folder is not None
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
-                                   games_total=self._games_total(), rows=_rows(standings))
-        self._send_later(list(self.greeted), message)
-
-    def _send_later(self, peers: list[Peer], message: Any) -> None:
-        """Send to each peer in its own task: a client that stopped reading delays nobody's game."""
-        loop = asyncio.get_running_loop()
-        for peer in peers:
-            task = loop.create_task(peer.send(message))
-            self._tasks.add(task)            # the loop holds tasks only weakly
-            task.add_done_callback(self._tasks.discard)
+                                   games_total=self._games_total(), rows=standing_rows(standings))
+        self.connections.send_later(list(self.connections.greeted), message)
 
     def _games_total(self) -> int:
         runner = self.runner
@@ -451,20 +409,3 @@ class ArenaServer:
             return 0
         return runner.games_total or len(runner.finished) + len(runner.running)
 
-
-def _notation(step: Any) -> str:
-    try:
-        return step_name(step)
-    except ValueError:
-        return "?"
-
-
-def _finite(value: float | None) -> float | None:
-    """JSON has no infinity: an Elo of +-inf (a 100% or 0% score) is sent as null."""
-    return value if value is not None and math.isfinite(value) else None
-
-
-def _rows(standings: Standings) -> list[StandingRow]:
-    return [StandingRow(rank=r.rank, player=r.player, points=r.points, games=r.games, wins=r.wins, losses=r.losses,
-                        draws=r.draws, seat0=list(r.white), seat1=list(r.black), elo=_finite(r.elo), elo_error=_finite(r.elo_error), violations=r.violations,
-                        thinking_ms=r.thinking_ms) for r in standings.rows()]

@@ -8,6 +8,7 @@ loop serves (slower, equally correct).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -18,11 +19,7 @@ T = TypeVar("T")
 
 def loop_name() -> str:
     """``"uvloop"`` when the server will run on it, else ``"asyncio"``."""
-    try:
-        import uvloop  # noqa: F401
-    except ImportError:
-        return "asyncio"
-    return "uvloop"
+    return "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:

@@ -55,7 +55,7 @@ async def test_a_server_that_goes_away_before_the_end_exits_1(make_server, capsy
     server = await make_server(players=3)          # waits for a third player that never comes
     client = asyncio.create_task(asyncio.to_thread(main, ["--server", url(server), "-k", "one", "--bot", "runner",
                                                           "--wait", "5"]))
-    await poll(lambda: len(server.greeted) == 1)
+    await poll(lambda: len(server.connections.greeted) == 1)
     await server.close()
     assert await bounded(client) == 1
     err = capsys.readouterr().err

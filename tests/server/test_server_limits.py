@@ -126,7 +126,7 @@ async def test_too_many_connections_from_one_address(make_server):
     assert (await third.reply())["code"] == "too_many_connections"
     assert await third.closed() == 1013
     await first.close()
-    while server.per_address.get("127.0.0.1", 0) > 1:          # the server saw the close
+    while server.connections.per_address.get("127.0.0.1", 0) > 1:          # the server saw the close
         await bounded(asyncio.sleep(0.01), 5)
     again = await Client.open(url(server))
     await again.send(hello("eye", "spectator"))

@@ -84,7 +84,7 @@ async def test_the_screen_watches_live_games_and_switches_between_them(make_serv
 async def test_live_print_writes_a_line_per_step(make_server, capsys):
     server = await make_server(players=2)
     printer = asyncio.create_task(asyncio.to_thread(main, ["--live", url(server), "--print"]))
-    await until(lambda: any("*" in games for games in server.spectators.values()), "the spectator's watch")
+    await until(lambda: any("*" in games for games in server.connections.spectators.values()), "the spectator's watch")
     await tournament(server, 2)
     assert await bounded(printer) == 0
     out = capsys.readouterr().out.splitlines()

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shared.tournament as tournament
-from shared.tournament import GameResult, Knockout, ScheduledGame, TournamentError, decide_pairing, round_robin
+from shared.tournament import GameResult, Knockout, ScheduledGame, decide_pairing, round_robin
 
 
 def names(n):

@@ -1,0 +1,81 @@
+"""``Connections``: who is connected, over either transport, and who hears the broadcasts.
+
+The websocket and the legacy TCP listeners count their connections here against the same
+limits (total and per address); connections that said ``hello`` (or sent a legacy key) are
+``greeted`` and hear the standings and the end of the tournament; spectators keep the games
+they watch. Broadcasts go out in a task per connection, so a client that stopped reading delays
+nobody's game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any, Protocol
+
+from .settings import Limits
+
+__all__ = ["Connections", "Connection"]
+
+
+class Connection(Protocol):
+    """What the registry needs of a connection (``server.connection.Peer``, ``server.legacy.LegacyPeer``)."""
+
+    address: str
+
+    async def send(self, message: Any) -> bool: ...
+
+    async def close(self, code: int = 1000, reason: str = "") -> None: ...
+
+
+class Connections:
+    """The open connections, counted against ``limits``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.open: set[Connection] = set()
+        self.per_address: Counter[str] = Counter()
+        #: Connections that said hello (or sent a legacy key): only they hear broadcasts.
+        self.greeted: set[Connection] = set()
+        #: Spectator -> the game ids it watches (``"*"``: all).
+        self.spectators: dict[Connection, set[str]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def add(self, conn: Connection) -> bool:
+        """Count a new connection; False (not counted) when it is over a connection limit."""
+        if len(self.open) >= self.limits.max_connections or self.per_address[conn.address] >= self.limits.max_per_address:
+            return False
+        self.open.add(conn)
+        self.per_address[conn.address] += 1
+        return True
+
+    def remove(self, conn: Connection) -> None:
+        """A connection closed: stop counting it (a connection never counted is ignored)."""
+        if conn not in self.open:
+            return
+        self.open.discard(conn)
+        self.per_address[conn.address] -= 1
+        if self.per_address[conn.address] <= 0:
+            del self.per_address[conn.address]
+        self.spectators.pop(conn, None)
+        self.greeted.discard(conn)
+
+    def watchers(self, game: str) -> list[Connection]:
+        """The spectators watching ``game``."""
+        return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
+
+    def send_later(self, conns: list[Connection], message: Any) -> None:
+        """Send ``message`` to each connection in its own task (fire and forget)."""
+        loop = asyncio.get_running_loop()
+        for conn in conns:
+            task = loop.create_task(conn.send(message))
+            self._tasks.add(task)            # the loop holds tasks only weakly
+            task.add_done_callback(self._tasks.discard)
+
+    async def send_all(self, message: Any) -> None:
+        """Send ``message`` to every greeted connection and wait until it is written (the tournament's end)."""
+        await asyncio.gather(*(conn.send(message) for conn in list(self.greeted)))
+
+    async def close_all(self, code: int, reason: str) -> None:
+        """Close every connection."""
+        await asyncio.gather(*(conn.close(code, reason) for conn in list(self.open)))

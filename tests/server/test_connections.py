@@ -1,0 +1,50 @@
+"""The connection registry: limits for either transport, who hears broadcasts, who watches what."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.connections import Connections
+from server.settings import Limits
+
+
+class Fake:
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.sent: list[object] = []
+
+    async def send(self, message: object) -> bool:
+        self.sent.append(message)
+        return True
+
+
+def test_limits_count_every_connection_and_forget_closed_ones():
+    conns = Connections(Limits(max_connections=3, max_per_address=2))
+    a1, a2, a3, b1, b2 = Fake("a"), Fake("a"), Fake("a"), Fake("b"), Fake("b")
+    assert conns.add(a1) and conns.add(a2)
+    assert not conns.add(a3)                              # a third from the same address
+    assert conns.add(b1) and not conns.add(b2)            # four in all
+    conns.remove(a3)                                      # never counted: nothing changes
+    assert conns.per_address == {"a": 2, "b": 1}
+    conns.remove(a1)
+    assert conns.add(a3) and conns.per_address == {"a": 2, "b": 1}
+    for conn in (a2, a3, b1):
+        conns.remove(conn)
+    assert conns.per_address == {} and conns.open == set()
+
+
+async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_games():
+    conns = Connections(Limits())
+    probe, player, eye, fan = Fake("x"), Fake("x"), Fake("x"), Fake("x")
+    for conn in (probe, player, eye, fan):
+        conns.add(conn)
+    conns.greeted |= {player, eye, fan}
+    conns.spectators[eye] = {"g1"}
+    conns.spectators[fan] = {"*"}
+    assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
+    conns.send_later(list(conns.greeted), "standings")
+    await asyncio.sleep(0)
+    await conns.send_all("over")
+    assert probe.sent == [] and all(c.sent == ["standings", "over"] for c in (player, eye, fan))
+    conns.remove(eye)
+    assert eye not in conns.spectators and eye not in conns.greeted
