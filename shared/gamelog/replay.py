@@ -47,6 +47,8 @@ def _status(status: GameStatus) -> str:
 
 
 def _describe(step: Step) -> str:
+    if not step.is_move() and not step.new_wall.is_nan():
+        step = Step(new_wall=step.new_wall)     # as the rules read it: a cell off the board is no move
     try:
         name = step_name(step)
     except ValueError:        # off the board or not a real wall: no notation, show the numbers

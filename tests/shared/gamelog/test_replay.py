@@ -9,7 +9,8 @@ from shared.gamelog import (
     GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, final_position, format_log, parse_log, replay,
     row_lines, validate,
 )
-from shared.quoridor import STANDARD, GameStatus, Location, Position, Step
+from shared.gamelog.replay import _describe
+from shared.quoridor import STANDARD, BlockBar, GameStatus, Location, Position, Step
 
 S = GameStatus
 LEGACY = pathlib.Path(__file__).parent / "legacy"
@@ -292,3 +293,11 @@ def test_the_outcome_must_agree_with_the_rows():
     broken = game(("A", Step(), S.RULES_BREAKER), outcome=GameOutcome(1, "disconnect", (0, 0), (1, 0)))
     problem = validate(broken, violations_to_lose=1)[0]
     assert problem.message == "the outcome says 'disconnect', but the rows end the game by 'violations' on line 6"
+
+
+def test_a_wall_with_a_stray_cell_off_the_board_is_named_as_its_wall():
+    # A step with a cell off the board and a wall is a wall (the cell is no move); its name must not
+    # depend on the stray cell, which a CSV row does not keep.
+    stray = Step(Location(0, 0), BlockBar(Location(5, 1), Location(7, 1)))
+    assert _describe(stray) == _describe(Step(new_wall=stray.new_wall))
+    assert "(f1h)" in _describe(stray)
