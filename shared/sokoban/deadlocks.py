@@ -33,11 +33,14 @@ class Board:
         self.nearest = [min(d[cell] for d in self.distances) for cell in range(size)]
         #: Floor cells from which a box can still reach some goal.
         self.live = sum(1 << cell for cell in range(size) if self.nearest[cell] < INFINITE and level.floor >> cell & 1)
+        self.size = size
+        self._rows: dict[int, list[list[int]]] = {}
 
-    def _pull_distances(self, goal: int) -> list[int]:
+    def _pull_distances(self, goal: int, floor: int | None = None) -> list[int]:
         """Pulls from ``goal``: a box at ``b`` comes from ``b + o`` if the player can stand at ``b + 2o``."""
-        floor, offsets = self.floor, self.offsets
-        size = floor.bit_length()
+        floor = self.floor if floor is None else floor
+        offsets = self.offsets
+        size = self.floor.bit_length()
 
         def pulls(cell: int) -> list[int]:
             return [cell + o for o in offsets if 0 <= cell + 2 * o < size and floor >> (cell + o) & 1
@@ -56,15 +59,36 @@ class Board:
         """One box's row of the cost matrix."""
         return [d[cell] for d in self.distances]
 
+    def rows(self, frozen: int) -> list[list[int]]:
+        """Cost rows per cell when the boxes of ``frozen`` (all on goals) stand for good, walls to the others.
+
+        ``rows(0)[cell] == goal_row(cell)``. A frozen box's row is 0 for its own goal and infinite
+        elsewhere; every other row counts pushes around the frozen boxes, so a goal they shut off
+        (say, a dead-end goal column whose only pushing square a frozen box holds) becomes
+        unreachable and the matching infeasible.
+        """
+        table = self._rows.get(frozen)
+        if table is None:
+            distances = [self.distances[g] if not frozen else
+                         [0 if cell == goal else INFINITE for cell in range(self.size)] if frozen >> goal & 1 else
+                         self._pull_distances(goal, self.floor & ~frozen)
+                         for g, goal in enumerate(self.goal_cells)]
+            table = [[d[cell] for d in distances] for cell in range(self.size)]
+            self._rows[frozen] = table
+        return table
+
     # -- freeze deadlocks -------------------------------------------------------------
-    def frozen_off_goal(self, box: int, boxes: int) -> bool:
-        """True when the box at ``box`` is frozen with some frozen box of its group off a goal."""
+    def freeze(self, box: int, boxes: int) -> int:
+        """The mask of the frozen group of the box at ``box`` (0 when that box can still move)."""
         frozen: set[int] = set()
         if not self._blocked(box, boxes, True, frozen, {box}) or not self._blocked(box, boxes, False, frozen, {box}):
-            return False
+            return 0
         frozen.add(box)
-        goals = self.level.goals
-        return any(not goals >> cell & 1 for cell in frozen)
+        return sum(1 << cell for cell in frozen)
+
+    def frozen_off_goal(self, box: int, boxes: int) -> bool:
+        """True when the box at ``box`` is frozen with some frozen box of its group off a goal."""
+        return self.freeze(box, boxes) & ~self.level.goals != 0
 
     def _blocked(self, box: int, boxes: int, horizontal: bool, frozen: set[int], seen: set[int]) -> bool:
         """Can the box at ``box`` not move along this axis? (Boxes in ``seen`` count as walls, breaking cycles.)"""

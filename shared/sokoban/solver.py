@@ -1,11 +1,15 @@
-"""A Sokoban solver: best-first search over box positions, with deadlock pruning and a matching bound.
+"""A Sokoban solver: best-first searches over box positions, forwards by pushes and backwards by pulls.
 
 A state is the boxes (a bit mask) and the player's region, named by its lowest cell: moves that
 do not push are folded into the reachability of that region, so the search branches on pushes
-only. Pushes into dead squares and pushes that freeze a box off a goal are pruned; states are
-ordered by ``pushes + weight * bound``, where the bound is the minimum-cost matching of boxes to
-goals by push distance (infinite when no perfect matching exists, which prunes too). The pushes
-found are joined by shortest walks into a LURD solution, checked with ``judge`` before it is returned.
+only. Pushes into dead squares and pushes that freeze a box off a goal are pruned; boxes frozen
+on goals become walls for the bound; a box pushed into a dead-end tunnel of goals slides to its
+far end in one move (``macros``). States are ordered by ``pushes + weight * bound``, where the
+bound is the minimum-cost matching of boxes to goals by push distance (infinite when no perfect
+matching exists, which prunes too). A backward search (``pull``) pulls boxes from the solved
+position towards the start; it wins by reaching the start or by meeting a forward search. The
+pushes found are joined by shortest walks into a LURD solution, checked with ``judge`` before it
+is returned. Solutions are valid, not necessarily optimal (weighted bounds, macros, meeting points).
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from .corrals import pi_corral_pushes, reach
 from .deadlocks import Board
 from .level import Level
 from .matching import INFINITE, Matching, match, rematch
+from .macros import Tunnels
+from .pull import PullSearch
 from .verdict import judge
 
-__all__ = ["PORTFOLIO", "SolveResult", "solve"]
+__all__ = ["PORTFOLIO", "PULLS", "SolveResult", "solve"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,8 @@ def _pushes(boxes: int, region: int, targets: int, offsets: tuple[int, ...]) -> 
 #: A steady weight solves most levels; a greedy one finds long solutions in roomy levels; the
 #: plain A* (weight 1) gets out of the traps that mislead the greedy ones.
 PORTFOLIO: tuple[tuple[int, int], ...] = ((3, 2), (100, 1), (1, 1))
+#: The backward (pull) searches ``solve`` runs beside them, same form; packing levels fall to these.
+PULLS: tuple[tuple[int, int], ...] = ((3, 2),)
 _BATCH = 128      # expansions per turn of one search (and per clock check)
 
 
@@ -74,63 +82,85 @@ class _Search:
         self.shift = self.floor.bit_length()
         boxes0, region0, cells0, costs0, matching0 = start
         key0 = (boxes0 << self.shift) | ((region0 & -region0).bit_length() - 1)
-        #: key -> (parent key, box cell pushed, direction index); the start has no parent.
-        self.parents: dict[int, tuple[int, int, int] | None] = {key0: None}
+        self.tunnels = Tunnels(level)
+        #: key -> (parent key, box cell pushed, direction index, pushes in a row); the start has no parent.
+        self.parents: dict[int, tuple[int, int, int, int] | None] = {key0: None}
         self.counter = 0
         # Heap entries: (priority, bound, tie, pushes, key, boxes, region, box cells, costs, matching).
         self.heap: list[tuple] = [(weight * matching0.cost, matching0.cost, 0, 0, key0, boxes0, region0, cells0,
-                                   costs0, matching0)]
+                                   costs0, matching0, 0)]
         self.nodes = 0
         self.found: int | None = None
+        #: The tables of the backward searches: a key found in one is a meeting point.
+        self.backward: list[dict[int, tuple[int, int, int] | None]] = []
 
     def run(self, batch: int) -> bool:
         """Expand up to ``batch`` states; False once the search is over (solved or exhausted)."""
         board, floor, stride, shift, goals, weight = (self.board, self.floor, self.stride, self.shift, self.goals,
                                                       self.weight)
-        live, offsets, parents, heap = board.live, board.offsets, self.parents, self.heap
+        live, offsets, parents, heap, backward = board.live, board.offsets, self.parents, self.heap, self.backward
+        tunnels = self.tunnels
+        slide = tunnels.slide
         for _ in range(batch):
             if not heap:
                 return False
-            _, _, _, pushes, key, boxes, region, cells, costs, matching = heapq.heappop(heap)
+            _, _, _, pushes, key, boxes, region, cells, costs, matching, frozen = heapq.heappop(heap)
             self.nodes += 1
+            rows = board.rows(frozen)
             candidates = pi_corral_pushes(board, boxes, region) if self.corrals else None
             if candidates is None:
                 candidates = _pushes(boxes, region, floor & ~boxes & live, offsets)
             for box, d in candidates:
-                target = box + offsets[d]
+                offset = offsets[d]
+                target = box + offset
+                if slide[d] >> target & 1:        # into a goal tunnel: on to its deepest free cell
+                    target = tunnels.extend(target, d, boxes)
                 new_boxes = boxes ^ (1 << box) ^ (1 << target)
-                if board.frozen_off_goal(target, new_boxes):
-                    continue
-                new_region = reach(1 << box, floor & ~new_boxes, stride)
+                group = board.freeze(target, new_boxes)
+                if group & ~goals:
+                    continue                      # frozen off a goal: a deadlock
+                new_region = reach(1 << (target - offset), floor & ~new_boxes, stride)
                 new_key = (new_boxes << shift) | ((new_region & -new_region).bit_length() - 1)
                 if new_key in parents:
                     continue
                 row = cells.index(box)
                 new_cells = cells.copy()
                 new_cells[row] = target
-                new_costs = costs.copy()
-                new_costs[row] = board.goal_row(target)
-                new_matching = rematch(matching, new_costs, row)
+                if group & ~frozen:               # boxes newly frozen on goals: walls from now on
+                    new_frozen = frozen | group
+                    new_rows = board.rows(new_frozen)
+                    new_costs = [new_rows[cell] for cell in new_cells]
+                    new_matching = match(new_costs)
+                else:
+                    new_frozen = frozen
+                    new_costs = costs.copy()
+                    new_costs[row] = rows[target]
+                    new_matching = rematch(matching, new_costs, row)
                 if new_matching.cost >= INFINITE:
                     continue
-                parents[new_key] = (key, box, d)
-                if new_boxes == goals:
+                count = (target - box) // offset
+                parents[new_key] = (key, box, d, count)
+                if new_boxes == goals or any(new_key in table for table in backward):
                     self.found = new_key
                     return False
                 self.counter += 1
-                heapq.heappush(heap, (pushes + 1 + weight * new_matching.cost, new_matching.cost, -self.counter,
-                                      pushes + 1, new_key, new_boxes, new_region, new_cells, new_costs, new_matching))
+                priority = pushes + count + weight * new_matching.cost
+                heapq.heappush(heap, (priority, new_matching.cost, -self.counter, pushes + count, new_key, new_boxes,
+                                      new_region, new_cells, new_costs, new_matching, new_frozen))
         return True
 
 
 def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = None,
-          portfolio: tuple[tuple[int, int], ...] = PORTFOLIO, corrals: bool = True,
-          clock: Callable[[], float] = time.monotonic) -> SolveResult:
+          portfolio: tuple[tuple[int, int], ...] = PORTFOLIO, pulls: tuple[tuple[int, int], ...] = PULLS,
+          corrals: bool = True, clock: Callable[[], float] = time.monotonic) -> SolveResult:
     """Search for a solution of ``level`` within ``time_limit`` seconds (and ``node_limit`` expanded states).
 
-    Runs the searches of ``portfolio`` (weight of the bound against pushes made, share of the
-    expansions) in turns and returns the first solution found, checked by ``judge``; ``corrals``
-    turns PI-corral pruning on. ``unsolvable`` means a search ran out of states to expand.
+    Runs the forward searches of ``portfolio`` and the backward (pull) searches of ``pulls``
+    (weight of the bound against pushes made, share of the expansions) in turns, and returns the
+    first solution found: a forward search reaching the goal, a backward one reaching the start,
+    or the two meeting. Guaranteed: a returned ``lurd`` is checked by ``judge`` (valid and solved);
+    it is *not* guaranteed to be optimal in moves or pushes. ``corrals`` turns PI-corral pruning on.
+    ``unsolvable`` means a search ran out of states to expand (every pruning used is sound).
     """
     started = clock()
     board = Board(level)
@@ -150,8 +180,17 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
         return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
     region0 = reach(1 << level.player, floor & ~boxes0, level.stride)
     start = (boxes0, region0, cells0, costs0, matching0)
-    searches = [(_Search(level, board, weight, corrals, start), share) for weight, share in portfolio]
+    forward = [(_Search(level, board, weight, corrals, start), share) for weight, share in portfolio]
+    tables = [search.parents for search, _ in forward]
+    if not tables:                               # a backward search alone still stops at the start
+        shift = floor.bit_length()
+        tables = [{(boxes0 << shift) | ((region0 & -region0).bit_length() - 1): None}]
+    backward = [(PullSearch(level, weight, tables), share) for weight, share in pulls]
+    for search, _ in forward:
+        search.backward = [pull.parents for pull, _ in backward]
+    searches: list[tuple[_Search | PullSearch, int]] = [*forward, *backward]
     status, winner = "time_limit", None
+    nodes = 0
     while winner is None:
         for search, share in searches:
             if not search.run(_BATCH * share):
@@ -166,28 +205,36 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     seconds = clock() - started
     if winner is None or winner.found is None:
         return SolveResult("unsolvable" if winner is not None else status, None, 0, 0, nodes, seconds)
-    lurd = _lurd(level, winner.parents, winner.found)
+    key = winner.found
+    pushes = next((_pushes_to(search.parents, key) for search, _ in forward if key in search.parents), [])
+    pushes += next((pull.pushes_from(key) for pull, _ in backward if key in pull.parents), [])
+    lurd = _lurd(level, pushes)
     verdict = judge(level, lurd)
     if not (verdict.valid and verdict.solved):       # a bug, not a property of the level
         raise AssertionError(f"solver produced a wrong solution: {verdict.reason}")
     return SolveResult("solved", lurd, verdict.moves, verdict.pushes, nodes, seconds)
 
 
-def _lurd(level: Level, parents: dict[int, tuple[int, int, int] | None], key: int) -> str:
-    """Walk back the pushes from ``key``, then join them by shortest walks from the player's start."""
-    pushes: list[tuple[int, int]] = []
+def _pushes_to(parents: dict[int, tuple[int, int, int, int] | None], key: int) -> list[tuple[int, int, int]]:
+    """The pushes ``(box, direction, count)`` from the start to ``key``, walked back through a forward search."""
+    pushes: list[tuple[int, int, int]] = []
     entry = parents[key]
     while entry is not None:
-        key, box, d = entry
-        pushes.append((box, d))
+        key, box, d, count = entry
+        pushes.append((box, d, count))
         entry = parents[key]
     pushes.reverse()
+    return pushes
+
+
+def _lurd(level: Level, pushes: list[tuple[int, int, int]]) -> str:
+    """Join ``pushes`` (box cell, direction index, pushes in a row) by shortest walks from the player's start."""
     stride, floor = level.stride, level.floor
     offsets = (-stride, stride, -1, 1)
     letters = [direction.letter for direction in DIRECTIONS]
     player, boxes = level.player, level.boxes
     out: list[str] = []
-    for box, d in pushes:
+    for box, d, count in pushes:
         offset = offsets[d]
         stand = box - offset
         free = floor & ~boxes
@@ -200,7 +247,7 @@ def _lurd(level: Level, parents: dict[int, tuple[int, int, int] | None], key: in
             raise AssertionError("solver lost the player's way between pushes")
         for a, b in zip(path, path[1:]):
             out.append(letters[offsets.index(b - a)])
-        out.append(letters[d].upper())
-        boxes ^= (1 << box) | (1 << (box + offset))
-        player = box
+        out.append(letters[d].upper() * count)
+        boxes ^= (1 << box) | (1 << (box + count * offset))
+        player = box + (count - 1) * offset
     return "".join(out)
