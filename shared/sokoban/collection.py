@@ -1,9 +1,10 @@
 """Collections: many levels in one XSB text, split by blank lines and parsed lazily.
 
 A level is a piece of text between blank lines (outside ``comment:`` blocks) holding a map row.
-Finding where the levels start is one regex pass over the whole text at C speed, with no level
-parsed: after a blank line, the lines up to the first map row (a piece without one fails and the
-scan goes on). The starts are kept, so the n-th level costs that pass once and one parse, and
+Finding where the levels start takes three regex passes over the whole text at C speed, with no
+level parsed: lines of blanks, ``comment:`` blocks (found from the colon ending their opener), then
+after each blank line the lines up to the first map row (a piece without one fails and the scan
+goes on). The starts are kept, so the n-th level costs that pass once and one parse, and
 iterating parses only the levels it reaches. ``split_text`` is the same split as a generator, and
 ``split_lines`` runs it over any iterable of lines (an open file), which streams a file without
 reading it whole.
@@ -16,74 +17,65 @@ from collections.abc import Iterable, Iterator
 
 from .errors import LevelError, LevelIndexError
 from .level import Level
-from .xsb import _ROW, _ROW_RE, MAP_ROW, parse_level
+from .xsb import _ROW, _ROW_RE, parse_level
 
 __all__ = ["Collection", "split_text", "split_lines", "iter_levels"]
 
 # From a separator (the scan text starts with one) over the non-blank lines before a level's first
 # map row, and that row; a piece without a map row fails at its end and the scan moves on.
-_LEVEL = re.compile(r"\n\n(?:[^\n]+\n)*?" + _ROW + r"(?:\n|\Z)")
+_LEVEL = re.compile(r"\n\n(?:[^\n]+\n)*?" + _ROW + r"(?=\n|\Z)")
 _MASK = ";"     # block cells in the scan text: one line that is neither a map row nor a separator
 
-# Whole-text passes below use str.find (a fast C search) rather than a regex: a regex scan over a
-# big collection tries every newline or colon, which costs ~1 ms per pass on the 615 KiB of the
-# bundled data, more than the level scan itself.
+# Every whole-text pass below is a regex whose pattern starts with a literal ("\n ", ":", "\n\n"),
+# which re finds with a tight C loop and tries to match only there: ~0.4-1.2 ms each on the 615 KiB
+# of the bundled data, where a pattern tried at every line (or a case-insensitive one) costs 1-5 ms.
+# Lines of blanks (made empty in the scan text, as separators); a tab-led one only if there is a tab.
+_BLANK_LINE = re.compile(r"\n [ \t]*+(?=\n)")
+_TAB_BLANK_LINE = re.compile(r"\n\t[ \t]*+(?=\n)")
+# A colon ending a line after 't' or a blank: where a 'comment:' opener may end (checked by _BLOCK).
+_OPENER_END = re.compile(r":(?:(?<=[tT]:)|(?<=[ \t]:))[ \t]*+(?=\n|\Z)")
+_CLOSER = r"[ \t]*+(?i:comment-end)"
+# A line of a block that cannot split or end a level: not blank, not a map row, not the closer.
+_QUIET = r"(?!" + _CLOSER + r")(?!" + _ROW + r"(?:\n|\Z))[ \t]*+[^ \t\n][^\n]*+"
+#: From a line start: a 'comment:' opener line and, when the block is closed and hides no blank
+#: line or map row (it can stay as it is in the scan text), the block through its closer (``quiet``).
+_BLOCK = re.compile(r"[ \t]*+(?i:comment)[ \t]*+:[ \t]*+(?=\n|\Z)(?P<quiet>(?:\n" + _QUIET + r")*+\n" + _CLOSER
+                    + r"[^\n]*+)?", re.A)
+_CLOSER_LINE = re.compile(r"\n" + _CLOSER, re.A)
+_BLANK_OR_ROW = re.compile(r"\n[ \t]*+\n|^" + _ROW + r"$", re.M)
 
 
-def _empty_blank_lines(text: str) -> str:
-    """``text`` with each line of blanks (after the first line) made empty, so that a separator is two newlines."""
-    cuts: list[int] = []
-    for ending in (" \n", "\t\n") if "\t" in text else (" \n",):
-        at = text.find(ending)
-        while at >= 0:
-            start = text.rfind("\n", 0, at) + 1
-            if start and not text[start:at].strip(" \t"):
-                cuts.append(start)
-            at = text.find(ending, at + 2)
-    if not cuts:
-        return text
-    cuts.sort()
-    parts, pos = [], 0
-    for start in cuts:
-        parts.append(text[pos:start])
-        pos = text.find("\n", start)
-    parts.append(text[pos:])
-    return "".join(parts)
+def _blocks(scan: str) -> tuple[list[tuple[int, int]], int]:
+    """The ``comment:`` blocks of ``scan`` that hide a blank line or a map row (opener line start to closer
+    line end), and where an unclosed block opens (-1 if none).
 
-
-def _line_start_at(low: bytes, at: int) -> int:
-    """Where the line of ``at`` starts, or -1 when something other than blanks comes before ``at`` on it."""
-    start = low.rfind(b"\n", 0, at) + 1
-    return start if not low[start:at].strip(b" \t") else -1
-
-
-def _block_spans(low: bytes) -> tuple[list[tuple[int, int]], bool]:
-    """The ``comment:`` blocks of a lower-cased text (opener line start to closer line end) and whether the last is open.
-
-    An opener is a line ``comment:`` alone and a closer a line starting ``comment-end``.
+    An opener is a line ``comment:`` alone (any case) and its closer the next line starting ``comment-end``.
     """
-    spans: list[tuple[int, int]] = []
-    at = low.find(b"comment")
-    while at >= 0:
-        line_end = low.find(b"\n", at)
-        if line_end < 0:
-            line_end = len(low)
-        start = _line_start_at(low, at)
-        if start < 0 or low[at + 7:line_end].strip(b" \t") != b":":
-            at = low.find(b"comment", at + 7)
+    hiding: list[tuple[int, int]] = []
+    block_end = 0
+    for colon in _OPENER_END.finditer(scan):
+        if colon.start() < block_end:
+            continue            # inside the block before
+        start = scan.rfind("\n", 0, colon.start()) + 1
+        opener = _BLOCK.match(scan, start)
+        if opener is None:
+            continue            # not an opener line
+        if opener["quiet"] is not None:
+            block_end = opener.end()
             continue
-        closer = low.find(b"comment-end", line_end)
-        while closer >= 0 and _line_start_at(low, closer) < 0:
-            closer = low.find(b"comment-end", closer + 11)
-        if closer < 0:
-            spans.append((start, len(low)))
-            return spans, True
-        end = low.find(b"\n", closer)
-        if end < 0:
-            end = len(low)
-        spans.append((start, end))
-        at = low.find(b"comment", end)
-    return spans, False
+        closer = _CLOSER_LINE.search(scan, opener.end())
+        if closer is None:      # open to the end: hides what it holds, and is a level of its own
+            if _BLANK_OR_ROW.search(scan, opener.end()) is not None:
+                hiding.append((start, len(scan)))
+            return hiding, start
+        end = scan.find("\n", closer.end())
+        block_end = len(scan) if end < 0 else end
+        hiding.append((start, block_end))
+    return hiding, -1
+
+
+def _inside(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= at < end for start, end in spans)
 
 
 class _Index:
@@ -94,36 +86,31 @@ class _Index:
     def __init__(self, text: str) -> None:
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        text = _empty_blank_lines(text)
-        #: The text the levels are cut from (line ends normalised, blank lines empty).
+        #: The text the levels are cut from (line ends normalised).
         self.text = text
-        scan = text
-        open_block = -1
-        # Lower case as bytes, each character one byte ('?' past Latin-1, so offsets are kept):
-        # only ASCII letters matter here, and str.lower is several times slower on non-ASCII text.
-        low = text.encode("latin-1", "replace").lower()
-        if b"comment" in low:
-            spans, unclosed = _block_spans(low)
-            if unclosed:
-                open_block = spans[-1][0]
-            # A block that holds a blank line or a map-like row is masked (same length) in the scan
-            # text, so that it neither splits its level nor counts as its map.
-            hiding = [(start, end) for start, end in spans
-                      if text.find("\n\n", start, end) >= 0 or MAP_ROW.search(text, start, end) is not None]
-            if hiding:
-                parts, pos = [], 0
-                for start, end in hiding:
-                    parts += (text[pos:start], _MASK * (end - start))
-                    pos = end
-                parts.append(text[pos:])
-                scan = "".join(parts)
-        #: The scan text: a separator, then the text with its hiding blocks masked (offsets + 2).
-        self.scan = "\n\n" + scan
+        scan = "\n\n" + text
+        # Same-length edits, so that offsets in the scan text are offsets in ``text`` plus 2: a line of
+        # blanks becomes newlines (a separator), a block hiding a blank line or a map row one ';' line.
+        spans, open_block = _blocks(scan) if ":" in text else ([], -1)
+        blanks = [match.span() for regex in ((_BLANK_LINE, _TAB_BLANK_LINE) if "\t" in text else (_BLANK_LINE,))
+                  for match in regex.finditer(scan)]
+        cuts = [(start, end, _MASK) for start, end in spans]
+        cuts += [(start + 1, end, "\n") for start, end in blanks if not _inside(start, spans)]
+        if cuts:
+            cuts.sort()
+            parts, pos = [], 0
+            for start, end, fill in cuts:
+                parts += (scan[pos:start], fill * (end - start))
+                pos = end
+            parts.append(scan[pos:])
+            scan = "".join(parts)
+        #: The scan text: a separator, then the text with blank lines emptied and hiding blocks masked.
+        self.scan = scan
         #: Offset in ``text`` of each level's first line.
-        self.starts: list[int] = list(map(re.Match.start, _LEVEL.finditer(self.scan)))
+        self.starts: list[int] = list(map(re.Match.start, _LEVEL.finditer(scan)))
         if open_block >= 0:
             # The piece where a block opens and never closes is a level, map or not: parsing it says so.
-            piece = self.scan.rfind("\n\n", 0, open_block + 2)
+            piece = scan.rfind("\n\n", 0, open_block)
             if not self.starts or self.starts[-1] < piece:
                 self.starts.append(piece)
 

@@ -15,9 +15,10 @@ from types import MappingProxyType
 from shared.grid import BitLayout, Orientation, Pos, iter_bits
 from shared.grid.runfill import RunFill
 
-from .errors import BoxGoalMismatchError, MoreThanOnePlayerError, NoBoxError, NoPlayerError, OpenLevelError
+from .errors import (BoxGoalMismatchError, MoreThanOnePlayerError, NoBoxError, NoMapError, NoPlayerError,
+                     OpenLevelError)
 
-__all__ = ["Level", "level_from_rows"]
+__all__ = ["Level", "level_from_block", "level_from_rows"]
 
 # Byte tables turning an XSB row string into a '0'/'1' string per layer (then int(..., 2)).
 _NO = ord("0")
@@ -30,7 +31,6 @@ def _table(ones: str) -> bytes:
     return bytes(table)
 
 
-_WALL_T = _table("#")
 _BOX_T = _table("$*")
 _GOAL_T = _table(".*+")
 _OPEN_T = _table(" \t-_$.@*+")   # a tab can only be a blank beside a row
@@ -195,26 +195,39 @@ def level_from_rows(rows: Sequence[str], metadata: Mapping[str, str] | None = No
     Trims trailing blanks and the common indentation, then checks player, boxes, goals and that
     the walls enclose the floor found by flood fill from the player.
     """
-    rows = [row for row in map(str.rstrip, rows) if row]
-    lengths = list(map(len, rows))
-    indent = min(map(int.__sub__, lengths, map(len, map(str.lstrip, rows))))
-    width = max(lengths) - indent
-    if indent:
-        rows = [row[indent:] for row in rows]
-    height = len(rows)
+    return level_from_block("\n".join(rows), metadata, comments)
+
+
+def level_from_block(block: str, metadata: Mapping[str, str] | None = None, comments: Sequence[str] = ()) -> Level:
+    """``level_from_rows`` on the rows joined by newlines (the text of a map, as a parser finds it)."""
+    data = block.encode("ascii")
+    lines = list(map(bytes.rstrip, data.split(b"\n")))
+    if b"" in lines:
+        lines = [row for row in lines if row]
+        if not lines:
+            raise NoMapError("no map rows; expected rows of XSB symbols (# @ + $ * . space - _)")
+    height = len(lines)
+    width = max(map(len, lines))
+    # Fewer lines of ``data`` start with a blank than rows are kept: some row starts at column 0.
+    if data.startswith((b" ", b"\t")) + data.count(b"\n ") + data.count(b"\n\t") >= height:
+        indent = min(map(int.__sub__, map(len, lines), map(len, map(bytes.lstrip, lines))))
+        if indent:
+            width -= indent
+            lines = [row[indent:] for row in lines]
     stride = width + 1
-    flat = "\n".join(map(str.ljust, rows, repeat(width)))
-    player = flat.find("@")
+    # One byte per cell, rows padded to the width and ended by a guard byte: byte i is bit i.
+    flat = b"\n".join(map(bytes.ljust, lines, repeat(width)))
+    player = flat.find(b"@")
     if player < 0:
-        player = flat.find("+")
-    if player < 0:
-        raise NoPlayerError("the map has no player; expected one '@' (or '+' for a player on a goal)")
-    if flat.count("@") + flat.count("+") > 1:
-        cells = [divmod(i, stride) for i, c in enumerate(flat) if c in "@+"]
+        player = flat.find(b"+")
+        if player < 0:
+            raise NoPlayerError("the map has no player; expected one '@' (or '+' for a player on a goal)")
+    if flat.count(b"@") + flat.count(b"+") > 1:
+        cells = [divmod(i, stride) for i, c in enumerate(flat) if c in b"@+"]
         raise MoreThanOnePlayerError(f"the map has {len(cells)} players, at (row, col) {', '.join(map(str, cells))}; "
                                      "expected one '@' or '+'")
     # int(text, 2) reads the first character as the highest bit: reverse once so bit i is flat[i].
-    backwards = flat.encode("ascii")[::-1]
+    backwards = flat[::-1]
     boxes = int(backwards.translate(_BOX_T), 2)
     goals = int(backwards.translate(_GOAL_T), 2)
     if boxes.bit_count() != goals.bit_count():
@@ -222,21 +235,57 @@ def level_from_rows(rows: Sequence[str], metadata: Mapping[str, str] | None = No
     if not boxes:
         raise NoBoxError("the map has no box and no goal; expected at least one of each")
     passable = int(backwards.translate(_OPEN_T), 2)
-    floor = RunFill(passable, stride, width).fill(1 << player)
-    if floor & _border(width, height):
+    floor = _flood(passable, stride, 1 << player)
+    cells, border = _frame(width, height)
+    if floor & border:
         leak = next(i for i in iter_bits(floor) if _on_border(i, width, height))
         row, col = divmod(leak, stride)
         raise OpenLevelError(f"the walls do not enclose the player: it can walk off the map at (row {row}, col {col})")
-    return Level(width=width, height=height, walls=int(backwards.translate(_WALL_T), 2), floor=floor, boxes=boxes,
-                 goals=goals, player=player, metadata=metadata, comments=comments)
+    # Every cell is a wall or open (padding is open floor, guard bytes are neither).
+    level = _new_level(Level)
+    level.width, level.height, level.stride = width, height, stride
+    level.walls, level.floor, level.boxes, level.goals, level.player = cells & ~passable, floor, boxes, goals, player
+    level.metadata = MappingProxyType(dict(metadata or {}))
+    level.comments = tuple(comments)
+    return level
+
+
+def _flood(passable: int, stride: int, seed: int) -> int:
+    """The cells of ``passable`` connected to ``seed`` (a cell of it), in the four directions.
+
+    Each round runs right to the end of every run the region touches (the carry of one addition
+    runs along a run of set bits), then steps up to two cells left and up to two rows up and down.
+    The maps are small, so every int operation costs about the same few tens of nanoseconds and
+    only their number counts: this mix needs ~4.5 rounds of ~22 operations on the bundled levels,
+    against ~11.5 rounds of 12 for one step per round and ~7 rounds of ~22 plus setup for
+    ``RunFill``'s whole runs both ways (2.7 us against 3.1 and 5.1 us per level, measured).
+    """
+    two = 2 * stride
+    left2 = passable & (passable >> 1)          # cells whose right neighbour is open too
+    up2 = passable & (passable >> stride)       # ... whose lower neighbour is open too
+    down2 = passable & (passable << stride)     # ... whose upper neighbour is open too
+    region = seed
+    while True:
+        grown = ((passable + region) & passable) ^ passable | region
+        grown |= passable & (grown >> 1)
+        grown |= left2 & (grown >> 2)
+        grown |= ((grown << stride) | (grown >> stride)) & passable
+        grown |= (down2 & (grown << two)) | (up2 & (grown >> two))
+        if grown == region:
+            return region
+        region = grown
+
+
+_new_level = object.__new__
 
 
 @lru_cache(maxsize=512)
-def _border(width: int, height: int) -> int:
+def _frame(width: int, height: int) -> tuple[int, int]:
+    """The cells of a ``width`` x ``height`` map (guard bits clear) and those of its outer ring."""
     stride = width + 1
     first_col = ((1 << (stride * height)) - 1) // ((1 << stride) - 1)
     top = (1 << width) - 1
-    return first_col | (first_col << (width - 1)) | top | (top << (stride * (height - 1)))
+    return top * first_col, first_col | (first_col << (width - 1)) | top | (top << (stride * (height - 1)))
 
 
 def _on_border(index: int, width: int, height: int) -> bool:

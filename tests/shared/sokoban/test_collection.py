@@ -172,3 +172,72 @@ def test_each_bundled_collection_loads_the_count_in_its_name():
         assert len(results) == len(collection) == expected, entry.name
         assert all(isinstance(result, Level) for result in results), entry.name
         assert collection.level(expected - 1) == results[-1]
+
+
+# -- the index's scan: blank lines of blanks, comment blocks found from their colon, CRLF ----------
+
+C = "#######\n#@ $ .#\n#######"
+
+
+def test_a_level_whose_only_row_ends_its_piece_does_not_swallow_the_next():
+    # the first row's line end is also the separator's first newline
+    assert list(split_text(f"#####\n\n{A}\n")) == ["#####", A + "\n"]
+    assert len(Collection(f"; x\n#####\n\n{A}")) == 2
+
+
+def test_lines_of_blanks_separate_levels_wherever_they_stand():
+    text = f"{A}\n   \n{B}\n\t \t\n{C}\n \n\n{A}\n\t\n{B}"
+    assert [level.render() for level in Collection(text)] == [A, B, C, A, B]
+    assert [t.rstrip() for t in split_lines(text.splitlines())] == [t.rstrip() for t in split_text(text)]
+
+
+@pytest.mark.parametrize("opener, closer", [("comment:", "comment-end"), ("Comment:", "Comment-End:"),
+                                            ("COMMENT :", "  COMMENT-END trailing words"), ("  cOmMeNt\t:  ", "Comment-end")])
+def test_blocks_holding_blank_lines_and_rows_neither_split_nor_count_as_maps(opener, closer):
+    block = f"{opener}\nnote\n\n  \n{B}\n\n{closer}"
+    text = f"{A}\nTitle: one\n{block}\n; still level one\n\n{block}\n{C}\nTitle: two\n"
+    collection = Collection(text)
+    assert len(collection) == 2
+    assert collection.level(0).title == "one" and "still level one" in collection.level(0).comments
+    assert collection.level(1).render() == C and collection.level(1).title == "two"
+    assert "#@ $.#" in collection.level(1).comments      # the block's row is a comment of the level
+
+
+def test_a_block_between_levels_with_no_map_of_its_own_is_no_level():
+    text = f"{A}\n\ncomment:\n{B}\n\n{B}\ncomment-end\n\n{C}"
+    assert [level.render() for level in Collection(text)] == [A, C]
+
+
+def test_lines_that_look_like_openers_are_not():
+    text = f"{A}\nTitle: comment:\n; comment:\nComment: a short one\nNot a comment:\n\n{B}"
+    assert [level.render() for level in Collection(text)] == [A, B]
+
+
+def test_an_opener_inside_a_block_opens_nothing():
+    text = f"comment:\ncomment:\n\n{B}\ncomment-end\n{A}\n\n{C}"
+    assert [level.render() for level in Collection(text)] == [A, C]
+
+
+def test_an_unclosed_block_holding_rows_is_one_last_level_that_reports_it():
+    text = f"{A}\n\n; header\ncomment:\n{B}\n\n{C}"
+    collection = Collection(text)
+    assert len(collection) == 2
+    with pytest.raises(UnterminatedCommentError):
+        collection.level(1)
+
+
+def test_windows_line_ends_and_a_last_level_without_a_newline():
+    text = f"; 1\n{A}\nTitle: one\n\ncomment:\nx\n\ncomment-end\n{B}"
+    crlf = Collection(text.replace("\n", "\r\n"))
+    assert len(crlf) == 2 and crlf.level(-1).render() == B and crlf.level(0).title == "one"
+    assert [level.render() for level in Collection(text.replace("\n", "\r"))] == [A, B]
+
+
+def test_the_nth_level_is_the_one_iteration_reaches(data_dir):
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(data_dir.glob("*.xsb"))]
+    joined = "\n\n".join(texts)
+    collection = Collection(joined)
+    levels = list(Collection(joined))
+    assert len(collection) == len(levels) == 3318
+    for index in (0, 1, 281, 282, 1700, 3317, -1):
+        assert collection.level(index) == levels[index]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import islice
+
 import pytest
 
 from shared.grid import Pos
@@ -192,3 +194,68 @@ def test_xsb_round_trip():
     level = parse_level(f"; note\n{SIMPLE}\nTitle: T\n")
     again = parse_level(level.to_xsb())
     assert again == level
+
+
+# -- building the masks and the flood fill -------------------------------------------------------
+
+
+SPIRAL = """\
+#########
+#@  $  .#
+####### #
+#.      #
+# ### # #
+# #$  # #
+# #######
+#   #   #
+#####   #
+#########"""
+
+
+def _walk(level):
+    """The cells the player reaches, one step at a time (the reference for the bitboard fill)."""
+    rows = level.render().split("\n")
+    seen, todo = {level.player_pos}, [level.player_pos]
+    while todo:
+        pos = todo.pop()
+        for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            nxt = Pos(pos.row + step[0], pos.col + step[1])
+            if nxt not in seen and nxt.col < len(rows[nxt.row]) and rows[nxt.row][nxt.col] != "#":
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_floor_is_what_the_player_reaches_in_any_direction():
+    level = parse_level(SPIRAL)
+    floor = set(level.positions(level.floor))
+    assert floor == _walk(level)
+    assert Pos(7, 3) in floor and Pos(5, 4) in floor            # right, down, left along row 3, down again
+    assert Pos(7, 5) not in floor and Pos(8, 7) not in floor    # the sealed room
+    assert level.walls & level.floor == 0
+
+
+def test_floor_matches_a_step_by_step_walk_on_real_levels(data_dir):
+    from shared.sokoban import Collection
+    for name in ("Microban_155.xsb", "Sven_1623.xsb"):
+        for level in islice(Collection((data_dir / name).read_text(encoding="utf-8", errors="replace")), 150):
+            assert set(level.positions(level.floor)) == _walk(level), level.title
+
+
+def test_walls_are_the_hash_cells_only():
+    level = parse_level("  #####\n###   #\n#@$.  #\n#######")
+    walls = set(level.positions(level.walls))
+    assert Pos(0, 2) in walls and Pos(0, 0) not in walls and Pos(1, 3) not in walls
+    assert len(walls) == level.render().count("#")
+
+
+def test_common_indentation_is_found_whatever_the_first_rows():
+    level = parse_level("   #####\n  ##@$.#\n  #####")
+    assert level.render() == " #####\n##@$.#\n#####" and level.width == 6
+
+
+def test_level_from_rows_matches_the_parser():
+    from shared.sokoban import level_from_rows
+    assert level_from_rows(["  #####", "  #@$.#  ", "", "  #####"]) == parse_level(SIMPLE)
+    with pytest.raises(NoMapError):
+        level_from_rows(["", "   "])
