@@ -6,7 +6,9 @@ once other boxes have moved, goes into the corral (I), and the player can make e
 (P). Pushes onto dead squares do not count. (This reads I and P strictly: a box or a free cell
 the player cannot reach behind a barrier box disqualifies the corral.) If the corral must still change (a goal in it lacks a
 box, or one of its boxes is off a goal), some push into it comes in every solution, and pushing
-elsewhere first never helps: the search may consider only the pushes into one such corral.
+elsewhere first never helps: the search may consider only the pushes into one such corral. A
+corral that must change but that no barrier box can ever be pushed into from outside (every push
+is from inside it, against a wall or onto a dead square) never opens: a deadlock, no pushes at all.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ def _around(cells: int, stride: int) -> int:
 
 
 def pi_corral_pushes(board: Board, boxes: int, region: int) -> list[tuple[int, int]] | None:
-    """``(box, direction index)`` for the pushes into the PI-corral with fewest of them, or ``None`` when there is none."""
+    """``(box, direction index)`` for the pushes into the PI-corral with fewest of them, or ``None`` when there is none.
+
+    An empty list means a corral that must change and never can: the position is a deadlock.
+    """
     floor, stride, live, goals = board.floor, board.stride, board.live, board.level.goals
     offsets = board.offsets
     free = floor & ~boxes
@@ -66,6 +71,6 @@ def pi_corral_pushes(board: Board, boxes: int, region: int) -> list[tuple[int, i
                     break
             if not qualifies:
                 break
-        if qualifies and pushes and (best is None or len(pushes) < len(best)):
+        if qualifies and (best is None or len(pushes) < len(best)):
             best = pushes
     return best

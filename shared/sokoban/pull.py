@@ -8,7 +8,7 @@ meet: a key both have reached joins a forward path from the start with a backwar
 A pull is stored as the forward push it undoes, ``(box cell, direction index)``: the box at
 ``cell + offset`` comes back to ``cell`` and the player, who stood on ``cell``, steps to
 ``cell - offset``. The bound is the minimum-cost matching of boxes to the level's starting box
-cells by pull distance (the push distance from that starting cell, a box alone on the board).
+cells by pull distance: a box alone on the board with the player on its side of it (``sides``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from shared.grid import bfs_distances, iter_bits
 from .corrals import reach
 from .level import Level
 from .matching import INFINITE, match, rematch
+from .sides import Sides
 
 __all__ = ["PullBoard", "PullSearch", "pull_moves"]
 
@@ -79,6 +80,8 @@ class PullSearch:
         self.shift = self.floor.bit_length()
         goals = level.goals & level.floor
         cells = list(iter_bits(goals))
+        #: Pull distances by the player's side of the box (see ``sides``); rows are redone per root.
+        self.sides = Sides(level.floor, level.stride, board.starts, pulls=True)
         costs = [board.row(cell) for cell in cells]
         matching = match(costs)
         #: key -> (child key, cell, direction index): the forward push (cell, d) leads from key to the child.
@@ -93,11 +96,16 @@ class PullSearch:
         while rest:                   # one root per region the player may finish in
             region = reach(rest & -rest, rest, self.stride)
             rest &= ~region
-            key = (goals << self.shift) | ((region & -region).bit_length() - 1)
+            player = (region & -region).bit_length() - 1
+            key = (goals << self.shift) | player
             self.parents[key] = None
+            root_costs = [self.sides.row(cell, player) for cell in cells]
+            root = match(root_costs)
+            if root.cost >= INFINITE:
+                continue
             self.counter += 1
-            self.heap.append((weight * matching.cost, matching.cost, -self.counter, 0, key, goals, region, cells,
-                              costs, matching))
+            self.heap.append((weight * root.cost, root.cost, -self.counter, 0, key, goals, region, cells,
+                              root_costs, root))
         heapq.heapify(self.heap)
         for key in self.parents:            # a root reached forwards already (the start itself)
             if any(key in table for table in forward):
@@ -108,7 +116,8 @@ class PullSearch:
         if self.found is not None:
             return False
         floor, stride, shift, weight = self.floor, self.stride, self.shift, self.weight
-        offsets, live, board = self.board.offsets, self.board.live, self.board
+        offsets, live, sides = self.board.offsets, self.board.live, self.sides
+        cuts = sides.cuts
         parents, heap, forward = self.parents, self.heap, self.forward
         for _ in range(batch):
             if not heap:
@@ -123,15 +132,22 @@ class PullSearch:
                 box = cell + offset
                 new_boxes = boxes ^ (1 << box) ^ (1 << cell)
                 new_region = reach(1 << (cell - offset), floor & ~new_boxes, stride)
-                new_key = (new_boxes << shift) | ((new_region & -new_region).bit_length() - 1)
+                player = (new_region & -new_region).bit_length() - 1
+                new_key = (new_boxes << shift) | player
                 if new_key in parents:
                     continue
                 row = cells.index(box)
                 new_cells = cells.copy()
                 new_cells[row] = cell
                 new_costs = costs.copy()
-                new_costs[row] = board.row(cell)
+                new_costs[row] = sides.row(cell, player)
                 new_matching = rematch(matching, new_costs, row)
+                for other in iter_bits(new_boxes & cuts & ~(1 << cell)):    # the player changed sides?
+                    i = new_cells.index(other)
+                    fresh = sides.row(other, player)
+                    if fresh != new_costs[i]:
+                        new_costs[i] = fresh
+                        new_matching = rematch(new_matching, new_costs, i)
                 if new_matching.cost >= INFINITE:
                     continue
                 parents[new_key] = (key, cell, d)

@@ -5,11 +5,12 @@ do not push are folded into the reachability of that region, so the search branc
 only. Pushes into dead squares and pushes that freeze a box off a goal are pruned; boxes frozen
 on goals become walls for the bound; a box pushed into a dead-end tunnel of goals slides to its
 far end in one move (``macros``). States are ordered by ``pushes + weight * bound``, where the
-bound is the minimum-cost matching of boxes to goals by push distance (infinite when no perfect
-matching exists, which prunes too). A backward search (``pull``) pulls boxes from the solved
-position towards the start; it wins by reaching the start or by meeting a forward search. The
-pushes found are joined by shortest walks into a LURD solution, checked with ``judge`` before it
-is returned. Solutions are valid, not necessarily optimal (weighted bounds, macros, meeting points).
+bound is the minimum-cost matching of boxes to goals by push distance, each box alone with the
+player on its side of it (``sides``; infinite when no perfect matching exists, which prunes too).
+A backward search (``pull``) pulls boxes from the solved position towards the start; it wins by
+reaching the start or by meeting a forward search. The pushes found are joined by shortest walks
+into a LURD solution, checked with ``judge`` before it is returned. Solutions are valid, not
+necessarily optimal (weighted bounds, macros, meeting points).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .level import Level
 from .matching import INFINITE, Matching, match, rematch
 from .macros import Tunnels
 from .pull import PullSearch
+from .sides import Sides
 from .verdict import judge
 
 __all__ = ["PORTFOLIO", "PULLS", "SolveResult", "solve"]
@@ -74,7 +76,7 @@ _BATCH = 128      # expansions per turn of one search (and per clock check)
 class _Search:
     """One best-first search, run a batch at a time; ``found`` holds the solving key once found."""
 
-    def __init__(self, level: Level, board: Board, weight: int, corrals: bool,
+    def __init__(self, level: Level, board: Board, sides: Sides, weight: int, corrals: bool,
                  start: tuple[int, int, list[int], list[list[int]], Matching]) -> None:
         self.level, self.board, self.weight, self.corrals = level, board, weight, corrals
         self.floor, self.stride = level.floor, level.stride
@@ -83,6 +85,7 @@ class _Search:
         boxes0, region0, cells0, costs0, matching0 = start
         key0 = (boxes0 << self.shift) | ((region0 & -region0).bit_length() - 1)
         self.tunnels = Tunnels(level)
+        self.sides = sides
         #: key -> (parent key, box cell pushed, direction index, pushes in a row); the start has no parent.
         self.parents: dict[int, tuple[int, int, int, int] | None] = {key0: None}
         self.counter = 0
@@ -94,6 +97,13 @@ class _Search:
         #: The tables of the backward searches: a key found in one is a meeting point.
         self.backward: list[dict[int, tuple[int, int, int] | None]] = []
 
+    def _row(self, cell: int, player: int, frozen: int) -> list[int]:
+        """The cost row of a box at ``cell``: pushes by the player's side, around the boxes of ``frozen``."""
+        row = self.sides.row(cell, player)
+        if not frozen:
+            return row
+        return [max(a, b) for a, b in zip(row, self.board.rows(frozen)[cell])]
+
     def run(self, batch: int) -> bool:
         """Expand up to ``batch`` states; False once the search is over (solved or exhausted)."""
         board, floor, stride, shift, goals, weight = (self.board, self.floor, self.stride, self.shift, self.goals,
@@ -101,12 +111,12 @@ class _Search:
         live, offsets, parents, heap, backward = board.live, board.offsets, self.parents, self.heap, self.backward
         tunnels = self.tunnels
         slide = tunnels.slide
+        cuts = self.sides.cuts
         for _ in range(batch):
             if not heap:
                 return False
             _, _, _, pushes, key, boxes, region, cells, costs, matching, frozen = heapq.heappop(heap)
             self.nodes += 1
-            rows = board.rows(frozen)
             candidates = pi_corral_pushes(board, boxes, region) if self.corrals else None
             if candidates is None:
                 candidates = _pushes(boxes, region, floor & ~boxes & live, offsets)
@@ -126,16 +136,22 @@ class _Search:
                 row = cells.index(box)
                 new_cells = cells.copy()
                 new_cells[row] = target
+                player = (new_region & -new_region).bit_length() - 1
                 if group & ~frozen:               # boxes newly frozen on goals: walls from now on
                     new_frozen = frozen | group
-                    new_rows = board.rows(new_frozen)
-                    new_costs = [new_rows[cell] for cell in new_cells]
+                    new_costs = [self._row(cell, player, new_frozen) for cell in new_cells]
                     new_matching = match(new_costs)
                 else:
                     new_frozen = frozen
                     new_costs = costs.copy()
-                    new_costs[row] = rows[target]
+                    new_costs[row] = self._row(target, player, frozen)
                     new_matching = rematch(matching, new_costs, row)
+                    for other in iter_bits(new_boxes & cuts & ~(1 << target)):   # the player changed sides?
+                        i = new_cells.index(other)
+                        fresh = self._row(other, player, frozen)
+                        if fresh != new_costs[i]:
+                            new_costs[i] = fresh
+                            new_matching = rematch(new_matching, new_costs, i)
                 if new_matching.cost >= INFINITE:
                     continue
                 count = (target - box) // offset
@@ -174,13 +190,14 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     cells0 = list(iter_bits(boxes0))
     if any(not board.live >> cell & 1 for cell in cells0 if not goals >> cell & 1):
         return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
-    costs0 = board.costs(cells0)
+    sides = Sides(floor, level.stride, board.goal_cells)
+    region0 = reach(1 << level.player, floor & ~boxes0, level.stride)
+    costs0 = [sides.row(cell, level.player) for cell in cells0]
     matching0 = match(costs0)
     if matching0.cost >= INFINITE:
         return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
-    region0 = reach(1 << level.player, floor & ~boxes0, level.stride)
     start = (boxes0, region0, cells0, costs0, matching0)
-    forward = [(_Search(level, board, weight, corrals, start), share) for weight, share in portfolio]
+    forward = [(_Search(level, board, sides, weight, corrals, start), share) for weight, share in portfolio]
     tables = [search.parents for search, _ in forward]
     if not tables:                               # a backward search alone still stops at the start
         shift = floor.bit_length()
