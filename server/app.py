@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -72,6 +73,9 @@ class ArenaServer:
         self.server: Server | None = None
         self.legacy_server: asyncio.Server | None = None
         self.connections = Connections(settings.limits)
+        self._standings: Standings | None = None            # the latest, not yet broadcast
+        self._standings_timer: asyncio.TimerHandle | None = None
+        self._standings_sent = -math.inf
         self.lobby = Lobby(settings.players, settings.roster)
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.store: ResultStore | None = None
@@ -160,6 +164,9 @@ class ArenaServer:
         await self._io(self.store.finish_tournament, self.tournament_id, [r.model_dump() for r in rows])
         files = await self._io(self.store.export, self.tournament_id, self.folder)
         self.reporter.tournament_finished(standings, list(files))
+        if self._standings_timer is not None:          # the final table goes in tournament_over
+            self._standings_timer.cancel()
+            self._standings_timer = None
         goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
         await self.connections.send_all(goodbye)
         await self.connections.close_all(1000, "tournament over")
@@ -398,7 +405,26 @@ class ArenaServer:
             self.connections.send_later(watchers, update)
 
     async def _broadcast_standings(self, standings: Standings) -> None:
-        assert self.folder is not None
+        """After a game: broadcast the table, at most once per ``standings_interval_s`` (later ones coalesce).
+
+        The whole table goes to every connection, so broadcasting it after every game of a big
+        tournament would cost the square of its size; within the interval only the latest is sent.
+        """
+        self._standings = standings
+        if self._standings_timer is not None:
+            return
+        wait = self._standings_sent + self.settings.standings_interval_s - time.monotonic()
+        if wait <= 0:
+            self._send_standings()
+        else:
+            self._standings_timer = asyncio.get_running_loop().call_later(wait, self._send_standings)
+
+    def _send_standings(self) -> None:
+        self._standings_timer = None
+        standings, self._standings = self._standings, None
+        if standings is None or self.folder is None:
+            return
+        self._standings_sent = time.monotonic()
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
                                    games_total=self._games_total(), rows=standing_rows(standings))
         self.connections.send_later(list(self.connections.greeted), message)

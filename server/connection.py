@@ -92,10 +92,10 @@ class Peer:
         return self.flood_strikes >= self.limits.strikes_to_close
 
     async def send(self, message: Any) -> bool:
-        """Send a protocol message; False when the connection is gone (never raises for that)."""
+        """Send a protocol message (or its JSON text, serialised once for a broadcast); False when gone."""
         if self.closed:
             return False
-        text = dump(message)
+        text = message if isinstance(message, str) else dump(message)
         if self.debug:
             log.info("-> %s %s", self.address, text)
         try:

@@ -13,6 +13,8 @@ import asyncio
 from collections import Counter
 from typing import Any, Protocol
 
+from shared.protocol import dump
+
 from .settings import Limits
 
 __all__ = ["Connections", "Connection"]
@@ -65,10 +67,13 @@ class Connections:
         return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
 
     def send_later(self, conns: list[Connection], message: Any) -> None:
-        """Send ``message`` to each connection in its own task (fire and forget)."""
+        """Send ``message`` to each connection in its own task (fire and forget), serialised once for all."""
+        if not conns:
+            return
+        text = dump(message)
         loop = asyncio.get_running_loop()
         for conn in conns:
-            task = loop.create_task(conn.send(message))
+            task = loop.create_task(conn.send(text))
             self._tasks.add(task)            # the loop holds tasks only weakly
             task.add_done_callback(self._tasks.discard)
 

@@ -60,7 +60,7 @@ class LegacyPeer:
         return True
 
     async def send(self, message: Any) -> bool:
-        """Only the end of the contest means anything to a legacy client: the close frame."""
+        """Only the end of the contest means anything to a legacy client: the close frame (text frames are ignored)."""
         if isinstance(message, TournamentOver):
             return self.write(encode_close())
         return not self.closed

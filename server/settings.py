@@ -61,6 +61,8 @@ class ServerSettings(BaseModel):
     seed: int | None = None
     tournament_name: str | None = None
     rejoin_wait_s: float = Field(30.0, ge=0, description="how long a game waits for an absent player")
+    standings_interval_s: float = Field(1.0, ge=0, description="at most one standings broadcast per this many "
+                                        "seconds (0: after every game); the final table goes in tournament_over")
     timeout_grace_s: float = Field(0.05, ge=0, description="wait past the deadline before declaring a timeout")
     server_name: str = "quoridor-arena"
     limits: Limits = Limits()

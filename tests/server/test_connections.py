@@ -6,6 +6,7 @@ import asyncio
 
 from server.connections import Connections
 from server.settings import Limits
+from shared.protocol import ErrorMessage, dump
 
 
 class Fake:
@@ -42,9 +43,10 @@ async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_gam
     conns.spectators[eye] = {"g1"}
     conns.spectators[fan] = {"*"}
     assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
-    conns.send_later(list(conns.greeted), "standings")
+    note = ErrorMessage(code="rate_limited", message="slow down")
+    conns.send_later(list(conns.greeted), note)              # serialised once: every one gets the same text
     await asyncio.sleep(0)
     await conns.send_all("over")
-    assert probe.sent == [] and all(c.sent == ["standings", "over"] for c in (player, eye, fan))
+    assert probe.sent == [] and all(c.sent == [dump(note), "over"] for c in (player, eye, fan))
     conns.remove(eye)
     assert eye not in conns.spectators and eye not in conns.greeted

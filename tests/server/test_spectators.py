@@ -9,7 +9,7 @@ from tests.server.support import Client, hello
 
 
 async def test_a_spectator_of_one_game_sees_only_it_and_every_standings(make_server):
-    server = await make_server(players=3, concurrency=1)
+    server = await make_server(players=3, concurrency=1, standings_interval_s=0)
     eye = await Client.open(url(server))
     await eye.send(hello("eye", "spectator"))
     assert (await eye.reply())["type"] == "welcome"
