@@ -48,6 +48,10 @@ __all__ = ["ArenaServer", "SilentReporter"]
 log = logging.getLogger("quoridor.server")
 
 
+#: Bytes per second the standings broadcasts may take on average: a big table to many clients is
+#: sent less often (1,000 players: about 180 KB to each of them, every 11 s instead of every second).
+STANDINGS_BYTES_PER_S = 16 * 1024 * 1024
+
 #: Seconds a closing handshake may take: by then everything is saved, so a client that does not
 #: answer it must not hold the server up (websockets waits 10 s by default).
 CLOSE_TIMEOUT_S = 2.0
@@ -76,6 +80,7 @@ class ArenaServer:
         self._standings: Standings | None = None            # the latest, not yet broadcast
         self._standings_timer: asyncio.TimerHandle | None = None
         self._standings_sent = -math.inf
+        self._standings_cost_s = 0.0                          # the last broadcast's bytes / the budget
         self.lobby = Lobby(settings.players, settings.roster)
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.store: ResultStore | None = None
@@ -409,11 +414,14 @@ class ArenaServer:
 
         The whole table goes to every connection, so broadcasting it after every game of a big
         tournament would cost the square of its size; within the interval only the latest is sent.
+        Players in a game are left out: nothing heavy reaches a bot while its clock runs, and it
+        hears the table once its game is over (a game's end triggers the next broadcast).
         """
         self._standings = standings
         if self._standings_timer is not None:
             return
-        wait = self._standings_sent + self.settings.standings_interval_s - time.monotonic()
+        interval = max(self.settings.standings_interval_s, self._standings_cost_s)
+        wait = self._standings_sent + interval - time.monotonic()
         if wait <= 0:
             self._send_standings()
         else:
@@ -427,7 +435,11 @@ class ArenaServer:
         self._standings_sent = time.monotonic()
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
                                    games_total=self._games_total(), rows=standing_rows(standings))
-        self.connections.send_later(list(self.connections.greeted), message)
+        # A game counts until its game_over is sent (runner.running), not only while it is refereed.
+        running = self.runner.running.values() if self.runner is not None else ()
+        playing = {session.peer for match in running for session in match.sessions}
+        queued = self.connections.send_later([c for c in self.connections.greeted if c not in playing], message)
+        self._standings_cost_s = queued / STANDINGS_BYTES_PER_S
 
     def _games_total(self) -> int:
         runner = self.runner

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -50,6 +51,19 @@ class TimedConnection(ServerConnection):
 
 #: Seconds without a rate refusal after which a connection's flood count starts again from zero.
 FLOOD_MEMORY_S = 10.0
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A protocol message serialised and encoded once, to be sent to many connections."""
+
+    message: Any
+    payload: bytes
+
+    @classmethod
+    def of(cls, message: Any) -> Encoded:
+        """``message`` with its frame, UTF-8 encoded (websockets would encode a str again for every send)."""
+        return cls(message, dump(message).encode())
 
 
 class Peer:
@@ -92,22 +106,22 @@ class Peer:
         return self.flood_strikes >= self.limits.strikes_to_close
 
     async def send(self, message: Any) -> bool:
-        """Send a protocol message (or its JSON text, serialised once for a broadcast); False when gone."""
+        """Send a protocol message (or an ``Encoded`` one, for a broadcast); False when the connection is gone."""
         if self.closed:
             return False
-        text = message if isinstance(message, str) else dump(message)
+        text: str | bytes = message.payload if isinstance(message, Encoded) else dump(message)
         if self.debug:
-            log.info("-> %s %s", self.address, text)
+            log.info("-> %s %s", self.address, text if isinstance(text, str) else text[:1000].decode(errors="replace"))
         try:
             # send() only waits when the write buffer is full (websockets pauses writing), i.e. the
             # client stopped reading: a bound keeps such a client from stalling a game, a broadcast or
             # the tournament's end. The timer costs a good share of a step, so only then is it armed.
             # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation.)
             if not getattr(self.ws, "paused", True):
-                await self.ws.send(text)
+                await self.ws.send(text, text=True)
             else:
                 async with asyncio.timeout(self.limits.send_timeout_s):
-                    await self.ws.send(text)
+                    await self.ws.send(text, text=True)
         except ConnectionClosed:
             self.closed = True
             return False

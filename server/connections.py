@@ -3,21 +3,25 @@
 The websocket and the legacy TCP listeners count their connections here against the same
 limits (total and per address); connections that said ``hello`` (or sent a legacy key) are
 ``greeted`` and hear the standings and the end of the tournament; spectators keep the games
-they watch. Broadcasts go out in a task per connection, so a client that stopped reading delays
-nobody's game.
+they watch. A broadcast is serialised once and goes out in a task per connection, so a client
+that stopped reading delays nobody's game, and in chunks of ``BROADCAST_CHUNK`` connections per
+pass of the event loop, so that writing a big table to a thousand clients never holds up the
+steps (and the clocks) in between.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+from collections import Counter, deque
 from typing import Any, Protocol
 
-from shared.protocol import dump
-
+from .connection import Encoded
 from .settings import Limits
 
-__all__ = ["Connections", "Connection"]
+__all__ = ["Connections", "Connection", "BROADCAST_CHUNK"]
+
+#: Connections written to per pass of the event loop during a broadcast.
+BROADCAST_CHUNK = 50
 
 
 class Connection(Protocol):
@@ -42,6 +46,8 @@ class Connections:
         #: Spectator -> the game ids it watches (``"*"``: all).
         self.spectators: dict[Connection, set[str]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._outbox: deque[tuple[Connection, Encoded]] = deque()
+        self._draining = False
 
     def add(self, conn: Connection) -> bool:
         """Count a new connection; False (not counted) when it is over a connection limit."""
@@ -66,20 +72,36 @@ class Connections:
         """The spectators watching ``game``."""
         return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
 
-    def send_later(self, conns: list[Connection], message: Any) -> None:
-        """Send ``message`` to each connection in its own task (fire and forget), serialised once for all."""
+    def send_later(self, conns: list[Connection], message: Any) -> int:
+        """Send ``message`` to each connection (fire and forget), serialised once, a chunk per loop pass.
+
+        Returns the bytes queued (the frame's size times the connections).
+        """
         if not conns:
-            return
-        text = dump(message)
+            return 0
+        encoded = Encoded.of(message)
+        self._outbox.extend((conn, encoded) for conn in conns)
+        if not self._draining:
+            self._draining = True
+            asyncio.get_running_loop().call_soon(self._drain)
+        return len(encoded.payload) * len(conns)
+
+    def _drain(self) -> None:
         loop = asyncio.get_running_loop()
-        for conn in conns:
-            task = loop.create_task(conn.send(text))
+        for _ in range(min(BROADCAST_CHUNK, len(self._outbox))):
+            conn, encoded = self._outbox.popleft()
+            task = loop.create_task(conn.send(encoded))
             self._tasks.add(task)            # the loop holds tasks only weakly
             task.add_done_callback(self._tasks.discard)
+        if self._outbox:
+            loop.call_soon(self._drain)
+        else:
+            self._draining = False
 
     async def send_all(self, message: Any) -> None:
         """Send ``message`` to every greeted connection and wait until it is written (the tournament's end)."""
-        await asyncio.gather(*(conn.send(message) for conn in list(self.greeted)))
+        encoded = Encoded.of(message)
+        await asyncio.gather(*(conn.send(encoded) for conn in list(self.greeted)))
 
     async def close_all(self, code: int, reason: str) -> None:
         """Close every connection."""

@@ -27,6 +27,7 @@ from shared.quoridor import NO_LOCATION, NO_WALL, GameStatus
 from shared.quoridor.types import ChessboardChange
 from shared.referee import TurnRequest
 
+from .connection import Encoded
 from .lobby import AdmissionError, Lobby
 from .players import PlayerSession
 
@@ -60,7 +61,9 @@ class LegacyPeer:
         return True
 
     async def send(self, message: Any) -> bool:
-        """Only the end of the contest means anything to a legacy client: the close frame (text frames are ignored)."""
+        """Only the end of the contest means anything to a legacy client: the close frame; the rest is ignored."""
+        if isinstance(message, Encoded):
+            message = message.message
         if isinstance(message, TournamentOver):
             return self.write(encode_close())
         return not self.closed

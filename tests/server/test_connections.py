@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server.connections import Connections
+from server.connection import Encoded
+from server.connections import BROADCAST_CHUNK, Connections
 from server.settings import Limits
 from shared.protocol import ErrorMessage, dump
 
@@ -15,7 +16,7 @@ class Fake:
         self.sent: list[object] = []
 
     async def send(self, message: object) -> bool:
-        self.sent.append(message)
+        self.sent.append(message.payload.decode() if isinstance(message, Encoded) else message)
         return True
 
 
@@ -45,8 +46,24 @@ async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_gam
     assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
     note = ErrorMessage(code="rate_limited", message="slow down")
     conns.send_later(list(conns.greeted), note)              # serialised once: every one gets the same text
-    await asyncio.sleep(0)
-    await conns.send_all("over")
-    assert probe.sent == [] and all(c.sent == [dump(note), "over"] for c in (player, eye, fan))
+    await asyncio.sleep(0.01)
+    over = ErrorMessage(code="internal_error", message="over")
+    await conns.send_all(over)
+    assert probe.sent == [] and all(c.sent == [dump(note), dump(over)] for c in (player, eye, fan))
     conns.remove(eye)
     assert eye not in conns.spectators and eye not in conns.greeted
+
+
+async def test_a_broadcast_is_written_a_chunk_per_pass_of_the_loop():
+    conns = Connections(Limits(max_connections=1000, max_per_address=1000))
+    many = [Fake("x") for _ in range(BROADCAST_CHUNK * 2 + 1)]
+    for conn in many:
+        conns.add(conn)
+    conns.send_later(many, ErrorMessage(code="rate_limited", message="slow down"))
+    await asyncio.sleep(0)                                   # the first chunk's tasks are made, not run
+    await asyncio.sleep(0)
+    done = sum(1 for conn in many if conn.sent)
+    assert 0 < done < len(many)                              # not all in one pass: others may run between
+    for _ in range(20):                                      # bounded
+        await asyncio.sleep(0)
+    assert all(len(conn.sent) == 1 for conn in many)

@@ -213,7 +213,7 @@ async def test_a_spectator_watches_a_bounded_number_of_games(make_server):
 async def test_a_client_that_stops_reading_is_dropped_not_waited_for():
     aborted = []
 
-    async def never_drains(text: str) -> None:
+    async def never_drains(data: str | bytes, **options: object) -> None:
         await asyncio.Event().wait()              # the write buffer never empties
 
     ws = SimpleNamespace(remote_address=("10.0.0.1", 4000), send=never_drains,

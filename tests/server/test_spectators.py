@@ -50,3 +50,24 @@ async def test_a_spectator_can_never_act(make_server):
     assert all(bot.errors == [] for bot in bots)
     assert all(status == 0 for bot in bots for status in bot.statuses)
     await eye.close()
+
+
+async def test_players_hear_the_standings_only_between_their_games(make_server):
+    # Two games at once in each round: the end of one must not send the table into the other.
+    server = await make_server(players=4, games_per_pairing=2, standings_interval_s=0)
+    bots = [ScriptedBot(url(server), key, delay=0.002 * n) for n, key in enumerate(("a", "b", "c", "d"))]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    await bounded(server.run_tournament())
+    await bounded(asyncio.gather(*tasks))
+    heard = 0
+    for bot in bots:
+        in_game = False
+        for frame in bot.frames:
+            if frame["type"] == "game_start":
+                in_game = True
+            elif frame["type"] == "game_over":
+                in_game = False
+            elif frame["type"] == "standings":
+                assert not in_game, f"{bot.key} heard the standings during a game"
+                heard += 1
+    assert heard > 0                                  # and they do hear them, between games
