@@ -94,7 +94,14 @@ class ArenaServer:
 
     # -- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        """Open the store (resuming when asked) and start listening."""
+        """Open the store (resuming when asked) and start listening; on failure, close what was opened."""
+        try:
+            await self._start()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _start(self) -> None:
         s = self.settings
         self.store = await self._io(ResultStore, s.data_dir / "arena.db")
         if s.resume:
@@ -109,15 +116,24 @@ class ArenaServer:
             self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
-        self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
-                                  max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
-                                  ping_interval=20, ping_timeout=20, close_timeout=CLOSE_TIMEOUT_S,
-                                  compression=None)   # frames of ~200 bytes: deflate costs CPU, saves nothing
+        try:
+            self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
+                                      max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
+                                      ping_interval=20, ping_timeout=20, close_timeout=CLOSE_TIMEOUT_S,
+                                      compression=None)   # frames of ~200 bytes: deflate costs CPU, saves nothing
+        except OSError as exc:
+            raise ValueError(f"cannot listen on {s.host}:{s.port} for websockets: {exc.strerror or exc}; "
+                             "is another server running there? choose another -p") from None
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
                               on_open=self.connections.add, on_close=self.connections.remove)
-            self.legacy_server = await asyncio.get_running_loop().create_server(port.protocol, s.host, s.legacy_port)
+            try:
+                self.legacy_server = await asyncio.get_running_loop().create_server(port.protocol, s.host,
+                                                                                    s.legacy_port)
+            except OSError as exc:
+                raise ValueError(f"cannot listen on {s.host}:{s.legacy_port} for the legacy TCP port: "
+                                 f"{exc.strerror or exc}; choose another --legacy-port") from None
             self.reporter.message(f"legacy TCP port for the course's C++ clients: {s.host}:{self.legacy_port}")
         if s.puzzles_only:
             self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — serving the puzzle rooms "

@@ -7,6 +7,8 @@ import csv
 import json
 from types import SimpleNamespace
 
+import pytest
+
 from server.legacy import LegacySession, legacy_identity
 from shared.quoridor import Step
 from tests.server.conftest import ScriptedBot, bounded, url
@@ -135,3 +137,9 @@ def test_legacy_identity_follows_the_old_server_and_the_roster():
     assert legacy_identity(key, None) == (key, "193304BASELINE")
     assert legacy_identity(key, {"193304Baseline": "Team 4"}) == ("193304Baseline", "Team 4")
     assert legacy_identity(key, {"other": "X"}) == ("193304BASELINE", "193304BASELINE")
+
+
+async def test_a_legacy_port_in_use_is_named_in_the_error(make_server):
+    first = await make_server(legacy_port=0)
+    with pytest.raises(ValueError, match=rf"127.0.0.1:{first.legacy_port} for the legacy TCP port.*--legacy-port"):
+        await make_server(legacy_port=first.legacy_port)
