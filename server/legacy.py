@@ -134,28 +134,20 @@ class LegacySession(PlayerSession):
 class LegacyProtocol(asyncio.Protocol):
     """One legacy TCP connection: stamps arrivals in ``data_received``, decodes, admits, routes."""
 
-    def __init__(self, admit: Callable[[str, LegacyPeer], LegacySession | None],
-                 leave: Callable[[LegacySession, LegacyPeer], None], *, key_timeout_s: float = 10.0,
-                 debug: bool = False, on_open: Callable[[LegacyPeer], bool] | None = None,
-                 on_close: Callable[[LegacyPeer], None] | None = None) -> None:
-        self.admit = admit
-        self.leave = leave
-        self.key_timeout_s = key_timeout_s
-        self.debug = debug
-        self.on_open = on_open
-        self.on_close = on_close
+    def __init__(self, port: LegacyPort) -> None:
+        self.port = port
         self.decoder = LegacyDecoder()
         self.peer: LegacyPeer | None = None
         self.session: LegacySession | None = None
         self._key_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.peer = LegacyPeer(transport, self.debug)  # type: ignore[arg-type]
-        if self.on_open is not None and not self.on_open(self.peer):
+        self.peer = LegacyPeer(transport, self.port.debug)  # type: ignore[arg-type]
+        if not self.port.on_open(self.peer):
             transport.close()
             return
         loop = asyncio.get_running_loop()
-        self._key_timer = loop.call_later(self.key_timeout_s, self._drop, "no key frame in time")
+        self._key_timer = loop.call_later(self.port.key_timeout_s, self._drop, "no key frame in time")
 
     def data_received(self, data: bytes) -> None:
         arrived = time.monotonic()        # the earliest moment the server sees these bytes
@@ -166,7 +158,7 @@ class LegacyProtocol(asyncio.Protocol):
             self._drop(str(exc))
             return
         for frame in frames:
-            if self.debug:
+            if self.port.debug:
                 log.info("<- legacy %s %s", self.peer.address, frame)
             if isinstance(frame, KeyFrame):
                 self._admit(frame.key)
@@ -182,7 +174,7 @@ class LegacyProtocol(asyncio.Protocol):
         if self._key_timer is not None:
             self._key_timer.cancel()
         assert self.peer is not None
-        self.session = self.admit(key, self.peer)
+        self.session = self.port.admit(key, self.peer)
         if self.session is None:
             self._drop(f"key {name_from_key(key)!r} refused")
 
@@ -199,10 +191,9 @@ class LegacyProtocol(asyncio.Protocol):
             log.warning("legacy client closed with %d bytes of a partial frame", self.decoder.pending)
         if self.peer is not None:
             self.peer.closed = True
-            if self.on_close is not None:
-                self.on_close(self.peer)
+            self.port.on_close(self.peer)
             if self.session is not None:
-                self.leave(self.session, self.peer)
+                self.port.leave(self.session, self.peer)
 
 
 def legacy_identity(key: str, roster: dict[str, str] | None) -> tuple[str, str]:
@@ -236,8 +227,7 @@ class LegacyPort:
 
     def protocol(self) -> LegacyProtocol:
         """A protocol instance for one new TCP connection (the ``create_server`` factory)."""
-        return LegacyProtocol(self.admit, self.leave, key_timeout_s=self.key_timeout_s, debug=self.debug,
-                              on_open=self.on_open, on_close=self.on_close)
+        return LegacyProtocol(self)
 
     def admit(self, key: str, peer: LegacyPeer) -> LegacySession | None:
         """Seat a legacy client; None (and a log line: the protocol has no error frame) when refused."""
