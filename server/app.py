@@ -30,7 +30,7 @@ from shared.referee import StepJudged
 from shared.tournament import Standings
 
 from . import __version__
-from .connection import Peer, TimedConnection
+from .connection import FastLane, Peer, TimedConnection
 from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
 from .lobby import AdmissionError, Lobby
@@ -65,7 +65,10 @@ class SilentReporter:
     """A reporter that shows nothing (tests, embedding)."""
 
     def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: None
+        def nothing(*args: Any, **kwargs: Any) -> None:
+            return None
+        setattr(self, name, nothing)    # found directly from now on: game_step is called every step
+        return nothing
 
 
 class ArenaServer:
@@ -370,20 +373,55 @@ class ArenaServer:
         ws = peer.ws
         limits = self.settings.limits
         limit = limits.max_puzzle_frame_bytes if ctx is not None else limits.max_frame_bytes
-        async for raw in ws:
-            arrived = ws.arrival()
-            awaited = session is not None and session.awaited()
-            message = await self._parse(peer, raw, arrived, greeted=True, awaited=awaited, limit=limit)
-            if message is None:
-                continue
-            if ctx is not None and isinstance(message, PUZZLE_FRAMES):
-                problem = await self._puzzle(peer, room, ctx, message)
-            else:
-                problem = self._route(peer, session, message, arrived)
-            if problem is None:
-                peer.good_frame()
-            else:
-                await self._refuse(peer, *problem, message.type)
+        if session is not None and not peer.debug:
+            ws.fast_lane = self._fast_lane(peer, session, limit)
+        try:
+            while True:
+                ws.reading = True
+                try:
+                    raw = await ws.recv()
+                finally:
+                    ws.reading = False
+                await self._frame(peer, session, room, ctx, raw, ws.arrival(), limit)
+        finally:
+            ws.fast_lane = None
+
+    def _fast_lane(self, peer: Peer, session: PlayerSession, limit: int) -> FastLane:
+        """What takes a player's steps as they arrive: a valid step for the game awaiting it is routed at once.
+
+        Anything else (another frame, a bad one, a step out of turn) is left to the reader, which
+        answers it as usual: this only skips the queue for frames that need no answer.
+        """
+        def take(data: bytes, arrived: float) -> bool:
+            match = session.match
+            if match is None or len(data) > limit or not session.awaited():
+                return False
+            try:
+                message = parse_client(str(data, "utf-8"))
+            except (UnicodeDecodeError, ProtocolError):
+                return False
+            if not isinstance(message, StepMessage) or message.game != match.game_id:
+                return False
+            match.submit_step(session.seat, message.turn, to_step(message), arrived)  # type: ignore[arg-type]
+            peer.good_frame()
+            return True
+        return take
+
+    async def _frame(self, peer: Peer, session: PlayerSession | None, room: str, ctx: RoomContext | None,
+                     raw: str | bytes, arrived: float, limit: int) -> None:
+        """Check and route one frame the reader took."""
+        awaited = session is not None and session.awaited()
+        message = await self._parse(peer, raw, arrived, greeted=True, awaited=awaited, limit=limit)
+        if message is None:
+            return
+        if ctx is not None and isinstance(message, PUZZLE_FRAMES):
+            problem = await self._puzzle(peer, room, ctx, message)
+        else:
+            problem = self._route(peer, session, message, arrived)
+        if problem is None:
+            peer.good_frame()
+        else:
+            await self._refuse(peer, *problem, message.type)
 
     async def _puzzle(self, peer: Peer, room: str, ctx: RoomContext, message: Any) -> tuple[str, str] | None:
         """Hand a puzzle frame to its room and send the reply; ``(code, message)`` when the room refused it."""
@@ -420,6 +458,8 @@ class ArenaServer:
 
     # -- spectators and standings ---------------------------------------------------------
     def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
+        if not self.connections.spectators:
+            return
         watchers = self.connections.watchers(runner.game_id)
         if watchers:
             update = game_update(runner.game_id, runner.referee.players, judged, runner.referee.is_over)

@@ -11,33 +11,51 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 from shared.protocol import ErrorMessage, dump
 
 from .settings import Limits
 
-__all__ = ["TimedConnection", "Peer"]
+__all__ = ["TimedConnection", "Peer", "Encoded", "FastLane", "text_frame"]
 
 log = logging.getLogger("quoridor.server")
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 
 
+#: Takes a complete text message (its UTF-8 bytes) and its arrival time; True when it handled it.
+FastLane = Callable[[bytes, float], bool]
+
+
 class TimedConnection(ServerConnection):
-    """A websocket server connection that records when each message's last frame arrived."""
+    """A websocket server connection that records when each message's last frame arrived.
+
+    A ``fast_lane`` may take a one-frame text message the moment it arrives, in the protocol
+    callback, before it is queued for ``recv``: the server's steps skip the queue and a task
+    switch that way. It is offered a frame only while the reader waits in ``recv`` (``reading``)
+    with nothing queued, so messages are always handled in the order they came.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.arrivals: deque[float] = deque()
+        self.fast_lane: FastLane | None = None
+        self.reading = False
 
     def process_event(self, event: Any) -> None:
         if self.request is not None and isinstance(event, Frame) and event.opcode in _DATA and event.fin:
-            self.arrivals.append(time.monotonic())
+            now = time.monotonic()
+            if (self.fast_lane is not None and self.reading and not self.arrivals and event.opcode is Opcode.TEXT
+                    and self.fast_lane(event.data, now)):
+                return
+            self.arrivals.append(now)
         super().process_event(event)
 
     def arrival(self) -> float:
@@ -66,6 +84,16 @@ class Encoded:
         return cls(message, dump(message).encode())
 
 
+def text_frame(payload: bytes) -> bytes:
+    """A final, unmasked websocket text frame carrying ``payload`` (RFC 6455 5.2: a server never masks)."""
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 1 << 16:
+        return bytes((0x81, 126)) + size.to_bytes(2, "big") + payload
+    return bytes((0x81, 127)) + size.to_bytes(8, "big") + payload
+
+
 class Peer:
     """What the server knows of one connection: its socket, its address, its rate and its strikes."""
 
@@ -81,6 +109,7 @@ class Peer:
         self._last_flood = 0.0
         self._tokens = float(limits.burst)
         self._refilled = time.monotonic()
+        self._stall_check: asyncio.TimerHandle | None = None
         self.closed = False
 
     def allow(self, now: float) -> bool:
@@ -131,6 +160,44 @@ class Peer:
             return False
         return True
 
+    def send_now(self, message: Any) -> bool:
+        """Write a protocol message at once, without awaiting (the game's hot path); False when the connection is gone.
+
+        Like websockets' own ``broadcast``, this never waits for a full write buffer: a client that
+        stopped reading gets the frame buffered, and is dropped if it still reads nothing
+        ``send_timeout_s`` later (the bound ``send`` enforces by waiting).
+        """
+        ws = self.ws
+        if self.closed or ws.protocol.state is not State.OPEN:
+            self.closed = True
+            return False
+        text = message if isinstance(message, str) else dump(message)
+        if self.debug:
+            log.info("-> %s %s", self.address, text)
+        try:
+            if ws.protocol.extensions:          # an extension (none is offered today) transforms frames
+                ws.protocol.send_text(text.encode())
+                ws.send_data()
+            else:
+                ws.transport.write(text_frame(text.encode()))
+        except Exception as exc:  # noqa: BLE001 - a broken socket (OSError, a protocol state race): gone
+            log.info("sending to %s failed: %s", self.address, exc)
+            self.abort()
+            return False
+        if getattr(ws, "paused", False) and self._stall_check is None:
+            self._stall_check = asyncio.get_running_loop().call_later(self.limits.send_timeout_s, self._stalled)
+        return True
+
+    def _stalled(self) -> None:
+        self._stall_check = None
+        if not self.closed and getattr(self.ws, "paused", False):
+            log.warning("%s stopped reading for %.0f s; dropping it", self.address, self.limits.send_timeout_s)
+            self.abort()
+
+    def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
+        """Send an ``error`` frame at once, counting no strike (a step the game could not take)."""
+        self.send_now(ErrorMessage(code=code, message=message, frame_type=frame_type))
+
     def good_frame(self) -> None:
         """A frame was accepted: strikes count bad frames in a row, so a late answer now and then is forgiven."""
         self.strikes = 0
@@ -145,6 +212,9 @@ class Peer:
     def abort(self) -> None:
         """Drop the connection at once, without the closing handshake (the client is not reading)."""
         self.closed = True
+        if self._stall_check is not None:
+            self._stall_check.cancel()
+            self._stall_check = None
         transport = self.ws.transport
         if transport is not None:
             transport.abort()

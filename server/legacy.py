@@ -70,8 +70,12 @@ class LegacyPeer:
 
     async def error(self, code: str, message: str, frame_type: str | None = None, *, strike: bool = True) -> bool:
         """The legacy protocol has no error frame: log it, keep the connection."""
-        log.info("legacy %s: %s (%s)", self.address, message, code)
+        self.tell(code, message, frame_type)
         return True
+
+    def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
+        """The legacy protocol has no error frame: log it."""
+        log.info("legacy %s: %s (%s)", self.address, message, code)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         """Close the socket (idempotent)."""
@@ -101,7 +105,7 @@ class LegacySession(PlayerSession):
         """No such frame in the legacy protocol: the first board change starts the game."""
         return self.connected
 
-    async def send_turn(self, game: str, request: TurnRequest) -> float | None:
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
         """Write the board change; the clock starts when it is on the wire."""
         peer = self.peer
         if not isinstance(peer, LegacyPeer) or not peer.write(encode_board_change(request.change)):

@@ -21,8 +21,10 @@ __all__ = ["RowBatcher", "FLUSH_INTERVAL_S"]
 
 log = logging.getLogger("quoridor.server")
 
-#: Seconds a row may wait before it is handed to the log thread.
-FLUSH_INTERVAL_S = 0.05
+#: Seconds a row may wait before it is handed to the log thread. Each hand-off writes (and flushes)
+#: every running game's ``.part`` file, one system call each, and each call lets the log thread
+#: take the GIL from the event loop: at 500 games, 0.05 s made 10,000 of them a second.
+FLUSH_INTERVAL_S = 0.2
 
 
 class RowBatcher:

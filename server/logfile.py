@@ -17,7 +17,8 @@ from types import TracebackType
 from typing import TextIO
 
 from shared.gamelog import (
-    GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_header, format_log, format_row, parse_log,
+    GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_header, format_log, format_outcome, format_row,
+    parse_log,
 )
 
 __all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "read_log", "part_path", "PART_SUFFIX"]
@@ -91,11 +92,12 @@ class LiveLogWriter:
         self.part = part_path(self.path)
         self.header = header
         self.records: list[StepRecord] = []
+        self._texts: list[str] = [format_header(header)]   # the log so far: finish adds the end
         #: Also fsync each row (survives a power cut, not only a crash of the server); slower.
         self.fsync_rows = fsync_rows
         self._lock = threading.Lock()
         self._file: TextIO | None = self.part.open("w", encoding="utf-8", newline="")
-        self._write(format_header(header))
+        self._write(self._texts[0])
 
     def _write(self, text: str) -> None:
         if self._file is None:
@@ -111,6 +113,7 @@ class LiveLogWriter:
         with self._lock:
             self._write(row)
             self.records.append(record)
+            self._texts.append(row)
 
     def append_many(self, records: list[StepRecord]) -> None:
         """Add rows in one write and one flush; ``ValueError`` (nothing written) if a player is not in this game."""
@@ -118,6 +121,7 @@ class LiveLogWriter:
         with self._lock:
             self._write(text)
             self.records.extend(records)
+            self._texts.append(text)
 
     def finish(self, outcome: GameOutcome) -> GameLog:
         """Write the complete log atomically to ``path``, then remove the ``.part`` file; returns the log."""
@@ -125,7 +129,8 @@ class LiveLogWriter:
             if self._file is None:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
             log = GameLog(self.header, list(self.records), outcome)
-            write_log_atomic(self.path, log)
+            # format_log(log), from the rows already formatted for the .part file
+            write_text_atomic(self.path, "".join(self._texts) + format_outcome(outcome))
             # The final file is complete before the .part goes: a crash in between leaves both, never neither.
             self._file.close()
             self._file = None

@@ -1,12 +1,14 @@
-"""``MatchRunner``: drives one ``GameReferee`` between two player sessions, in one asyncio task.
+"""``MatchRunner``: drives one ``GameReferee`` between two player sessions.
 
-Readers never judge anything: they stamp the arrival time and drop the step into the game's
-inbox. This task owns the referee, so there are no races; it arms the deadline from the moment
-each ``turn`` went on the wire (plus a small grace), writes the log row by row off the event loop,
-feeds spectators, and returns the outcome.
+Everything that happens to a game is handled the moment it happens, on the event loop: a reader
+that has parsed a step calls ``submit_step``, which judges it and writes the opponent's ``turn``
+in the same call. There is no inbox and no task switch per step, and the referee still has one
+owner (the event loop thread), so there are no races. Things that happen *during* a dispatch (a
+turn that cannot be sent, a player removed by a hook) are queued and handled right after it.
+``run`` starts the game, waits for its end, writes the log and announces the result.
 
 Fairness: the server never charges its own delays to a bot. A step is judged by the time its
-bytes arrived, not by when this task got round to it; when the deadline passes, a step of the
+bytes arrived, not by when the server got round to it; when the deadline passes, a step of the
 mover's that arrived in time but is still on its way through the server (stamped, not yet routed)
 is waited for; and a timeout is charged exactly the limit, never the grace or the server's lag.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -36,9 +39,12 @@ __all__ = ["MatchRunner", "MatchResult"]
 log = logging.getLogger("quoridor.server")
 
 StepHook = Callable[["MatchRunner", StepJudged], None]
-_Item = tuple[str, int, int, Step, float]
+#: Told of a step that could not be taken at all: the seat, an error code and a message.
+ErrorHook = Callable[[PlayerSession, str, str], None]
 #: How long past the deadline a step that arrived in time may take to get through a busy server.
 IN_FLIGHT_PATIENCE_S = 1.0
+#: How often a step stamped in time but not routed yet is looked for again, once the deadline passed.
+IN_FLIGHT_POLL_S = 0.005
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,7 @@ def _utc_now() -> str:
 
 
 class MatchRunner:
-    """One game: the referee, its two sessions (seat 0 first), its inbox and its log.
+    """One game: the referee, its two sessions (seat 0 first), its deadline timer and its log.
 
     ``executor`` runs the log writes; it must run jobs in the order given (one thread), so that
     rows land in play order.
@@ -67,8 +73,7 @@ class MatchRunner:
     def __init__(self, game_id: str, sessions: tuple[PlayerSession, PlayerSession], referee: RefereeSettings,
                  log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,
                  tournament: str | None = None, on_step: StepHook | None = None,
-                 on_error: Callable[[PlayerSession, str, str], Awaitable[None]] | None = None,
-                 rows: RowBatcher | None = None) -> None:
+                 on_error: ErrorHook | None = None, rows: RowBatcher | None = None) -> None:
         self.game_id = game_id
         self.sessions = sessions
         self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
@@ -80,25 +85,36 @@ class MatchRunner:
         self.tournament = tournament
         self.on_step = on_step
         self.on_error = on_error
-        self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
         self.started_at = _utc_now()
         #: True while the events of a timeout are dispatched (the 3rd violation is recorded as RulesBreaker).
         self.timed_out = False
+        self._writer: LiveLogWriter | None = None
+        self._ended: asyncio.Future[GameFinished] | None = None
+        self._dispatching = False
+        self._queued: deque[Callable[[], list[RefereeEvent]]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
 
     # -- fed by the connection handlers ------------------------------------------------------
     def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> None:
-        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock)."""
-        self.inbox.put_nowait(("step", seat, turn, step, arrived_at))
+        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock): judge it now."""
+        if self._running():
+            self._handle(lambda: self._judge(seat, turn, step, arrived_at))
 
     def submit_disconnect(self, seat: int) -> None:
         """``seat``'s connection closed."""
-        self.inbox.put_nowait(("gone", seat, -1, Step(), time.monotonic()))
+        if self._running():
+            self._handle(lambda: self.referee.disconnect(seat))
 
     def submit_forfeit(self, seat: int) -> None:
         """``seat`` is removed from the contest: it loses this game."""
-        self.inbox.put_nowait(("forfeit", seat, -1, Step(), time.monotonic()))
+        if self._running():
+            self._handle(lambda: self.referee.forfeit(seat))
 
-    # -- the game task ----------------------------------------------------------------------
+    def _running(self) -> bool:
+        return self._ended is not None and not self._ended.done()
+
+    # -- the game ---------------------------------------------------------------------------
     async def run(self, on_result: Callable[[MatchResult], Awaitable[None]] | None = None) -> MatchResult:
         """Play the game to its end and return the result (the log is complete on disk by then).
 
@@ -108,17 +124,21 @@ class MatchRunner:
         ref = self.referee
         header = GameHeader(players=ref.players, ruleset=ref.settings.ruleset.name, game=self.game_id,
                             tournament=self.tournament, started=self.started_at)
-        writer = await self._io(LiveLogWriter, self.log_path, header)
+        self._writer = writer = await self._io(LiveLogWriter, self.log_path, header)
         for seat, session in enumerate(self.sessions):
             session.match, session.seat = self, seat
+        self._ended = asyncio.get_running_loop().create_future()
         try:
-            for seat in (0, 1):
-                if not await self.sessions[seat].send_game_start(self.game_id, self.sessions[1 - seat].name, seat):
-                    self.submit_disconnect(seat)
-            finished = await self._dispatch(ref.start(), writer)
-            while finished is None:
-                finished = await self._dispatch(await self._next_events(), writer)
+            absent = [seat for seat in (0, 1) if not await self.sessions[seat].send_game_start(
+                self.game_id, self.sessions[1 - seat].name, seat)]
+            self._handle(ref.start)
+            for seat in absent:
+                self.submit_disconnect(seat)
+            finished = await self._ended
         finally:
+            self._disarm()
+            if not self._ended.done():
+                self._ended.cancel()
             for session in self.sessions:
                 if session.match is self:
                     session.match, session.seat = None, None
@@ -131,83 +151,123 @@ class MatchRunner:
         await self._announce(finished)
         return result
 
-    async def _next_events(self) -> list[RefereeEvent]:
-        """Wait for the next thing that happens to the game and feed it to the referee."""
+    def _handle(self, produce: Callable[[], list[RefereeEvent]]) -> None:
+        """Feed the referee (``produce`` calls it) and dispatch its events; calls made meanwhile queue up."""
+        self._queued.append(produce)
+        if self._dispatching:
+            return
+        self._dispatching = True
+        try:
+            while self._queued and self._running():
+                self._dispatch(self._queued.popleft()())
+        except Exception as exc:  # noqa: BLE001 - a bug must end this game (run raises it), not hang it
+            assert self._ended is not None
+            if not self._ended.done():
+                self._ended.set_exception(exc)
+        finally:
+            self._dispatching = False
+            self._queued.clear()
+
+    def _judge(self, seat: int, turn: int, step: Step, arrived_at: float) -> list[RefereeEvent]:
+        """The referee's events for a step; a step it cannot take is answered with an error and changes nothing."""
         ref = self.referee
-        while True:
-            deadline = ref.deadline()
+        limit = ref.settings.time_limit_ms
+        start = ref.clock_start
+        # The referee's own test for a late step, so that kick-after-timeouts counts what it counts.
+        late = (limit is not None and start is not None and seat == ref.mover and turn == ref.turn
+                and arrived_at - start >= limit / 1000)
+        try:
+            events = ref.receive_step(seat, turn, step, arrived_at)
+        except RefereeError as exc:
+            code, message = exc.code, exc.message
+            if code == "not_your_turn" and turn < ref.turn:
+                # An answer to an old turn of its own that arrives during the opponent's turn is a
+                # late answer (docs/protocol.md, Timing), whose turn it now is does not matter.
+                code, message = "stale_turn", (f"step answers turn {turn}, but the current turn is {ref.turn}"
+                                               " (a late answer is discarded)")
+            if self.on_error is not None:
+                self.on_error(self.sessions[seat], code, message)
+            return []
+        self.timed_out = late
+        return events
+
+    def _dispatch(self, events: list[RefereeEvent]) -> None:
+        """Send turns, write log rows, feed spectators; the game's end settles ``run``."""
+        try:
+            for event in events:
+                if isinstance(event, StepJudged):
+                    assert self._writer is not None
+                    self.rows.add(self._writer, event.record)
+                    if self.on_step is not None:
+                        self.on_step(self, event)
+                elif isinstance(event, TurnRequest):
+                    sent_at = self.sessions[event.seat].send_turn(self.game_id, event)
+                    if sent_at is None:
+                        self.submit_disconnect(event.seat)     # queued: handled after these events
+                    else:
+                        self.referee.clock_started(event.turn, sent_at)
+                        self._arm()
+                elif isinstance(event, GameFinished):
+                    self._disarm()
+                    assert self._ended is not None
+                    self._ended.set_result(event)
+        finally:
             self.timed_out = False
-            try:
-                kind, seat, turn, step, at = await self._next_item(deadline)
-            except TimeoutError:
-                assert deadline is not None      # only a running clock times out
-                self.timed_out = True
-                # Charged exactly the limit: the grace and the server's lag are the server's delays.
-                return ref.time_out(deadline)
-            if kind == "gone":
-                return ref.disconnect(seat)
-            if kind == "forfeit":
-                return ref.forfeit(seat)
-            limit = ref.settings.time_limit_ms
-            start = ref.clock_start
-            # The referee's own test for a late step, so that kick-after-timeouts counts what it counts.
-            late = (limit is not None and start is not None and seat == ref.mover and turn == ref.turn
-                    and at - start >= limit / 1000)
-            try:
-                events = ref.receive_step(seat, turn, step, at)
-            except RefereeError as exc:
-                code, message = exc.code, exc.message
-                if code == "not_your_turn" and turn < ref.turn:
-                    # An answer to an old turn of its own that arrives during the opponent's turn is a
-                    # late answer (docs/protocol.md, Timing), whose turn it now is does not matter.
-                    code, message = "stale_turn", (f"step answers turn {turn}, but the current turn is {ref.turn}"
-                                                   " (a late answer is discarded)")
-                if self.on_error is not None:
-                    await self.on_error(self.sessions[seat], code, message)
-                continue
-            self.timed_out = late
-            return events
 
-    async def _next_item(self, deadline: float | None) -> _Item:
-        """The next inbox item; ``TimeoutError`` when the deadline (plus grace) passed with no step in time."""
+    # -- the deadline -------------------------------------------------------------------------
+    def _arm(self) -> None:
+        """Make sure a timer fires by the current deadline plus the grace.
+
+        Deadlines only move later, so a timer already set earlier is kept: when it fires it finds
+        the later deadline and sets itself again. A game of quick answers re-arms about once per
+        time limit instead of once per step.
+        """
+        deadline = self.referee.deadline()
         if deadline is None:
-            return await self.inbox.get()
+            return
         wake = deadline + self.grace_s
-        give_up = wake + IN_FLIGHT_PATIENCE_S
-        while True:
-            try:
-                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation.
-                async with asyncio.timeout(max(wake - time.monotonic(), 0)):
-                    return await self.inbox.get()
-            except TimeoutError:
-                pass
-            if not self.inbox.empty():      # put there as the timer fired
-                return self.inbox.get_nowait()
-            # A frame of the mover's stamped before the deadline but whose reader has not run yet
-            # (a busy event loop): its lateness would be the server's, so wait for it to be routed.
-            pending = self.sessions[self.referee.mover].pending_since()
-            now = time.monotonic()
-            if pending is None or pending >= deadline or now >= give_up:
-                raise TimeoutError
-            wake = min(now + 0.005, give_up)
+        if self._timer is None or self._timer_at > wake:
+            self._set_timer(wake)
 
-    async def _dispatch(self, events: list[RefereeEvent], writer: LiveLogWriter) -> GameFinished | None:
-        """Send turns, write log rows, feed spectators; returns the end of the game when it comes."""
-        finished = None
-        for event in events:
-            if isinstance(event, StepJudged):
-                self.rows.add(writer, event.record)
-                if self.on_step is not None:
-                    self.on_step(self, event)
-            elif isinstance(event, TurnRequest):
-                sent_at = await self.sessions[event.seat].send_turn(self.game_id, event)
-                if sent_at is None:
-                    self.submit_disconnect(event.seat)
-                else:
-                    self.referee.clock_started(event.turn, sent_at)
-            elif isinstance(event, GameFinished):
-                finished = event
-        return finished
+    def _set_timer(self, at: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        # Deadlines are on time.monotonic(); the loop's own clock may differ, so go by "how long from now".
+        self._timer = asyncio.get_running_loop().call_later(max(at - time.monotonic(), 0.0), self._on_timer)
+        self._timer_at = at
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        if not self._running():
+            return
+        deadline = self.referee.deadline()
+        if deadline is None:
+            return
+        now = time.monotonic()
+        wake = deadline + self.grace_s
+        if now < wake:
+            self._set_timer(wake)
+            return
+        # A frame of the mover's stamped before the deadline but whose reader has not run yet
+        # (a busy event loop): its lateness would be the server's, so wait for it to be routed.
+        pending = self.sessions[self.referee.mover].pending_since()
+        give_up = wake + IN_FLIGHT_PATIENCE_S
+        if pending is not None and pending < deadline and now < give_up:
+            self._set_timer(min(now + IN_FLIGHT_POLL_S, give_up))
+            return
+        self._handle(lambda: self._time_out(deadline))
+
+    def _time_out(self, deadline: float) -> list[RefereeEvent]:
+        if self.referee.deadline() != deadline:
+            return []                                # a step got in first
+        self.timed_out = True
+        # Charged exactly the limit: the grace and the server's lag are the server's delays.
+        return self.referee.time_out(deadline)
 
     async def _announce(self, finished: GameFinished) -> None:
         outcome = finished.outcome
@@ -222,4 +282,3 @@ class MatchRunner:
     # -- file work off the event loop ---------------------------------------------------------
     async def _io(self, function, *args):  # type: ignore[no-untyped-def]
         return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
-

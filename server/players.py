@@ -11,7 +11,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from shared.protocol import GameOver, GameStart, Turn, cell, wall
+from shared.protocol import GameOver, GameStart, turn_frame
 from shared.referee import TurnRequest
 
 from .connection import Peer
@@ -81,15 +81,18 @@ class PlayerSession:
         """Announce a new game; False when the player is not connected."""
         return await self._send(GameStart(game=game, opponent=opponent, seat=seat))
 
-    async def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        """Send a ``turn``; returns the time it went on the wire, or ``None`` when the player is gone."""
-        change = request.change
-        message = Turn(game=game, turn=request.turn, status=int(change.status), my_loc=cell(change.my_loc),
-                       enemy_loc=cell(change.enemy_loc), enemy_wall=wall(change.new_enemy_wall),
-                       walls_left=request.walls_left, time_limit_ms=request.time_limit_ms)
-        if not await self._send(message):
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        """Write a ``turn`` now (no awaiting: it is the hot path); the time it went on the wire, or ``None`` when gone."""
+        peer = self.peer
+        frame = turn_frame(game, request.turn, request.change, request.walls_left, request.time_limit_ms)
+        if peer is None or not peer.send_now(frame):
             return None
         return time.monotonic()
+
+    def tell(self, code: str, message: str) -> None:
+        """Tell the player at once that a step of its could not be taken (an ``error`` frame, no strike)."""
+        if self.peer is not None:
+            self.peer.tell(code, message, "step")
 
     async def send_game_over(self, message: GameOver) -> bool:
         """Tell the player its game ended."""
@@ -97,4 +100,4 @@ class PlayerSession:
 
     async def _send(self, message: object) -> bool:
         peer = self.peer
-        return peer is not None and await peer.send(message)
+        return peer is not None and peer.send_now(message)

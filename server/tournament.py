@@ -152,7 +152,7 @@ class TournamentRunner:
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
                              tournament=self.name, on_step=self._on_step,
-                             on_error=lambda session, code, message: self._tell(session, code, message),
+                             on_error=self._tell,
                              rows=self.rows)
         self.running[game_id] = runner
         await self.io(self.store.mark_started, self.tid, game_key(game), game_id, runner.started_at)
@@ -203,11 +203,10 @@ class TournamentRunner:
                 self.reporter.message(f"{session.name} removed after {session.timeouts} timeouts")
                 runner.submit_forfeit(judged.seat)
 
-    async def _tell(self, session: PlayerSession, code: str, message: str) -> None:
+    def _tell(self, session: PlayerSession, code: str, message: str) -> None:
         # No strike: a late or early step is what a slow bot does, not a broken client; it is
         # already paid for as a violation, and striking it would end up closing the bot's connection.
-        if session.peer is not None:
-            await session.peer.error(code, message, "step", strike=False)
+        session.tell(code, message)
 
 
 def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:

@@ -127,8 +127,14 @@ def format_row(record: StepRecord, *, seat: int | None = None) -> str:
         raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
     step = canonical_step(record.step)
     loc, (start, stop) = step.new_loc, step.new_wall
-    return _csv_line([record.player, loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
-                      _text(record.thinking_ms), _text(record.turn), _text(seat), "", ""])
+    name = record.player
+    if "," in name or '"' in name:      # the only characters of a valid name that CSV must quote
+        return _csv_line([name, loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
+                          _text(record.thinking_ms), _text(record.turn), _text(seat), "", ""])
+    # Every other field is a number or empty: the csv module would write them as they are. (A server
+    # writes a row per step; this is 5x faster than a csv.writer per row.)
+    return (f"{name},{loc.x},{loc.y},{start.x},{start.y},{stop.x},{stop.y},{int(record.status)},"
+            f"{_text(record.thinking_ms)},{_text(record.turn)},{_text(seat)},,\n")
 
 
 def _header_items(header: GameHeader) -> list[tuple[str, str, int | None]]:

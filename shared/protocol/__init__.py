@@ -7,7 +7,7 @@ Pure: the server and the clients move frames; this package parses, validates and
 from .base import COORD_MAX, COORD_MIN, Cell, Coord, Message, ProtocolModel, Wall
 from .codec import (
     MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, parse_client, parse_server, to_blockbar,
-    to_location, to_step, wall,
+    to_location, to_step, turn_frame, wall,
 )
 from .errors import ERROR_CODES, ProtocolError
 from .messages import (
@@ -23,5 +23,5 @@ __all__ = [
     "GameOver", "GameStart", "GameUpdate", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
     "StandingRow", "Standings", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch", "Welcome",
-    "cell", "dump", "json_schema", "parse_client", "parse_server", "to_blockbar", "to_location", "to_step", "wall",
+    "cell", "dump", "json_schema", "parse_client", "parse_server", "to_blockbar", "to_location", "to_step", "turn_frame", "wall",
 ]

@@ -7,12 +7,14 @@ that fails is looked at again to say precisely what is wrong with it.
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 import pydantic_core
 from pydantic import TypeAdapter, ValidationError
 
-from ..quoridor import NO_LOCATION, NO_WALL, BlockBar, Location, Step
+from ..quoridor import NO_LOCATION, NO_WALL, BlockBar, ChessboardChange, Location, Step
 from .base import Cell, Message, ProtocolModel, Wall
 from .errors import ERROR_CODES, ProtocolError, explain_invalid, quote
 from .messages import (
@@ -21,7 +23,7 @@ from .messages import (
 
 __all__ = [
     "ERROR_CODES", "MAX_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
-    "cell", "wall", "to_location", "to_blockbar", "to_step", "json_schema",
+    "turn_frame", "cell", "wall", "to_location", "to_blockbar", "to_step", "json_schema",
 ]
 
 MAX_FRAME_BYTES = 128 * 1024
@@ -97,6 +99,34 @@ def _first_line(error: Exception) -> str:
 def dump(message: ProtocolModel) -> str:
     """The frame for ``message``: compact JSON, every field included (None as null)."""
     return message.model_dump_json()
+
+
+def turn_frame(game: str, turn: int, change: ChessboardChange, walls_left: tuple[int, int],
+               time_limit_ms: int | None) -> str:
+    """``dump(Turn(...))`` for these fields, character for character, written directly (the server's hot path).
+
+    Building and dumping the pydantic model costs more than the rest of a step's own work; the
+    values come from the referee, so there is nothing to validate. ``tests/shared/protocol``
+    checks this against the model on generated turns.
+    """
+    x, y = change.my_loc
+    ex, ey = change.enemy_loc
+    bar = change.new_enemy_wall
+    if bar.is_none():
+        enemy_wall = "null"
+    else:
+        (sx, sy), (tx, ty) = bar
+        enemy_wall = f"[[{sx},{sy}],[{tx},{ty}]]"
+    limit = "null" if time_limit_ms is None else time_limit_ms
+    return (f'{{"type":"turn","game":{_json_string(game)},"turn":{turn},"status":{int(change.status)},'
+            f'"my_loc":[{x},{y}],"enemy_loc":[{ex},{ey}],"enemy_wall":{enemy_wall},'
+            f'"walls_left":[{walls_left[0]},{walls_left[1]}],"time_limit_ms":{limit}}}')
+
+
+@lru_cache(maxsize=4096)
+def _json_string(text: str) -> str:
+    # As pydantic writes a str: UTF-8 kept as it is, quotes, backslashes and control characters escaped.
+    return json.dumps(text, ensure_ascii=False)
 
 
 # --- conversions to and from the rules core -----------------------------------------------------

@@ -120,9 +120,12 @@ class Knockout:
             self._byes.append(candidates[-1])
         self._pairings = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
         self._schedule: list[ScheduledGame] = []
+        #: Per pairing: how many of its games each seating (seat 0, seat 1) has.
+        self._seatings: list[Counter[tuple[str, str]]] = []
         for offset, (first, second) in enumerate(self._pairings):
-            self._schedule += pairing_games(self._round, self._next_pairing + offset, first, second,
-                                            self._games_per_pairing)
+            games = pairing_games(self._round, self._next_pairing + offset, first, second, self._games_per_pairing)
+            self._schedule += games
+            self._seatings.append(Counter((g.white, g.black) for g in games))
         self._next_pairing += len(self._pairings)
         self._results: list[list[GameResult]] = [[] for _ in self._pairings]
         self._index = {frozenset(pair): i for i, pair in enumerate(self._pairings)}
@@ -172,9 +175,8 @@ class Knockout:
             pairs = ", ".join(f"{a} vs {b}" for a, b in self._pairings)
             raise TournamentError(f"{result.white!r} vs {result.black!r} is not a pairing of round "
                                   f"{self._round}; its pairings are: {pairs}")
-        pairing = self._pairings[index]
         seats = (result.white, result.black)
-        scheduled = Counter((g.white, g.black) for g in self._schedule if frozenset((g.white, g.black)) == set(pairing))
+        scheduled = self._seatings[index]
         recorded = Counter(r.players for r in self._results[index])
         if recorded[seats] >= scheduled[seats]:
             raise TournamentError(f"every scheduled game with {result.white!r} as seat 0 against "

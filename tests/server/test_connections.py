@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from server.connection import Encoded
+import pytest
+from websockets.frames import Frame, Opcode
+
+from server.connection import Encoded, text_frame
 from server.connections import BROADCAST_CHUNK, Connections
 from server.settings import Limits
 from shared.protocol import ErrorMessage, dump
@@ -67,3 +70,9 @@ async def test_a_broadcast_is_written_a_chunk_per_pass_of_the_loop():
     for _ in range(20):                                      # bounded
         await asyncio.sleep(0)
     assert all(len(conn.sent) == 1 for conn in many)
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_text_frame_is_the_frame_websockets_writes(size):
+    payload = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])

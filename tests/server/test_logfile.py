@@ -162,3 +162,14 @@ def test_read_log_names_the_file(tmp_path):
     other.write_text('{"logFile": "log.csv"}\n', encoding="utf-8")
     with pytest.raises(LogFormatError, match=r"uiconfig\.json, line 1: missing column"):
         read_log(other)
+
+
+def test_the_finished_file_is_format_log_of_the_game(tmp_path):
+    path = tmp_path / "game.csv"
+    with LiveLogWriter(path, HEADER) as writer:
+        writer.append(ROWS[0])
+        writer.append_many(ROWS[1:3])
+        writer.append_many(ROWS[3:])
+        log = writer.finish(OUTCOME)
+    assert log == LOG
+    assert path.read_text(encoding="utf-8") == format_log(LOG)

@@ -32,7 +32,7 @@ class RecordingSeat(PlayerSession):
     async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
         return True
 
-    async def send_turn(self, game: str, request: TurnRequest) -> float | None:
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
         sent = time.monotonic()
         self.turns.put_nowait((request, sent))
         return sent
@@ -91,7 +91,7 @@ async def test_a_timeout_is_charged_the_limit_not_the_grace(tmp_path):
     assert runner.referee.clocks_ms == (LIMIT_MS, 3)
 
 
-async def test_a_step_put_in_the_inbox_as_the_timer_fires_still_counts(tmp_path):
+async def test_a_step_routed_as_the_timer_fires_still_counts(tmp_path):
     (white, black), runner, game = start(tmp_path)
     _, sent = await bounded(white.turns.get(), 5)
     # Stamped in time, routed just at the deadline: whichever the loop runs first, the stamp decides.

@@ -163,7 +163,8 @@ async def test_roster_admits_only_listed_keys_and_one_seat_per_key(make_server):
 async def test_resume_after_a_crash_keeps_finished_games(make_server, tmp_path):
     data = tmp_path / "resume"
     server = await make_server(players=2, games_per_pairing=3, data_dir=data, tournament_name="cup")
-    a, b = ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")
+    # Bots that think 20 ms a step: the next game is far from over when the crash comes.
+    a, b = ScriptedBot(url(server), "a", delay=0.02), ScriptedBot(url(server), "b", delay=0.02)
     tasks = [asyncio.create_task(a.run()), asyncio.create_task(b.run())]
     run = asyncio.create_task(server.run_tournament())
     while len(a.games_over) < 1:

@@ -1,6 +1,8 @@
 """Writing and reading the CSV text: layout, quoting, the old viewer's view of it, and every kind of bad file."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shared.gamelog import (
     COLUMNS, HEADER_LINE, LEGACY_COLUMNS, GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord,
@@ -253,3 +255,27 @@ def test_the_line_numbers_used_above_are_ours():
     assert keys == ["format", "player", "player", "ruleset", "game", "tournament", "started",
                     "alice", "bob", "alice", "bob", "violations", "violations", "thinking_ms", "thinking_ms",
                     "result"]
+
+
+def _csv_writer_row(record: StepRecord, seat: int | None) -> str:
+    """The row as the csv module writes it: what ``format_row``'s direct path must match."""
+    import csv
+    import io
+    buffer = io.StringIO()
+    step = canonical_step(record.step)
+    loc, (start, stop) = step.new_loc, step.new_wall
+    csv.writer(buffer, lineterminator="\n").writerow([
+        record.player, loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
+        "" if record.thinking_ms is None else record.thinking_ms, "" if record.turn is None else record.turn,
+        "" if seat is None else seat, "", ""])
+    return buffer.getvalue()
+
+
+@given(name=st.text(st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=12)
+       .map(str.strip).filter(bool) | st.sampled_from(["a,b", 'say "hi"', "x'y", "'", "ünï", "a;b"]),
+       step=st.sampled_from([Step.move(5, 2), Step.wall(3, 2, 5, 2), Step(), Step(Location(1, 1), BlockBar.of(2, 3, 4, 3))]),
+       status=st.sampled_from(list(GameStatus)), thinking=st.none() | st.integers(0, 10 ** 6),
+       turn=st.none() | st.integers(0, 500), seat=st.sampled_from([None, 0, 1]))
+def test_format_row_writes_what_the_csv_module_writes(name, step, status, thinking, turn, seat):
+    record = StepRecord(name, step, status, thinking, turn)
+    assert format_row(record, seat=seat) == _csv_writer_row(record, seat)
