@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from websockets.asyncio.server import Server, serve
@@ -30,6 +31,7 @@ from shared.referee import StepJudged
 from shared.tournament import Standings
 
 from . import __version__
+from .batching import Outcome, ThreadBatcher
 from .connection import FastLane, Peer, TimedConnection
 from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
@@ -48,9 +50,11 @@ __all__ = ["ArenaServer", "SilentReporter"]
 log = logging.getLogger("quoridor.server")
 
 
-#: Bytes per second the standings broadcasts may take on average: a big table to many clients is
-#: sent less often (1,000 players: about 180 KB to each of them, every 11 s instead of every second).
-STANDINGS_BYTES_PER_S = 16 * 1024 * 1024
+#: Bytes per second the standings broadcasts may take: a big table to many clients is written at
+#: this pace and sent less often (1,000 players: about 180 KB to each, every 45 s instead of every
+#: second; a class of 40: 7 KB each, every second). Written all at once, such a table made a burst
+#: of 180 MB that held up every game's clock for seconds.
+STANDINGS_BYTES_PER_S = 4 * 1024 * 1024
 
 #: Seconds a closing handshake may take: by then everything is saved, so a client that does not
 #: answer it must not hold the server up (websockets waits 10 s by default).
@@ -79,7 +83,7 @@ class ArenaServer:
         self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
         self.server: Server | None = None
         self.legacy_server: asyncio.Server | None = None
-        self.connections = Connections(settings.limits)
+        self.connections = Connections(settings.limits, paced_bytes_per_s=STANDINGS_BYTES_PER_S)
         self._standings: Standings | None = None            # the latest, not yet broadcast
         self._standings_timer: asyncio.TimerHandle | None = None
         self._standings_sent = -math.inf
@@ -93,6 +97,7 @@ class ArenaServer:
         self.done = asyncio.Event()
         self._closed = False
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-db")
+        self._store_calls = ThreadBatcher(self._db_thread, self._store_batch)
         self._log_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-logs")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -180,7 +185,7 @@ class ArenaServer:
         assert self.folder is not None
         await self._io(self.folder.mkdir, 0o755, True, True)
         self.runner = TournamentRunner(
-            self.settings, self.store, self.tournament_id, self.folder, sessions, io=self._io,
+            self.settings, self.store, self.tournament_id, self.folder, sessions, io=self._store_call,
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
             on_step=self._spectate)
         standings = await self.runner.run()
@@ -233,6 +238,22 @@ class ArenaServer:
         """Run a blocking store/file call on the database thread, keeping the event loop free."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_thread, lambda: function(*args, **kwargs))
+
+    async def _store_call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """A store call of the games (start, result, reads) on the database thread; the calls that queue
+        up while it works go together in one transaction (``ResultStore.batch``): one sync to disk."""
+        return await self._store_calls.submit((function, args, kwargs))
+
+    def _store_batch(self, calls: Sequence[tuple[Any, tuple[Any, ...], dict[str, Any]]]) -> list[Outcome]:
+        outcomes: list[Outcome] = []
+        assert self.store is not None
+        with self.store.batch():
+            for function, args, kwargs in calls:
+                try:
+                    outcomes.append((True, function(*args, **kwargs)))
+                except Exception as exc:  # noqa: BLE001 - that call's error, raised to its caller
+                    outcomes.append((False, exc))
+        return outcomes
 
     # -- connections ----------------------------------------------------------------------
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:
@@ -494,7 +515,8 @@ class ArenaServer:
         # A game counts until its game_over is sent (runner.running), not only while it is refereed.
         running = self.runner.running.values() if self.runner is not None else ()
         playing = {session.peer for match in running for session in match.sessions}
-        queued = self.connections.send_later([c for c in self.connections.greeted if c not in playing], message)
+        queued = self.connections.send_later([c for c in self.connections.greeted if c not in playing], message,
+                                             paced=True)
         self._standings_cost_s = queued / STANDINGS_BYTES_PER_S
 
     def _games_total(self) -> int:

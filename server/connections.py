@@ -5,8 +5,9 @@ limits (total and per address); connections that said ``hello`` (or sent a legac
 ``greeted`` and hear the standings and the end of the tournament; spectators keep the games
 they watch. A broadcast is serialised once and goes out in a task per connection, so a client
 that stopped reading delays nobody's game, and in chunks of ``BROADCAST_CHUNK`` connections per
-pass of the event loop, so that writing a big table to a thousand clients never holds up the
-steps (and the clocks) in between.
+pass of the event loop, so that writing to a thousand clients never holds up the steps (and the
+clocks) in between. A *paced* broadcast (the standings: a big table, often) also keeps to a byte
+rate, and a newer one replaces what is left of the one before.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from typing import Any, Protocol
 from .connection import Encoded
 from .settings import Limits
 
-__all__ = ["Connections", "Connection", "BROADCAST_CHUNK"]
+__all__ = ["Connections", "Connection", "BROADCAST_CHUNK", "PACED_PASS_BYTES"]
 
 #: Connections written to per pass of the event loop during a broadcast.
 BROADCAST_CHUNK = 50
+#: Bytes a paced broadcast writes in one go (at least one frame) before it waits for its rate.
+PACED_PASS_BYTES = 64 * 1024
 
 
 class Connection(Protocol):
@@ -37,8 +40,9 @@ class Connection(Protocol):
 class Connections:
     """The open connections, counted against ``limits``."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, paced_bytes_per_s: float = 4 * 1024 * 1024) -> None:
         self.limits = limits
+        self.paced_bytes_per_s = paced_bytes_per_s
         self.open: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
         #: Connections that said hello (or sent a legacy key): only they hear broadcasts.
@@ -48,6 +52,8 @@ class Connections:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._outbox: deque[tuple[Connection, Encoded]] = deque()
         self._draining = False
+        self._paced: deque[tuple[Connection, Encoded]] = deque()
+        self._pacing: asyncio.TimerHandle | asyncio.Handle | None = None
 
     def add(self, conn: Connection) -> bool:
         """Count a new connection; False (not counted) when it is over a connection limit."""
@@ -72,31 +78,50 @@ class Connections:
         """The spectators watching ``game``."""
         return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
 
-    def send_later(self, conns: list[Connection], message: Any) -> int:
+    def send_later(self, conns: list[Connection], message: Any, *, paced: bool = False) -> int:
         """Send ``message`` to each connection (fire and forget), serialised once, a chunk per loop pass.
 
+        ``paced``: at ``paced_bytes_per_s`` at most, replacing what a paced broadcast before it has
+        not written yet (for the standings, where only the latest table matters).
         Returns the bytes queued (the frame's size times the connections).
         """
         if not conns:
             return 0
         encoded = Encoded.of(message)
-        self._outbox.extend((conn, encoded) for conn in conns)
-        if not self._draining:
-            self._draining = True
-            asyncio.get_running_loop().call_soon(self._drain)
+        if paced:
+            self._paced.clear()
+            self._paced.extend((conn, encoded) for conn in conns)
+            if self._pacing is None:
+                self._pacing = asyncio.get_running_loop().call_soon(self._drain_paced)
+        else:
+            self._outbox.extend((conn, encoded) for conn in conns)
+            if not self._draining:
+                self._draining = True
+                asyncio.get_running_loop().call_soon(self._drain)
         return len(encoded.payload) * len(conns)
+
+    def _send(self, loop: asyncio.AbstractEventLoop, conn: Connection, encoded: Encoded) -> None:
+        task = loop.create_task(conn.send(encoded))
+        self._tasks.add(task)            # the loop holds tasks only weakly
+        task.add_done_callback(self._tasks.discard)
 
     def _drain(self) -> None:
         loop = asyncio.get_running_loop()
         for _ in range(min(BROADCAST_CHUNK, len(self._outbox))):
-            conn, encoded = self._outbox.popleft()
-            task = loop.create_task(conn.send(encoded))
-            self._tasks.add(task)            # the loop holds tasks only weakly
-            task.add_done_callback(self._tasks.discard)
+            self._send(loop, *self._outbox.popleft())
         if self._outbox:
             loop.call_soon(self._drain)
         else:
             self._draining = False
+
+    def _drain_paced(self) -> None:
+        loop = asyncio.get_running_loop()
+        written = 0
+        while self._paced and written < PACED_PASS_BYTES:
+            conn, encoded = self._paced.popleft()
+            self._send(loop, conn, encoded)
+            written += len(encoded.payload)
+        self._pacing = loop.call_later(written / self.paced_bytes_per_s, self._drain_paced) if self._paced else None
 
     async def send_all(self, message: Any) -> None:
         """Send ``message`` to every greeted connection and wait until it is written (the tournament's end)."""

@@ -1,21 +1,30 @@
-"""``RowBatcher``: hands the log rows of every running game to the log thread in batches.
+"""``RowBatcher``: the log thread's work for every game of a tournament, in one ordered queue.
 
-One hand-off per step (an executor job per row) costs more event-loop time than the rest of a
-step's work together (a queue put and a thread wake-up each); gathering the rows of every game
-and writing them in one job per ``interval_s`` keeps that cost flat however many games run. A
-crash loses at most the last interval of rows of unfinished games, whose ``.part`` logs are
-never taken for finished games anyway (``--resume`` plays them again).
+Three kinds of jobs share one ``ThreadBatcher``, so they run in the order they were queued and a
+game's rows are always written before its log is finished:
+
+* opening a game's live log (``open``);
+* its rows: one hand-off per step (an executor job per row) costs more event-loop time than the
+  rest of a step's work together, so the rows of every game are gathered and handed over once
+  per ``interval_s``; a crash loses at most that interval of rows of unfinished games, whose
+  ``.part`` logs are never taken for finished games anyway (``--resume`` plays them again);
+* finishing a game's log (``finish``): the logs of the games that end together are written with
+  one sync of their folder (``finish_logs``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
 
-from shared.gamelog import StepRecord
+from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord
 
-from .logfile import LiveLogWriter
+from .batching import Outcome, ThreadBatcher
+from .logfile import LiveLogWriter, finish_logs
 
 __all__ = ["RowBatcher", "FLUSH_INTERVAL_S"]
 
@@ -28,13 +37,18 @@ FLUSH_INTERVAL_S = 0.2
 
 
 class RowBatcher:
-    """Collects ``(writer, row)`` pairs and writes them on ``executor`` (one thread: rows keep their order)."""
+    """Opens, feeds and finishes game logs on ``executor``, in the order asked (one batch at a time)."""
 
     def __init__(self, executor: Executor | None, interval_s: float = FLUSH_INTERVAL_S) -> None:
         self.executor = executor
         self.interval_s = interval_s
+        self.jobs: ThreadBatcher[tuple[Any, ...]] = ThreadBatcher(executor, _run_jobs)
         self._pending: dict[LiveLogWriter, list[StepRecord]] = {}
         self._timer: asyncio.TimerHandle | None = None
+
+    async def open(self, path: Path, header: GameHeader) -> LiveLogWriter:
+        """A new game's live log (its ``.part`` file created, header written)."""
+        return await self.jobs.submit(("open", path, header))
 
     def add(self, writer: LiveLogWriter, record: StepRecord) -> None:
         """Queue one row of ``writer``'s game; it is written within ``interval_s``."""
@@ -50,8 +64,37 @@ class RowBatcher:
         if not self._pending:
             return
         batch, self._pending = self._pending, {}
-        future = asyncio.get_running_loop().run_in_executor(self.executor, _write, batch)
-        future.add_done_callback(_log_failure)
+        self.jobs.enqueue(("rows", batch)).add_done_callback(_log_failure)
+
+    async def finish(self, writer: LiveLogWriter, outcome: GameOutcome) -> GameLog:
+        """Write the game's queued rows, then its finished log; returns the log (raises if it failed)."""
+        self.flush()
+        return await self.jobs.submit(("finish", writer, outcome))
+
+
+def _run_jobs(jobs: Sequence[tuple[Any, ...]]) -> list[Outcome]:
+    """On the log thread: every job in order; the finished logs of the batch share their folders' syncs."""
+    outcomes: list[Outcome] = []
+    finishing: list[tuple[int, LiveLogWriter, GameOutcome]] = []
+    for job in jobs:
+        kind = job[0]
+        if kind == "rows":
+            _write(job[1])
+            outcomes.append((True, None))
+        elif kind == "open":
+            try:
+                outcomes.append((True, LiveLogWriter(job[1], job[2])))
+            except (OSError, ValueError) as exc:
+                outcomes.append((False, exc))
+        else:
+            # Rows queued after this finish belong to no game of it (a game's rows come before its
+            # finish), so finishing them all at the end of the batch keeps every game's order.
+            finishing.append((len(outcomes), job[1], job[2]))
+            outcomes.append((False, RuntimeError("not finished")))
+    if finishing:
+        for (index, _, _), outcome in zip(finishing, finish_logs([(w, o) for _, w, o in finishing])):
+            outcomes[index] = outcome
+    return outcomes
 
 
 def _write(batch: dict[LiveLogWriter, list[StepRecord]]) -> None:
@@ -62,6 +105,6 @@ def _write(batch: dict[LiveLogWriter, list[StepRecord]]) -> None:
             log.error("writing the log %s failed: %s", writer.part, exc)
 
 
-def _log_failure(future: asyncio.Future[None]) -> None:
+def _log_failure(future: asyncio.Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("writing game logs failed: %s", future.exception())

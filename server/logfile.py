@@ -2,26 +2,32 @@
 
 Crash safety: a finished log appears under its final name only through ``os.replace`` of a
 complete, fsynced temporary file, so a crash leaves either the old state or the whole new file.
-While a game runs, its rows go to ``<name>.part``, flushed row by row so a crash keeps what was
-played; that name (and its content: it never has a result row) cannot pass for a finished game.
-Everything here is synchronous; the server calls it through ``asyncio.to_thread``.
+While a game runs, its rows go to ``<name>.part``, flushed as they are handed over (the server
+batches them a few times a second) so a crash keeps what was played; that name (and its content:
+it never has a result row) cannot pass for a finished game. Everything here is synchronous; the
+server calls it on its log thread.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TextIO
+from typing import Any, TextIO
 
 from shared.gamelog import (
     GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_header, format_log, format_outcome, format_row,
     parse_log,
 )
 
-__all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "read_log", "part_path", "PART_SUFFIX"]
+__all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
+           "PART_SUFFIX"]
+
+log = logging.getLogger("quoridor.server")
 
 PART_SUFFIX = ".part"
 """The suffix of a game log that is still being played (or was cut short by a crash)."""
@@ -48,6 +54,12 @@ def _fsync_dir(folder: Path) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` (utf-8) so that readers see the old file or the whole new one."""
     path = Path(path)
+    _replace_with(path, text)
+    _fsync_dir(path.parent)
+
+
+def _replace_with(path: Path, text: str) -> None:
+    """``write_text_atomic`` but for the final sync of the folder (the caller's, once for many files)."""
     folder = path.parent
     data = text.encode("utf-8")
     # A hidden name ending in .tmp: a crash may leave it behind, but never under a log's name.
@@ -69,7 +81,6 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(folder)
 
 
 def write_log_atomic(path: Path, log: GameLog) -> None:
@@ -125,17 +136,31 @@ class LiveLogWriter:
 
     def finish(self, outcome: GameOutcome) -> GameLog:
         """Write the complete log atomically to ``path``, then remove the ``.part`` file; returns the log."""
+        ((ok, value),) = finish_logs([(self, outcome)])
+        if not ok:
+            raise value
+        return value
+
+    def _publish(self, outcome: GameOutcome) -> GameLog:
+        """The finished log under its final name, synced (its folder not yet: ``finish_logs`` does that)."""
         with self._lock:
             if self._file is None:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
-            log = GameLog(self.header, list(self.records), outcome)
-            # format_log(log), from the rows already formatted for the .part file
-            write_text_atomic(self.path, "".join(self._texts) + format_outcome(outcome))
-            # The final file is complete before the .part goes: a crash in between leaves both, never neither.
-            self._file.close()
-            self._file = None
-            self.part.unlink(missing_ok=True)
-        return log
+            game = GameLog(self.header, list(self.records), outcome)
+            # format_log(game), from the rows already formatted for the .part file
+            _replace_with(self.path, "".join(self._texts) + format_outcome(outcome))
+            return game
+
+    def _retire(self) -> None:
+        """Close and remove the ``.part`` file, once the finished log is safely in place."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+            try:
+                self.part.unlink(missing_ok=True)
+            except OSError as exc:      # the finished log is in place: a leftover .part is only clutter
+                log.warning("could not remove %s: %s", self.part, exc)
 
     def close(self) -> None:
         """Stop writing and keep the ``.part`` file (an unfinished game); safe to call twice."""
@@ -150,6 +175,27 @@ class LiveLogWriter:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple[bool, Any]]:
+    """Finish several games' logs with one sync per folder; per job ``(True, GameLog)`` or ``(False, error)``.
+
+    Each finished log is written and synced under a temporary name and renamed; then each folder
+    is synced once (the renames are durable); only then do the ``.part`` files go. A crash at any
+    point leaves a game's ``.part``, its finished log, or both, never neither.
+    """
+    outcomes: list[tuple[bool, Any]] = []
+    for writer, outcome in jobs:
+        try:
+            outcomes.append((True, writer._publish(outcome)))
+        except Exception as exc:  # noqa: BLE001 - one game's failure is that game's, not the batch's
+            outcomes.append((False, exc))
+    done = [writer for (writer, _), (ok, _) in zip(jobs, outcomes) if ok]
+    for folder in dict.fromkeys(writer.path.parent for writer in done):
+        _fsync_dir(folder)
+    for writer in done:
+        writer._retire()
+    return outcomes
 
 
 def read_log(path: Path) -> GameLog:

@@ -66,8 +66,8 @@ def _utc_now() -> str:
 class MatchRunner:
     """One game: the referee, its two sessions (seat 0 first), its deadline timer and its log.
 
-    ``executor`` runs the log writes; it must run jobs in the order given (one thread), so that
-    rows land in play order.
+    The log is written on ``executor`` through ``rows`` (a ``RowBatcher``, shared by a tournament's
+    games), which keeps the jobs in order: a game's rows land in play order and before its end.
     """
 
     def __init__(self, game_id: str, sessions: tuple[PlayerSession, PlayerSession], referee: RefereeSettings,
@@ -79,7 +79,8 @@ class MatchRunner:
         self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
         self.log_path = log_path
         self.executor = executor
-        #: Where log rows go (shared by a tournament's games, so that all their rows go in one job).
+        #: The log thread's queue (shared by a tournament's games: their rows go in one job, and the
+        #: logs of games that end together share one sync).
         self.rows = rows if rows is not None else RowBatcher(executor)
         self.grace_s = grace_s
         self.tournament = tournament
@@ -124,7 +125,7 @@ class MatchRunner:
         ref = self.referee
         header = GameHeader(players=ref.players, ruleset=ref.settings.ruleset.name, game=self.game_id,
                             tournament=self.tournament, started=self.started_at)
-        self._writer = writer = await self._io(LiveLogWriter, self.log_path, header)
+        self._writer = writer = await self.rows.open(self.log_path, header)
         for seat, session in enumerate(self.sessions):
             session.match, session.seat = self, seat
         self._ended = asyncio.get_running_loop().create_future()
@@ -142,8 +143,7 @@ class MatchRunner:
             for session in self.sessions:
                 if session.match is self:
                     session.match, session.seat = None, None
-        self.rows.flush()                           # the game's last rows go before finish (one thread, FIFO)
-        await self._io(writer.finish, finished.outcome)
+        await self.rows.finish(writer, finished.outcome)     # its last rows first, then the finished log
         result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, _utc_now(),
                              len(ref.records))
         if on_result is not None:
@@ -278,7 +278,3 @@ class MatchRunner:
                 game=self.game_id, status=int(finished.statuses[seat]), result=result, reason=outcome.reason,
                 winner=winner, log=str(self.log_path),
                 thinking_ms=(outcome.thinking_ms[seat], outcome.thinking_ms[1 - seat])))
-
-    # -- file work off the event loop ---------------------------------------------------------
-    async def _io(self, function, *args):  # type: ignore[no-untyped-def]
-        return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)

@@ -115,7 +115,8 @@ class ResultStore:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._batching = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)  # the server opens us before making --data-dir
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, so every write commits by itself.
@@ -214,6 +215,16 @@ class ResultStore:
             if self._conn is None:
                 raise StoreError(f"the results store {self.path} is closed; open a new ResultStore")
             conn = self._conn
+            if self._batching:          # inside batch(): all or nothing for this call alone, committed with the batch
+                conn.execute("SAVEPOINT call")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.execute("ROLLBACK TO call")
+                    conn.execute("RELEASE call")
+                    raise
+                conn.execute("RELEASE call")
+                return
             conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
             try:
                 yield conn
@@ -222,6 +233,40 @@ class ResultStore:
                     conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Make the calls inside one transaction with one commit (one sync to disk for them all).
+
+        Each call stays all-or-nothing by itself (a savepoint): one that raises is undone alone and
+        the others are still committed at the end. Calls from other threads wait until the end.
+        """
+        with self._lock:
+            if self._batching:
+                yield                   # already in a batch: part of it
+                return
+            with self._guard("starting a batch of writes in"):
+                if self._conn is None:
+                    raise StoreError(f"the results store {self.path} is closed; open a new ResultStore")
+                conn = self._conn
+                conn.execute("BEGIN IMMEDIATE")
+            self._batching = True
+            try:
+                yield
+            except BaseException:
+                self._batching = False
+                with self._guard("rolling back a batch of writes in"):
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                raise
+            self._batching = False
+            with self._guard("committing a batch of writes to"):
+                try:
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
 
     def close(self) -> None:
         """Close the connection; idempotent. Everything was already committed."""

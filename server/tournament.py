@@ -71,7 +71,7 @@ class TournamentRunner:
         self.sessions = {s.name: s for s in sessions}
         self.players = [s.name for s in sessions]
         self.io = io                    # awaitable runner of blocking store calls (one worker thread)
-        self.rows = RowBatcher(executor)  # every game's log rows, written in batches on the log thread
+        self.rows = RowBatcher(executor)  # every game's log: opened, fed and finished in batches on the log thread
         self.executor = executor        # the log-writing thread
         self.reporter = reporter
         self.broadcast = broadcast

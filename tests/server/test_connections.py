@@ -8,7 +8,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 from server.connection import Encoded, text_frame
-from server.connections import BROADCAST_CHUNK, Connections
+from server.connections import BROADCAST_CHUNK, PACED_PASS_BYTES, Connections
 from server.settings import Limits
 from shared.protocol import ErrorMessage, dump
 
@@ -70,6 +70,24 @@ async def test_a_broadcast_is_written_a_chunk_per_pass_of_the_loop():
     for _ in range(20):                                      # bounded
         await asyncio.sleep(0)
     assert all(len(conn.sent) == 1 for conn in many)
+
+
+async def test_a_paced_broadcast_keeps_to_its_rate_and_the_newest_replaces_the_rest():
+    conns = Connections(Limits(max_connections=100, max_per_address=100), paced_bytes_per_s=PACED_PASS_BYTES / 0.05)
+    many = [Fake("x") for _ in range(20)]
+    big = ErrorMessage(code="rate_limited", message="x" * (PACED_PASS_BYTES // 4))   # 4 frames per pass
+    conns.send_later(many, big, paced=True)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert sum(1 for c in many if c.sent) == 4               # one pass, then it waits ~50 ms for its rate
+    newer = ErrorMessage(code="rate_limited", message="newer")
+    conns.send_later(many, newer, paced=True)                # the old table's rest is dropped
+    for _ in range(100):                                     # bounded: ~5 s at most
+        if all(c.sent and c.sent[-1] == dump(newer) for c in many):
+            break
+        await asyncio.sleep(0.05)
+    assert all(c.sent[-1] == dump(newer) for c in many)
+    assert sum(len(c.sent) for c in many) == 4 + 20          # nobody got the old table after the newer one
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])

@@ -1,12 +1,18 @@
-"""The row batcher: every game's rows reach their own log, in order, in few jobs; a broken log loses no other's."""
+"""The row batcher: every game's rows reach their own log, in order, in few jobs, and before its
+end; games that end together share one sync; a broken log loses no other's."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
+from server import logfile
 from server.log_batcher import RowBatcher
-from server.logfile import LiveLogWriter
+from server.logfile import LiveLogWriter, read_log
+from tests.server.conftest import bounded
 from shared.gamelog import GameHeader, GameOutcome, StepRecord
 from shared.quoridor import GameStatus, Step
 
@@ -30,9 +36,8 @@ async def test_rows_of_many_games_land_in_order_in_one_job_per_interval(tmp_path
             batcher.add(writer, record)
     batcher.flush()
     assert len(jobs) == 1                                   # 18 rows, one hand-off to the log thread
-    loop = asyncio.get_running_loop()
     for writer in writers:
-        await loop.run_in_executor(executor, writer.finish, GameOutcome(0, "goal", (6, 9), (0, 0)))
+        await bounded(batcher.finish(writer, GameOutcome(0, "goal", (6, 9), (0, 0))))
     for writer in writers:
         assert writer.records == rows(6)
         assert writer.path.exists() and not writer.part.exists()
@@ -64,4 +69,49 @@ async def test_a_broken_log_loses_no_other_games_rows(tmp_path, caplog):
     await asyncio.get_running_loop().run_in_executor(executor, lambda: None)   # the job before it is done
     assert good.records == rows(1)
     assert "writing the log" in caplog.text and "broken.csv" in caplog.text
+    executor.shutdown()
+
+
+OUTCOME = GameOutcome(0, "goal", (6, 9), (0, 0))
+
+
+async def test_a_games_rows_reach_its_log_before_its_end_even_behind_another_games_end(tmp_path):
+    executor = ThreadPoolExecutor(max_workers=1)
+    gate = threading.Event()
+    executor.submit(gate.wait, 5)                           # the log thread is busy: everything queues up
+    batcher = RowBatcher(executor, interval_s=60)
+    first, second = (LiveLogWriter(tmp_path / f"{n}.csv", GameHeader(players=PLAYERS)) for n in ("a", "b"))
+    ends = [asyncio.ensure_future(batcher.finish(first, OUTCOME))]
+    await asyncio.sleep(0)                                  # the first game's end is queued before these rows
+    for record in rows(4):
+        batcher.add(second, record)
+    ends.append(asyncio.ensure_future(batcher.finish(second, OUTCOME)))
+    await asyncio.sleep(0.05)
+    gate.set()
+    await bounded(asyncio.gather(*ends))
+    assert read_log(second.path).steps == rows(4) and read_log(first.path).steps == []
+    executor.shutdown()
+
+
+async def test_games_that_end_together_share_one_sync_of_their_folder(tmp_path, monkeypatch):
+    synced = []
+    monkeypatch.setattr(logfile, "_fsync_dir", synced.append)
+    executor = ThreadPoolExecutor(max_workers=1)
+    gate = threading.Event()
+    executor.submit(gate.wait, 5)
+    batcher = RowBatcher(executor, interval_s=60)
+    writers = [LiveLogWriter(tmp_path / f"g{n}.csv", GameHeader(players=PLAYERS)) for n in range(5)]
+    ends = [asyncio.ensure_future(batcher.finish(writer, OUTCOME)) for writer in writers]
+    await asyncio.sleep(0.05)
+    gate.set()
+    assert [log.outcome for log in await bounded(asyncio.gather(*ends))] == [OUTCOME] * 5
+    assert synced == [tmp_path]
+    executor.shutdown()
+
+
+async def test_a_log_that_cannot_be_opened_says_so(tmp_path):
+    executor = ThreadPoolExecutor(max_workers=1)
+    batcher = RowBatcher(executor)
+    with pytest.raises(OSError, match="missing"):
+        await bounded(batcher.open(tmp_path / "missing" / "g.csv", GameHeader(players=PLAYERS)))
     executor.shutdown()

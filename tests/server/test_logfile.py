@@ -173,3 +173,20 @@ def test_the_finished_file_is_format_log_of_the_game(tmp_path):
         log = writer.finish(OUTCOME)
     assert log == LOG
     assert path.read_text(encoding="utf-8") == format_log(LOG)
+
+
+def test_finishing_logs_together_syncs_each_folder_once_and_fails_games_alone(tmp_path, monkeypatch):
+    synced = []
+    monkeypatch.setattr(logfile, "_fsync_dir", synced.append)
+    (tmp_path / "b").mkdir()
+    paths = [tmp_path / "one.csv", tmp_path / "two.csv", tmp_path / "b" / "three.csv", tmp_path / "bad.csv"]
+    writers = [LiveLogWriter(path, HEADER) for path in paths]
+    for writer in writers:
+        writer.append_many(ROWS)
+    writers[3].close()                                   # this one cannot finish
+    outcomes = logfile.finish_logs([(writer, OUTCOME) for writer in writers])
+    assert [ok for ok, _ in outcomes] == [True, True, True, False]
+    assert all(value == LOG for _, value in outcomes[:3]) and isinstance(outcomes[3][1], ValueError)
+    assert sorted(synced) == sorted([tmp_path, tmp_path / "b"])
+    assert [read_log(path) == LOG and not part_path(path).exists() for path in paths[:3]] == [True] * 3
+    assert not paths[3].exists() and part_path(paths[3]).exists()   # the failed game keeps its .part

@@ -222,3 +222,39 @@ async def test_a_client_that_stops_reading_is_dropped_not_waited_for():
     assert await bounded(peer.send(ErrorMessage(code="bad_json", message="x")), 5) is False
     assert aborted == [True] and peer.closed
     assert await peer.send(ErrorMessage(code="bad_json", message="x")) is False   # and no second wait
+
+
+def fake_ws(*, paused: bool, state=None):
+    from websockets.protocol import State
+    written: list[bytes] = []
+    aborted: list[bool] = []
+    ws = SimpleNamespace(remote_address=("10.0.0.2", 4000), paused=paused,
+                         protocol=SimpleNamespace(state=state or State.OPEN, extensions=[]),
+                         transport=SimpleNamespace(write=written.append, abort=lambda: aborted.append(True)))
+    return ws, written, aborted
+
+
+async def test_a_turn_written_at_once_to_a_client_that_stopped_reading_drops_it_later():
+    ws, written, aborted = fake_ws(paused=True)
+    peer = Peer(ws, Limits(send_timeout_s=0.05))  # type: ignore[arg-type]
+    assert peer.send_now('{"type":"turn"}') is True          # buffered: the game never waits for a client
+    assert written == [b'\x81\x0f{"type":"turn"}'] and aborted == []
+    await asyncio.sleep(0.2)
+    assert aborted == [True] and peer.closed                   # still not reading: dropped
+    assert peer.send_now('{"type":"turn"}') is False
+
+
+async def test_a_client_that_catches_up_is_kept():
+    ws, written, aborted = fake_ws(paused=True)
+    peer = Peer(ws, Limits(send_timeout_s=0.05))  # type: ignore[arg-type]
+    assert peer.send_now('{"type":"turn"}') is True
+    ws.paused = False                                         # it read its buffer in time
+    await asyncio.sleep(0.2)
+    assert aborted == [] and not peer.closed and peer.send_now('{"type":"turn"}') is True
+
+
+async def test_nothing_is_written_to_a_closing_connection():
+    from websockets.protocol import State
+    ws, written, aborted = fake_ws(paused=False, state=State.CLOSING)
+    peer = Peer(ws, Limits())  # type: ignore[arg-type]
+    assert peer.send_now('{"type":"turn"}') is False and written == [] and peer.closed

@@ -283,6 +283,36 @@ def test_two_stores_on_one_file_see_each_others_writes(db):
         assert one.results(tid)[0].winner == 0
 
 
+def test_a_batch_commits_its_writes_together_and_a_failing_one_alone_is_undone(db):
+    first, second = plan()[:2]
+    with ResultStore(db) as store, ResultStore(db) as reader:
+        tid = new_tournament(store)
+        store.schedule(tid, [first, second])
+        with store.batch():
+            store.mark_started(tid, key(first), "g1", "now")
+            with pytest.raises(NotFoundError):
+                store.mark_started(tid, (9, 9, 9), "gx", "now")      # not scheduled: undone alone
+            record(store, tid, second)
+            with pytest.raises(StoreUsageError):                      # a different result for it: undone alone
+                record(store, tid, second, winner=1)
+            assert [g.status for g in reader.games(tid)] == ["pending", "pending"]   # nothing committed yet
+        assert [(g.status, g.game_id) for g in reader.games(tid)] == [("running", "g1"), ("finished", f"g{key(second)}")]
+        assert reader.results(tid)[0].winner == 0
+
+
+def test_a_batch_that_fails_as_a_whole_commits_nothing(db):
+    game = plan()[0]
+    with ResultStore(db) as store:
+        tid = new_tournament(store)
+        store.schedule(tid, [game])
+        with pytest.raises(KeyboardInterrupt), store.batch():
+            store.mark_started(tid, key(game), "g1", "now")
+            raise KeyboardInterrupt
+        assert [g.status for g in store.games(tid)] == ["pending"]
+        store.mark_started(tid, key(game), "g1", "now")              # the store works on after it
+        assert store.games(tid)[0].status == "running"
+
+
 def test_store_is_usable_from_a_worker_thread(db):
     store = ResultStore(db)  # created on this thread, used on another, as the server does
     with ThreadPoolExecutor(max_workers=1) as worker:
