@@ -21,8 +21,10 @@ from .store_export import GameRow, TournamentRow, to_json, write_export
 __all__ = ["ResultStore", "TournamentRow", "GameRow", "StoreError", "NotFoundError", "StoreUsageError",
            "SCHEMA_VERSION", "APPLICATION_ID", "FORMATS", "STATUSES"]
 
-SCHEMA_VERSION = 1
-"""The schema this code writes, kept in ``PRAGMA user_version``; newer databases are refused."""
+SCHEMA_VERSION = 2
+"""The schema this code writes, kept in ``PRAGMA user_version``; older ones are upgraded, newer refused.
+
+Version 2 added ``players.timeouts`` and ``players.kicked_at`` (``--kick-after-timeouts`` survives a resume)."""
 APPLICATION_ID = 0x51554F52  # "QUOR"
 """``PRAGMA application_id`` of a results database: tells ours from any other SQLite file."""
 FORMATS = ("round-robin", "knockout")
@@ -39,7 +41,8 @@ _SCHEMA = (
         settings TEXT NOT NULL, created_at TEXT NOT NULL, finished_at TEXT, standings TEXT)""",
     """CREATE TABLE players (
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id), seat_order INTEGER NOT NULL,
-        name TEXT NOT NULL, PRIMARY KEY (tournament_id, seat_order), UNIQUE (tournament_id, name))""",
+        name TEXT NOT NULL, timeouts INTEGER NOT NULL DEFAULT 0, kicked_at TEXT,
+        PRIMARY KEY (tournament_id, seat_order), UNIQUE (tournament_id, name))""",
     """CREATE TABLE games (
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
         round INTEGER NOT NULL, pairing INTEGER NOT NULL, game_in_pairing INTEGER NOT NULL,
@@ -55,6 +58,11 @@ _SCHEMA = (
     "CREATE INDEX games_by_status ON games (tournament_id, status)",
     "CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)",
 )
+#: From each older version to the next.
+_UPGRADES = {
+    1: ("ALTER TABLE players ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE players ADD COLUMN kicked_at TEXT"),
+}
 _WHERE_KEY = "tournament_id = ? AND round = ? AND pairing = ? AND game_in_pairing = ?"
 _GAME_COLUMNS = ("round, pairing, game_in_pairing, white, black, status, game_id, winner, reason, "
                  "white_thinking_ms, black_thinking_ms, white_violations, black_violations, "
@@ -134,15 +142,20 @@ class ResultStore:
 
     def _open(self) -> None:
         with self._transaction("reading the schema of", immediate=False) as conn:
-            ready = self._check_schema(conn)
-        if not ready:
-            # BEGIN IMMEDIATE and a second look: two processes may create the same new file at once.
-            with self._transaction("creating the tables in") as conn:
-                if not self._check_schema(conn):
+            version = self._check_schema(conn)
+        if version != SCHEMA_VERSION:
+            # BEGIN IMMEDIATE and a second look: two processes may create (or upgrade) the same file at once.
+            with self._transaction("creating the tables in" if version == 0 else "upgrading") as conn:
+                version = self._check_schema(conn)
+                if version == 0:
                     for statement in _SCHEMA:
                         conn.execute(statement)
                     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                while 0 < version < SCHEMA_VERSION:
+                    for statement in _UPGRADES[version]:
+                        conn.execute(statement)
+                    version += 1
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         with self._guard("configuring"):
             assert self._conn is not None
             self._conn.execute("PRAGMA foreign_keys = ON")
@@ -170,8 +183,8 @@ class ResultStore:
                     raise
                 time.sleep(0.02)
 
-    def _check_schema(self, conn: sqlite3.Connection) -> bool:
-        """True if the file holds our current schema, False if it is empty; raises for anything else."""
+    def _check_schema(self, conn: sqlite3.Connection) -> int:
+        """The schema version of our file (0: an empty file, to create); raises for anything else."""
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
@@ -180,10 +193,10 @@ class ResultStore:
                 raise StoreError(f"database {self.path} has results schema version {version}, but this server "
                                  f"reads up to version {SCHEMA_VERSION}; upgrade Quoridor Arena or pass another "
                                  "--data-dir")
-            if version == SCHEMA_VERSION:
-                return True
+            if version in _UPGRADES or version == SCHEMA_VERSION:
+                return version
         elif app_id == 0 and version == 0 and not tables:
-            return False
+            return 0
         why = ("no 'tournaments' table" if "tournaments" not in tables
                else f"application id {app_id:#x}, schema version {version}")
         raise StoreError(f"database {self.path} is not a Quoridor Arena results database ({why}); "
@@ -421,6 +434,25 @@ class ResultStore:
                 "black_thinking_ms = ?, white_violations = ?, black_violations = ?, log_path = ?, started_at = ?, "
                 f"ended_at = ?, steps = ? WHERE {_WHERE_KEY}",
                 (game_id, winner, reason, *thinking, *violations, log_path, started_at, ended_at, steps, tid, *key))
+
+    def record_timeout(self, tid: int, player: str, *, kicked: bool = False) -> int:
+        """Count a timeout of ``player`` (and its removal, when ``kicked``); returns its timeouts so far."""
+        with self._transaction("recording a timeout in") as conn:
+            self._require_tournament(conn, tid)
+            row = conn.execute("SELECT timeouts FROM players WHERE tournament_id = ? AND name = ?",
+                               (tid, player)).fetchone()
+            if row is None:
+                raise NotFoundError(f"no player {player!r} in tournament {tid}")
+            conn.execute("UPDATE players SET timeouts = timeouts + 1, kicked_at = COALESCE(kicked_at, ?) "
+                         "WHERE tournament_id = ? AND name = ?", (_now() if kicked else None, tid, player))
+            return int(row["timeouts"]) + 1
+
+    def player_states(self, tid: int) -> dict[str, tuple[int, bool]]:
+        """Each player's timeouts so far and whether it was removed for them, by name."""
+        with self._transaction("reading the players of", immediate=False) as conn:
+            self._require_tournament(conn, tid)
+            return {r["name"]: (int(r["timeouts"]), r["kicked_at"] is not None) for r in conn.execute(
+                "SELECT name, timeouts, kicked_at FROM players WHERE tournament_id = ? ORDER BY seat_order", (tid,))}
 
     def reset_unfinished(self, tid: int) -> int:
         """Turn the 'running' games of ``tid`` (left by a crash) back to 'pending'; returns how many."""

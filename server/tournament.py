@@ -79,6 +79,7 @@ class TournamentRunner:
         self.standings = Standings(self.players)
         self.finished: dict[GameKey, GameResult] = {}
         self.running: dict[str, MatchRunner] = {}
+        self._writes: set[asyncio.Future[Any]] = set()
         self.limit = asyncio.Semaphore(settings.concurrency) if settings.concurrency else None
         self.name = folder.name
         #: Games in the whole tournament (round-robin), or None while a knockout is undecided.
@@ -87,6 +88,9 @@ class TournamentRunner:
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
         """Play every game that is not finished yet; returns the final standings."""
+        for name, (timeouts, kicked) in (await self.io(self.store.player_states, self.tid)).items():
+            if name in self.sessions:       # a resumed tournament: timeouts so far, and who was removed
+                self.sessions[name].timeouts, self.sessions[name].kicked = timeouts, kicked
         for row in await self.io(self.store.games, self.tid, "finished"):
             result = GameResult(row.white, row.black, row.winner, row.reason, row.thinking_ms, row.violations)
             self.finished[(row.round, row.pairing, row.game_in_pairing)] = result
@@ -101,6 +105,8 @@ class TournamentRunner:
             await self.io(self.store.schedule, self.tid, [g for r in rounds for g in r])
             for games in rounds:
                 await self._round(games)
+        if self._writes:
+            await asyncio.gather(*list(self._writes), return_exceptions=True)
         return self.standings
 
     async def _knockout(self, seed: int | None) -> None:
@@ -198,10 +204,24 @@ class TournamentRunner:
         if kick is not None and (judged.record.status is GameStatus.TIMEOUT or runner.timed_out):
             session = runner.sessions[judged.seat]
             session.timeouts += 1
-            if session.timeouts >= kick and not session.kicked:
+            removed = session.timeouts >= kick and not session.kicked
+            # Stored, so that a resumed tournament still counts them (and keeps a removed bot out).
+            self._store_later(self.store.record_timeout, self.tid, session.name, kicked=removed)
+            if removed:
                 session.kicked = True
                 self.reporter.message(f"{session.name} removed after {session.timeouts} timeouts")
                 runner.submit_forfeit(judged.seat)
+
+    def _store_later(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """A store write from a callback that cannot wait for it; ``run`` waits for them all before it returns."""
+        task = asyncio.ensure_future(self.io(function, *args, **kwargs))
+        self._writes.add(task)
+        task.add_done_callback(self._written)
+
+    def _written(self, task: asyncio.Future[Any]) -> None:
+        self._writes.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("storing a timeout failed: %s", task.exception())
 
     def _tell(self, session: PlayerSession, code: str, message: str) -> None:
         # No strike: a late or early step is what a slow bot does, not a broken client; it is

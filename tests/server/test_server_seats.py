@@ -115,3 +115,32 @@ async def test_a_timeout_that_is_the_third_violation_counts_towards_the_kick(mak
     # three timeouts in game 1 (the last one recorded as RulesBreaker): removed before game 2 starts
     assert (second["reason"], second["steps"], second["winner"]) == ("forfeit", 0, "fast")
     assert sum(f["type"] == "game_start" for f in slow.frames) == 1
+
+
+async def test_a_removed_bot_stays_removed_after_a_resume(make_server, tmp_path):
+    data = tmp_path / "kick"
+    server = await make_server(players=4, time_limit_ms=100, timeout_grace_s=0.01, kick_after_timeouts=2,
+                               data_dir=data, tournament_name="cup")
+    # Everybody thinks 0.1 s a step (the other game of round 1 outlasts the removal); "slow" times out.
+    bots = [ScriptedBot(url(server), "slow", delay=0.25)] + [ScriptedBot(url(server), k, delay=0.05)
+                                                             for k in ("b", "c", "d")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    run = asyncio.create_task(server.run_tournament())
+    while server.runner is None or not server.runner.sessions["slow"].kicked:
+        await bounded(asyncio.sleep(0.01))
+    while server.runner._writes:                    # the removal is in the database...
+        await bounded(asyncio.sleep(0.01))
+    assert len(server.runner.finished) < 2          # ...and the server dies while round 1 is still played
+    run.cancel()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(run, *tasks, return_exceptions=True)
+    await server.close()
+    again = await make_server(players=4, data_dir=data, resume=True)
+    bots = [ScriptedBot(url(again), key) for key in ("slow", "b", "c", "d")]   # now "slow" is quick
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    await bounded(again.run_tournament())
+    await bounded(asyncio.gather(*tasks))
+    slow_games = [g for g in results(again) if "slow" in (g["white"], g["black"])]
+    assert len(slow_games) == 3 and all(g["reason"] == "forfeit" and g["winner"] != "slow" for g in slow_games)
+    assert not any(f["type"] == "game_start" for f in bots[0].frames)   # it never plays again

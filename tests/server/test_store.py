@@ -408,6 +408,40 @@ def test_a_newer_schema_is_refused(db):
         ResultStore(db)
 
 
+def test_timeouts_and_removals_are_kept_per_player(db):
+    with ResultStore(db) as store:
+        tid = new_tournament(store)
+        assert store.record_timeout(tid, "bob") == 1
+        assert store.record_timeout(tid, "bob", kicked=True) == 2
+        assert store.record_timeout(tid, "bob") == 3                   # a late one does not un-remove it
+        with pytest.raises(NotFoundError, match="no player 'zed'"):
+            store.record_timeout(tid, "zed")
+    with ResultStore(db) as store:
+        assert store.player_states(tid) == {"carol": (0, False), "alice": (0, False), "bob": (3, True)}
+
+
+def test_a_version_1_database_is_upgraded_and_keeps_its_results(db):
+    game = plan()[0]
+    with ResultStore(db) as store:
+        tid = new_tournament(store)
+        store.schedule(tid, [game])
+        record(store, tid, game)
+    conn = sqlite3.connect(db)                     # make it what version 1 wrote: no timeout columns
+    conn.execute("ALTER TABLE players DROP COLUMN timeouts")
+    conn.execute("ALTER TABLE players DROP COLUMN kicked_at")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with ResultStore(db) as store:
+        assert store.results(tid)[0].winner == 0
+        assert store.player_states(tid)["bob"] == (0, False)
+        store.record_timeout(tid, "bob", kicked=True)
+        assert store.player_states(tid)["bob"] == (1, True)
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    conn.close()
+
+
 def test_an_unusable_path_gives_a_store_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
