@@ -12,7 +12,7 @@ import re
 
 from .errors import (DuplicateMetadataError, InvalidCharacterError, MapInterruptedError, NoMapError,
                      RunLengthError, UnterminatedCommentError)
-from .level import Level, level_from_block
+from .level import Level, _level_from_data, level_from_block
 
 __all__ = ["SYMBOLS", "blocks", "decode_rle", "encode_rle", "is_map_line", "parse_level", "without_blocks"]
 
@@ -36,9 +36,12 @@ _COLON_END = re.compile(r":[ \t]*$", re.M)
 #: A line that opens a comment block (multiline).
 _OPENER = re.compile(r"^[ \t]*comment[ \t]*:[ \t]*$", re.I | re.M)
 _CLOSER = re.compile(r"^[ \t]*comment-end", re.I | re.M)
-# The same tests on lower-cased ASCII text: case-sensitive regexes run several times faster.
-_OPENER_LOW = re.compile(r"^[ \t]*comment[ \t]*:[ \t]*$", re.M)
-_CLOSER_LOW = re.compile(r"^[ \t]*comment-end", re.M)
+# The same tests on lower-cased ASCII text, where case-sensitive regexes that start with the word
+# (found at C speed, where '^' is tried at every character) run several times faster; the blanks
+# before the word, back to the line start, are checked apart (``_find_line``).
+_OPENER_LOW = re.compile(r"comment[ \t]*:[ \t]*$", re.M)
+_CLOSER_LOW = re.compile(r"comment-end")
+_BLANKS = re.compile(r"[ \t]*")
 _DIGIT = re.compile(r"\d")
 _RUN = re.compile(r"(\d+)(.)")
 _RLE_OK = re.compile(r"(?:\d*[-_ #$.@*+])*")
@@ -76,15 +79,26 @@ def blocks(text: str) -> tuple[list[tuple[int, int]], bool]:
     spans: list[tuple[int, int]] = []
     pos = 0
     while True:
-        opener = opener_re.search(low, pos)
+        opener = _find_line(opener_re, low, pos)
         if opener is None:
             return spans, False
-        closer = closer_re.search(low, opener.end())
+        closer = _find_line(closer_re, low, opener[1])
         if closer is None:
             return spans, True
-        end = low.find("\n", closer.end())
+        end = low.find("\n", closer[1])
         pos = len(low) if end < 0 else end
-        spans.append((opener.start(), pos))
+        spans.append((opener[0], pos))
+
+
+def _find_line(regex: re.Pattern[str], text: str, pos: int) -> tuple[int, int] | None:
+    """The first match of ``regex`` from ``pos`` with only blanks before it on its line, as (line start, match
+    end), or None."""
+    while (found := regex.search(text, pos)) is not None:
+        line = text.rfind("\n", 0, found.start()) + 1
+        if _BLANKS.fullmatch(text, line, found.start()) is not None:
+            return line, found.end()
+        pos = found.end()       # the rest of a line whose start is not blank holds no match either
+    return None
 
 
 def without_blocks(text: str, spans: list[tuple[int, int]], keep: bool = False) -> str:
@@ -117,7 +131,7 @@ def parse_level(text: str) -> Level:
     """
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if _COLON_END.search(text) is not None:
+    if ":" in text and _COLON_END.search(text) is not None:
         spans, unclosed = blocks(text)
         if unclosed:
             raise UnterminatedCommentError("a 'comment:' block has no 'comment-end' line; expected one to close it")
@@ -126,18 +140,20 @@ def parse_level(text: str) -> Level:
             text = without_blocks(text, spans, keep=True)
     # Fast path: no comment block is left to hide map rows, so the first run of rows is the map.
     found = MAP_BLOCK.search(text)
-    if found is not None:
-        metadata: dict[str, str] = {}
-        comments: list[str] = []
-        start, end = found.span()
-        if start:
-            for line in text[:start].split("\n"):
-                _take_line(line.strip(), metadata, comments, map_done=False)
-        if end < len(text):
-            for line in text[end:].split("\n"):
-                _take_line(line.strip(), metadata, comments, map_done=True)
-        return level_from_block(_map_text(found.group()), metadata, comments)
-    return _parse_slowly(text)     # no map rows at all: the careful walk reports what is wrong
+    if found is None:
+        return _parse_slowly(text)     # no map rows at all: the careful walk reports what is wrong
+    metadata: dict[str, str] = {}
+    comments: list[str] = []
+    start, end = found.span()
+    if start:
+        _take_lines(text[:start - 1], metadata, comments, map_done=False)   # up to the newline before the map
+    if end < len(text):
+        _take_lines(text[end:], metadata, comments, map_done=True)
+    block = found.group().removesuffix("\n")
+    data = block.encode("ascii")
+    if data.translate(None, _PLAIN):    # a character other than a symbol or a blank: run-length rows to decode
+        data = _map_text(block).encode("ascii")
+    return _level_from_data(data, metadata, tuple(comments))
 
 
 def _parse_slowly(text: str) -> Level:
@@ -181,6 +197,27 @@ def _parse_slowly(text: str) -> Level:
     if not rows:
         raise NoMapError(f"no map rows in {_quote(text)}; expected rows of XSB symbols (# @ + $ * . space - _)")
     return level_from_block(_map_text("\n".join(rows)), metadata, comments)
+
+
+def _take_lines(text: str, metadata: dict[str, str], comments: list[str], *, map_done: bool) -> None:
+    """``_take_line`` on each line of ``text``, with the common ones (``;`` comments, new metadata) taken here."""
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if line[0] == ";":
+            comments.append(line[1:].strip())
+            continue
+        key, colon, value = line.partition(":")
+        if colon:
+            key = key.rstrip().lower()  # the line is stripped: the key needs no lstrip, the value no rstrip
+            if key != "comment" and key not in metadata:
+                metadata[key] = value.lstrip()
+                continue
+        elif not map_done and line[0] != "#":
+            comments.append(line)       # text before the map (a heading, a number): kept as a comment
+            continue
+        _take_line(line, metadata, comments, map_done=map_done)
 
 
 def _take_line(stripped: str, metadata: dict[str, str], comments: list[str], *, map_done: bool) -> None:

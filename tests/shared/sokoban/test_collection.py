@@ -8,6 +8,8 @@ from itertools import islice
 from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.sokoban import (Collection, InvalidCharacterError, Level, LevelIndexError, NoPlayerError,
                             UnterminatedCommentError, iter_levels, split_lines, split_text)
@@ -241,3 +243,71 @@ def test_the_nth_level_is_the_one_iteration_reaches(data_dir):
     assert len(collection) == len(levels) == 3318
     for index in (0, 1, 281, 282, 1700, 3317, -1):
         assert collection.level(index) == levels[index]
+
+
+# -- properties: the index's fast paths against the streaming split and against each other -------------
+#
+# The index scans stretches without lines of blanks or hiding blocks with one regex, and decides the pieces
+# around those apart; 'comment:' blocks alone and unindented that hide nothing are taken in one match, the
+# others line by line. The streaming split (``split_lines``) walks every line instead: on texts built from
+# these pieces (every kind of line that matters to the split) the two must agree, and so must the same text
+# with empty lines for lines of blanks, indented openers, or Windows line ends.
+
+_ROWS = ["#####", "#@$.#", "  #@$.#  ", "5#|#@$.#|5#", "#@ $ .#\t", "\t####", "---", "#"]
+_WORDS = ["; note", ";", "Title: one", "Author: x", "12", "hello", "Comment: short", "x:", "t:", "not a comment:",
+          "-- level 26", "#hello"]
+_OPENERS = ["comment:", "Comment:", "comment:  ", "COMMENT :", "  cOmMeNt\t:"]
+_CLOSERS = ["comment-end", "Comment-End:", "  COMMENT-END trailing words"]
+_BLANKS = ["", "", " ", "\t", " \t "]
+_LINES = st.lists(st.sampled_from(_ROWS + _WORDS), max_size=4)
+
+
+@st.composite
+def _comment_blocks(draw: st.DrawFn) -> list[str]:
+    inner = draw(st.lists(st.sampled_from(["note", "", "  ", "#####", "#@$.#", "comment:", "Title: in"]), max_size=4))
+    closer = draw(st.sampled_from(_CLOSERS + [None]))       # None: never closed
+    return [draw(st.sampled_from(_OPENERS)), *inner] + ([closer] if closer else [])
+
+
+@st.composite
+def _texts(draw: st.DrawFn) -> str:
+    lines: list[str] = draw(st.lists(st.sampled_from(_BLANKS), max_size=2))
+    for _ in range(draw(st.integers(0, 5))):
+        piece = draw(_LINES) + (draw(_comment_blocks()) if draw(st.booleans()) else []) + draw(_LINES)
+        lines += piece + draw(st.lists(st.sampled_from(_BLANKS), min_size=1, max_size=3))
+    text = "\n".join(lines)
+    return text + "\n" if draw(st.booleans()) else text
+
+
+def _compare(texts: list[str]) -> list[str]:
+    """The pieces as split_text and split_lines give them: all but the last with their exact text."""
+    return texts[:-1] + [text.rstrip() for text in texts[-1:]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_texts())
+def test_the_index_splits_as_the_streaming_split_does(text):
+    pieces = list(split_text(text))
+    assert _compare(pieces) == _compare(list(split_lines(text.splitlines(keepends=True))))
+    collection = Collection(text)
+    assert [collection.level_text(number) for number in range(len(collection))] == pieces
+
+
+def _blank_to_empty(text: str) -> str:
+    return re.sub(r"(?m)^[ \t]+$", "", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_texts())
+def test_lines_of_blanks_split_as_empty_lines_do(text):
+    assert [_blank_to_empty(piece) for piece in split_text(text)] == list(split_text(_blank_to_empty(text)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_texts())
+def test_indented_openers_and_windows_line_ends_split_the_same(text):
+    def lines(pieces):
+        return [[line.strip() for line in piece.split("\n")] for piece in pieces]
+    indented = re.sub(r"(?im)^(?=comment[ \t]*:[ \t]*$)", " ", text)
+    assert lines(split_text(indented)) == lines(split_text(text))
+    assert list(split_text(text.replace("\n", "\r\n"))) == list(split_text(text))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from itertools import islice
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.grid import Pos
 from shared.sokoban import (BoxGoalMismatchError, DuplicateMetadataError, InvalidCharacterError, LevelError,
@@ -259,3 +261,101 @@ def test_level_from_rows_matches_the_parser():
     assert level_from_rows(["  #####", "  #@$.#  ", "", "  #####"]) == parse_level(SIMPLE)
     with pytest.raises(NoMapError):
         level_from_rows(["", "   "])
+
+
+# -- properties: the parser's fast paths against the careful walk and against each other -------------------
+#
+# parse_level finds the map with one regex and takes the common lines around it inline; blocks are found from
+# their words on lower-cased ASCII text; maps without tabs are laid out by expandtabs and only a map whose first
+# line starts with a blank is checked for indentation. Each is checked against a slower path on the same input.
+
+@st.composite
+def _maps(draw: st.DrawFn) -> list[str]:
+    """Rows of a walled map (ragged on the right), mostly valid: one player, as many boxes as goals."""
+    height, width = draw(st.integers(1, 5)), draw(st.integers(1, 7))
+    inside = [draw(st.lists(st.sampled_from("   -_#"), min_size=width, max_size=width)) for _ in range(height)]
+    players = draw(st.sampled_from(["@", "@", "@", "+", "+", "", "@@", "@+", "++"]))
+    pairs = draw(st.integers(0, 3))
+    things = list(players) + ["$"] * (pairs + players.count("+")) + ["."] * pairs + ["*"] * draw(st.integers(0, 1))
+    cells = draw(st.permutations([(row, col) for row in range(height) for col in range(width)]))
+    for (row, col), thing in zip(cells, things):     # a small map may not hold them all: then they differ
+        inside[row][col] = thing
+    rows = ["#" * (width + 2)] + ["#" + "".join(row) + "#" for row in inside] + ["#" * (width + 2)]
+    if draw(st.booleans()):     # a shorter last row: ragged, and open if it leaves a gap
+        rows[-1] = rows[-1][:draw(st.integers(1, width + 2))]
+    return rows
+
+
+_BEFORE = st.sampled_from(["; note", ";", "Title: one", "Author: x", "12", "// heading //", "#hello", "comment:",
+                           "Comment :", "comment-end", "é: ü"])
+_AFTER = st.sampled_from(["; note", "Title: one", "title: two", "Author: x", "Comment: short", "Comment:",
+                          "Comment-End:", "comment-end", "note", "é: ü"])
+
+
+@st.composite
+def _level_texts(draw: st.DrawFn) -> str:
+    rows = draw(_maps())
+    if draw(st.booleans()):
+        rows = [encode_rle(row) if draw(st.booleans()) else row for row in rows]
+    if draw(st.booleans()):
+        rows = ["|".join(rows[:2])] + rows[2:]
+    return "\n".join(draw(st.lists(_BEFORE, max_size=3)) + rows + draw(st.lists(_AFTER, max_size=4)))
+
+
+def _outcome(parse, *args):
+    try:
+        level = parse(*args)
+    except LevelError as exc:
+        return type(exc)
+    return level._key(), dict(level.metadata), level.comments
+
+
+@settings(max_examples=300, deadline=None)
+@given(_level_texts())
+def test_fast_and_careful_parses_agree(text):
+    from shared.sokoban.xsb import _parse_slowly
+    fast, careful = _outcome(parse_level, text), _outcome(_parse_slowly, text)
+    if isinstance(fast, tuple) or isinstance(careful, tuple):
+        assert fast == careful
+    # (when both fail they may name different faults first: the fast path checks blocks before all else)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_maps(), st.sampled_from(["", " ", "\t", "  \t"]), st.lists(st.sampled_from(["", "", " ", "\t", " \t"])))
+def test_indentation_tabs_and_trailing_blanks_leave_the_level_as_it_is(rows, indent, trailing):
+    from shared.sokoban import level_from_rows
+    padded = [indent + row + (trailing[number] if number < len(trailing) else "") for number, row in enumerate(rows)]
+    assert _outcome(level_from_rows, padded) == _outcome(level_from_rows, rows)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_maps(), st.lists(st.sampled_from(["", " ", "\t"])))
+def test_a_tab_beside_a_row_is_a_blank_like_a_space(rows, blanks):
+    from shared.sokoban import level_from_rows
+    tabbed = [(blanks[number] if number < len(blanks) else "") + row for number, row in enumerate(rows)]
+    spaced = [row.replace("\t", " ") for row in tabbed]
+    assert _outcome(level_from_rows, tabbed) == _outcome(level_from_rows, spaced)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_maps())
+def test_players_are_counted_and_the_floor_is_what_the_player_walks(rows):
+    from shared.sokoban import level_from_rows
+    players = sum(row.count("@") + row.count("+") for row in rows)
+    try:
+        level = level_from_rows(rows)
+    except LevelError as exc:
+        if players != 1:
+            assert isinstance(exc, NoPlayerError if players == 0 else MoreThanOnePlayerError)
+        return
+    assert players == 1 and set(level.positions(level.floor)) == _walk(level)
+    assert level.walls & level.floor == 0 and level.render().count("#") == level.walls.bit_count()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["comment:", " Comment :", "COMMENT:  ", "x comment:", "comment: x", "comment-end",
+                                 "  Comment-End x", "xcomment-end", "note", "", "#####"]), max_size=10))
+def test_blocks_are_found_alike_in_ascii_and_other_text(lines):
+    from shared.sokoban.xsb import blocks
+    text = "\n".join(lines)
+    assert blocks(text + "\n; é") == blocks(text)        # the second goes the case-insensitive regex way
