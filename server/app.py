@@ -512,12 +512,15 @@ class ArenaServer:
         self._standings_sent = time.monotonic()
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
                                    games_total=self._games_total(), rows=standing_rows(standings))
-        # A game counts until its game_over is sent (runner.running), not only while it is refereed.
-        running = self.runner.running.values() if self.runner is not None else ()
-        playing = {session.peer for match in running for session in match.sessions}
+        playing = self._playing()
         queued = self.connections.send_later([c for c in self.connections.greeted if c not in playing], message,
-                                             paced=True)
+                                             paced=True, busy=self._playing)
         self._standings_cost_s = queued / STANDINGS_BYTES_PER_S
+
+    def _playing(self) -> set[Any]:
+        """The connections of players in a game: a game counts until its game_over is sent (runner.running)."""
+        running = self.runner.running.values() if self.runner is not None else ()
+        return {session.peer for match in running for session in match.sessions}
 
     def _games_total(self) -> int:
         runner = self.runner

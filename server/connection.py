@@ -218,15 +218,18 @@ class Peer:
         if self.closed or ws.protocol.state is not State.OPEN:
             self.closed = True
             return False
-        text = message if isinstance(message, str) else dump(message)
+        if isinstance(message, Encoded):
+            data = message.payload
+        else:
+            data = (message if isinstance(message, str) else dump(message)).encode()
         if self.debug:
-            log.info("-> %s %s", self.address, text)
+            log.info("-> %s %s", self.address, data[:1000].decode(errors="replace"))
         try:
             if ws.protocol.extensions:          # an extension (none is offered today) transforms frames
-                ws.protocol.send_text(text.encode())
+                ws.protocol.send_text(data)
                 ws.send_data()
             else:
-                ws.transport.write(text_frame(text.encode()))
+                ws.transport.write(text_frame(data))
         except Exception as exc:  # noqa: BLE001 - a broken socket (OSError, a protocol state race): gone
             log.info("sending to %s failed: %s", self.address, exc)
             self.abort()

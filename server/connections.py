@@ -7,13 +7,15 @@ they watch. A broadcast is serialised once and goes out in a task per connection
 that stopped reading delays nobody's game, and in chunks of ``BROADCAST_CHUNK`` connections per
 pass of the event loop, so that writing to a thousand clients never holds up the steps (and the
 clocks) in between. A *paced* broadcast (the standings: a big table, often) also keeps to a byte
-rate, and a newer one replaces what is left of the one before.
+rate, is written at once connection by connection (passing over the ones that are busy by then),
+and a newer one replaces what is left of the one before.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from .connection import Encoded
@@ -33,6 +35,8 @@ class Connection(Protocol):
     address: str
 
     async def send(self, message: Any) -> bool: ...
+
+    def send_now(self, message: Any) -> bool: ...
 
     async def close(self, code: int = 1000, reason: str = "") -> None: ...
 
@@ -54,6 +58,7 @@ class Connections:
         self._draining = False
         self._paced: deque[tuple[Connection, Encoded]] = deque()
         self._pacing: asyncio.TimerHandle | asyncio.Handle | None = None
+        self._paced_busy: Callable[[], set[Connection]] | None = None
 
     def add(self, conn: Connection) -> bool:
         """Count a new connection; False (not counted) when it is over a connection limit."""
@@ -78,11 +83,13 @@ class Connections:
         """The spectators watching ``game``."""
         return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
 
-    def send_later(self, conns: list[Connection], message: Any, *, paced: bool = False) -> int:
+    def send_later(self, conns: list[Connection], message: Any, *, paced: bool = False,
+                   busy: Callable[[], set[Connection]] | None = None) -> int:
         """Send ``message`` to each connection (fire and forget), serialised once, a chunk per loop pass.
 
         ``paced``: at ``paced_bytes_per_s`` at most, replacing what a paced broadcast before it has
-        not written yet (for the standings, where only the latest table matters).
+        not written yet (for the standings, where only the latest table matters); ``busy``: the
+        connections to pass over when their turn comes (asked once per pass: players in a game).
         Returns the bytes queued (the frame's size times the connections).
         """
         if not conns:
@@ -90,6 +97,7 @@ class Connections:
         encoded = Encoded.of(message)
         if paced:
             self._paced.clear()
+            self._paced_busy = busy
             self._paced.extend((conn, encoded) for conn in conns)
             if self._pacing is None:
                 self._pacing = asyncio.get_running_loop().call_soon(self._drain_paced)
@@ -117,9 +125,12 @@ class Connections:
     def _drain_paced(self) -> None:
         loop = asyncio.get_running_loop()
         written = 0
+        busy = self._paced_busy() if self._paced_busy is not None else set()
         while self._paced and written < PACED_PASS_BYTES:
             conn, encoded = self._paced.popleft()
-            self._send(loop, conn, encoded)
+            if conn in busy:
+                continue
+            conn.send_now(encoded)          # written now: no game can start between this check and the write
             written += len(encoded.payload)
         self._pacing = loop.call_later(written / self.paced_bytes_per_s, self._drain_paced) if self._paced else None
 

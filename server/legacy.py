@@ -62,6 +62,10 @@ class LegacyPeer:
 
     async def send(self, message: Any) -> bool:
         """Only the end of the contest means anything to a legacy client: the close frame; the rest is ignored."""
+        return self.send_now(message)
+
+    def send_now(self, message: Any) -> bool:
+        """``send`` without waiting: a legacy client's writes never wait."""
         if isinstance(message, Encoded):
             message = message.message
         if isinstance(message, TournamentOver):

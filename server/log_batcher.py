@@ -3,7 +3,7 @@
 Three kinds of jobs share one ``ThreadBatcher``, so they run in the order they were queued and a
 game's rows are always written before its log is finished:
 
-* opening a game's live log (``open``);
+* opening a game's live log (``open``: the game does not wait for it);
 * its rows: one hand-off per step (an executor job per row) costs more event-loop time than the
   rest of a step's work together, so the rows of every game are gathered and handed over once
   per ``interval_s``; a crash loses at most that interval of rows of unfinished games, whose
@@ -46,9 +46,15 @@ class RowBatcher:
         self._pending: dict[LiveLogWriter, list[StepRecord]] = {}
         self._timer: asyncio.TimerHandle | None = None
 
-    async def open(self, path: Path, header: GameHeader) -> LiveLogWriter:
-        """A new game's live log (its ``.part`` file created, header written)."""
-        return await self.jobs.submit(("open", path, header))
+    def open(self, path: Path, header: GameHeader) -> LiveLogWriter:
+        """A new game's live log, at once: its ``.part`` file is made on the log thread, ahead of its rows.
+
+        The game never waits for the disk: should the file fail, its rows fail with that error
+        (logged) and so does ``finish``, which the game's end raises.
+        """
+        writer = LiveLogWriter(path, header, open_now=False)
+        self.jobs.enqueue(("open", writer)).add_done_callback(_log_failure)
+        return writer
 
     def add(self, writer: LiveLogWriter, record: StepRecord) -> None:
         """Queue one row of ``writer``'s game; it is written within ``interval_s``."""
@@ -83,8 +89,9 @@ def _run_jobs(jobs: Sequence[tuple[Any, ...]]) -> list[Outcome]:
             outcomes.append((True, None))
         elif kind == "open":
             try:
-                outcomes.append((True, LiveLogWriter(job[1], job[2])))
-            except (OSError, ValueError) as exc:
+                job[1].open()
+                outcomes.append((True, None))
+            except OSError as exc:
                 outcomes.append((False, exc))
         else:
             # Rows queued after this finish belong to no game of it (a game's rows come before its

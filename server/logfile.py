@@ -96,21 +96,40 @@ class LiveLogWriter:
     A game started again under the same ``path`` starts a fresh ``.part`` file.
     """
 
-    def __init__(self, path: Path, header: GameHeader, *, fsync_rows: bool = False) -> None:
+    def __init__(self, path: Path, header: GameHeader, *, fsync_rows: bool = False, open_now: bool = True) -> None:
         self.path = Path(path)
         if self.path.name.endswith(PART_SUFFIX):
             raise ValueError(f"log path {str(self.path)!r} ends with {PART_SUFFIX!r}, the suffix of unfinished logs")
         self.part = part_path(self.path)
         self.header = header
         self.records: list[StepRecord] = []
-        self._texts: list[str] = [format_header(header)]   # the log so far: finish adds the end
+        self._texts: list[str] = []         # the log so far (header, rows): finish adds the end
         #: Also fsync each row (survives a power cut, not only a crash of the server); slower.
         self.fsync_rows = fsync_rows
         self._lock = threading.Lock()
-        self._file: TextIO | None = self.part.open("w", encoding="utf-8", newline="")
-        self._write(self._texts[0])
+        self._file: TextIO | None = None
+        self._failed: OSError | None = None     # why ``open`` could not create the .part file
+        if open_now:
+            self.open()
+
+    def open(self) -> None:
+        """Create the ``.part`` file and write the header (``open_now=False`` leaves this to the log thread).
+
+        Raises ``OSError`` when the file cannot be made; every later write, and ``finish``, then
+        raise it again, so that the game's end says what went wrong.
+        """
+        with self._lock:
+            try:
+                self._file = self.part.open("w", encoding="utf-8", newline="")
+            except OSError as exc:
+                self._failed = exc
+                raise
+            self._texts.append(format_header(self.header))
+            self._write(self._texts[0])
 
     def _write(self, text: str) -> None:
+        if self._failed is not None:
+            raise self._failed
         if self._file is None:
             raise ValueError(f"the live log {str(self.part)!r} is closed")
         self._file.write(text)
@@ -144,6 +163,8 @@ class LiveLogWriter:
     def _publish(self, outcome: GameOutcome) -> GameLog:
         """The finished log under its final name, synced (its folder not yet: ``finish_logs`` does that)."""
         with self._lock:
+            if self._failed is not None:
+                raise self._failed
             if self._file is None:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
             game = GameLog(self.header, list(self.records), outcome)

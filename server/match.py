@@ -125,7 +125,7 @@ class MatchRunner:
         ref = self.referee
         header = GameHeader(players=ref.players, ruleset=ref.settings.ruleset.name, game=self.game_id,
                             tournament=self.tournament, started=self.started_at)
-        self._writer = writer = await self.rows.open(self.log_path, header)
+        self._writer = writer = self.rows.open(self.log_path, header)
         for seat, session in enumerate(self.sessions):
             session.match, session.seat = self, seat
         self._ended = asyncio.get_running_loop().create_future()

@@ -161,10 +161,13 @@ class TournamentRunner:
                              on_error=self._tell,
                              rows=self.rows)
         self.running[game_id] = runner
-        await self.io(self.store.mark_started, self.tid, game_key(game), game_id, runner.started_at)
+        # Stored while the game starts (the game does not wait for the disk), and before its result.
+        started = asyncio.ensure_future(self.io(self.store.mark_started, self.tid, game_key(game), game_id,
+                                                runner.started_at))
         self.reporter.game_started(game_id, white.name, black.name)
 
         async def record(match: MatchResult) -> None:
+            await started
             await self.io(self.store.record_result, self.tid, game_key(game), _result(game, match.outcome),
                           log_path=str(match.log_path), game_id=game_id, started_at=match.started_at,
                           ended_at=match.ended_at, steps=match.steps)
@@ -172,6 +175,8 @@ class TournamentRunner:
             match = await runner.run(on_result=record)   # stored before the players hear game_over
         finally:
             del self.running[game_id]
+            if not started.done():
+                started.cancel()
         result = _result(game, match.outcome)
         self.reporter.game_finished(game_id, white.name, black.name, result)
         return result

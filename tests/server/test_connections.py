@@ -19,6 +19,9 @@ class Fake:
         self.sent: list[object] = []
 
     async def send(self, message: object) -> bool:
+        return self.send_now(message)
+
+    def send_now(self, message: object) -> bool:
         self.sent.append(message.payload.decode() if isinstance(message, Encoded) else message)
         return True
 
@@ -88,6 +91,18 @@ async def test_a_paced_broadcast_keeps_to_its_rate_and_the_newest_replaces_the_r
         await asyncio.sleep(0.05)
     assert all(c.sent[-1] == dump(newer) for c in many)
     assert sum(len(c.sent) for c in many) == 4 + 20          # nobody got the old table after the newer one
+
+
+async def test_a_paced_broadcast_passes_over_connections_busy_when_their_turn_comes():
+    conns = Connections(Limits(max_connections=100, max_per_address=100))
+    idle, playing = Fake("x"), Fake("x")
+    busy: set = set()
+    conns.send_later([idle, playing], ErrorMessage(code="rate_limited", message="table"), paced=True,
+                     busy=lambda: busy)
+    busy.add(playing)                                        # its game started before the table went out
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert len(idle.sent) == 1 and playing.sent == []
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])

@@ -109,9 +109,26 @@ async def test_games_that_end_together_share_one_sync_of_their_folder(tmp_path, 
     executor.shutdown()
 
 
-async def test_a_log_that_cannot_be_opened_says_so(tmp_path):
+async def test_a_log_that_cannot_be_made_fails_the_games_end_with_the_reason(tmp_path, caplog):
     executor = ThreadPoolExecutor(max_workers=1)
-    batcher = RowBatcher(executor)
+    batcher = RowBatcher(executor, interval_s=60)
+    writer = batcher.open(tmp_path / "missing" / "g.csv", GameHeader(players=PLAYERS))   # the game goes on
+    for record in rows(2):
+        batcher.add(writer, record)
     with pytest.raises(OSError, match="missing"):
-        await bounded(batcher.open(tmp_path / "missing" / "g.csv", GameHeader(players=PLAYERS)))
+        await bounded(batcher.finish(writer, OUTCOME))
+    assert "missing" in caplog.text                          # the failed open is logged when it happens
+    executor.shutdown()
+
+
+async def test_a_log_opened_through_the_batcher_gets_its_header_and_rows(tmp_path):
+    executor = ThreadPoolExecutor(max_workers=1)
+    batcher = RowBatcher(executor, interval_s=60)
+    writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS, game="g7"))
+    for record in rows(3):
+        batcher.add(writer, record)
+    log = await bounded(batcher.finish(writer, OUTCOME))
+    back = read_log(writer.path)
+    assert (back.header, back.steps, back.outcome) == (log.header, log.steps, log.outcome)
+    assert log.header.game == "g7" and log.steps == rows(3)
     executor.shutdown()
