@@ -48,6 +48,9 @@ class TimedConnection(ServerConnection):
         self.arrivals: deque[float] = deque()
         self.fast_lane: FastLane | None = None
         self.reading = False
+        # The parser state the fast read looks at (websockets 13-15); another version may lack it.
+        self._fast_read = all(hasattr(self.protocol, name) for name in ("reader", "parser", "cur_size", "extensions",
+                                                                          "max_size"))
 
     def data_received(self, data: bytes) -> None:
         # The fast lane's own reading of the commonest chunk there is, one whole small text frame
@@ -55,7 +58,7 @@ class TimedConnection(ServerConnection):
         # or a frame the lane declines, goes through websockets untouched: this path is tried only
         # while its parser waits for the first byte of a frame, with no fragmented message open.
         lane = self.fast_lane
-        if lane is not None and self.reading and not self.arrivals:
+        if lane is not None and self.reading and not self.arrivals and self._fast_read:
             protocol = self.protocol
             if (protocol.state is State.OPEN and protocol.cur_size is None and not protocol.extensions
                     and between_frames(protocol)):
