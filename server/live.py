@@ -21,9 +21,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from shared.quoridor import step_name
+from shared.quoridor import Step, step_name
 from shared.referee import StepJudged
-from shared.tournament import GameResult, Standings
+from shared.tournament import GameResult, Row, Standings
 
 from .standings_view import crosstable_text, render_crosstable, render_standings, standings_text
 
@@ -84,7 +84,7 @@ class _GameView:
     white: str
     black: str
     steps: int = 0
-    last: str = ""
+    last: Step | None = None           # named when drawn: most steps are never shown
     clocks_ms: tuple[int, int] = (0, 0)
     violations: list[int] = field(default_factory=lambda: [0, 0])
 
@@ -99,10 +99,29 @@ class Snapshot:
     games: dict[str, _GameView] = field(default_factory=dict)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=8))
     standings: Standings | None = None
+    _rows: tuple[int, int, list[Row]] | None = field(default=None, repr=False)
+
+    def standing_rows(self) -> list[Row]:
+        """The standings' rows, worked out once per finished game (a big table costs milliseconds)."""
+        standings = self.standings
+        assert standings is not None
+        key = (id(standings), standings.games_done)
+        if self._rows is None or self._rows[:2] != key:
+            self._rows = (*key, standings.rows())
+        return self._rows[2]
 
 
-def render_dashboard(snap: Snapshot, *, max_games: int = 12) -> Group:
-    """The whole dashboard as one renderable: progress, games in progress, standings, recent events."""
+def _name(step: Step | None) -> str:
+    if step is None:
+        return ""
+    try:
+        return step_name(step)
+    except ValueError:          # an empty or malformed step has no algebraic name
+        return "?"
+
+
+def render_dashboard(snap: Snapshot, *, max_games: int = 12, max_rows: int = 20) -> Group:
+    """The whole dashboard as one renderable: progress, games in progress, the standings' top, recent events."""
     total = snap.total or max(snap.done + len(snap.games), 1)
     header = Table.grid(expand=True)
     header.add_column(ratio=1)
@@ -118,14 +137,18 @@ def render_dashboard(snap: Snapshot, *, max_games: int = 12) -> Group:
         games.add_column(column)
     for game_id, view in list(snap.games.items())[:max_games]:
         games.add_row(game_id, Text(view.white, "bright_cyan"), Text(view.black, "bright_magenta"),
-                      str(view.steps), view.last,
+                      str(view.steps), _name(view.last),
                       f"{view.clocks_ms[0] / 1000:.1f} / {view.clocks_ms[1] / 1000:.1f}",
                       f"{view.violations[0]} / {view.violations[1]}")
     if len(snap.games) > max_games:
         games.caption = f"… and {len(snap.games) - max_games} more"
     parts.append(games)
     if snap.standings is not None and snap.standings.games_done:
-        parts.append(render_standings(snap.standings.rows(), title="standings"))
+        rows = snap.standing_rows()
+        table = render_standings(rows[:max_rows], title="standings")
+        if len(rows) > max_rows:
+            table.caption = f"… and {len(rows) - max_rows} more (all of them at the end)"
+        parts.append(table)
     if snap.recent:
         parts.append(Panel("\n".join(snap.recent), title="recent", title_align="left"))
     return Group(*parts)
@@ -176,17 +199,14 @@ class LiveReporter:
         view.clocks_ms = judged.clocks_ms
         if judged.record.status.is_violation:
             view.violations[judged.seat] += 1
-        try:
-            view.last = step_name(judged.record.step)
-        except ValueError:
-            view.last = "?"
+        view.last = judged.record.step
         self._draw()
 
     def game_finished(self, game_id: str, white: str, black: str, result: GameResult) -> None:
         self.snap.games.pop(game_id, None)
         self.snap.done += 1
         self.snap.recent.append(f"{game_id}: {describe_result(white, black, result)}")
-        self._draw(force=True)
+        self._draw()        # not forced: hundreds of games may end at once
 
     def standings(self, standings: Standings) -> None:
         self.snap.standings = standings

@@ -97,3 +97,36 @@ def test_the_live_reporter_prints_messages_before_it_starts_and_files_at_the_end
     text = out.file.getvalue()
     assert text.startswith("listening on ws://127.0.0.1:1/") and "alice joined" in text
     assert f"results written to {tmp_path / 'results.json'}" in text
+
+
+def test_a_big_table_shows_its_top_and_is_worked_out_once_per_game(monkeypatch):
+    players = [f"p{i:03d}" for i in range(60)]
+    standings = Standings(players)
+    standings.add(GameResult("p000", "p001", 0, "goal", (1000, 2000)))
+    snap = Snapshot(name="big", total=30, done=1, standings=standings)
+    worked = []
+    real_rows = Standings.rows
+    monkeypatch.setattr(Standings, "rows", lambda self: worked.append(1) or real_rows(self))
+    for _ in range(3):
+        screen = console()
+        screen.print(render_dashboard(snap, max_rows=10))
+    text = screen.file.getvalue()
+    assert "p000" in text and "… and 50 more" in text and "p059" not in text
+    assert len(worked) == 1                                   # three redraws, one table
+    standings.add(GameResult("p002", "p003", 1, "goal", (1000, 2000)))
+    render_dashboard(snap)
+    assert len(worked) == 2                                   # a finished game: worked out again
+
+
+def test_games_ending_together_do_not_each_redraw_the_screen():
+    reporter = LiveReporter(console(), fps=1.0)
+    reporter.tournament_started("cup", [f"p{i}" for i in range(20)], 10)
+    draws = []
+    reporter.live.update = lambda *args, **kwargs: draws.append(1)   # type: ignore[method-assign]
+    for i in range(10):
+        reporter.game_started(f"g{i}", f"p{2 * i}", f"p{2 * i + 1}")
+    for i in range(10):
+        reporter.game_finished(f"g{i}", f"p{2 * i}", f"p{2 * i + 1}",
+                               GameResult(f"p{2 * i}", f"p{2 * i + 1}", 0, "goal", (1, 2)))
+    assert len(draws) <= 1                                    # at most fps draws a second, not one per game
+    reporter.stop()
