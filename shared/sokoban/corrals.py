@@ -39,10 +39,13 @@ def _around(cells: int, stride: int) -> int:
     return (cells << 1) | (cells >> 1) | (cells << stride) | (cells >> stride)
 
 
-def pi_corral_pushes(board: Board, boxes: int, region: int) -> list[tuple[int, int]] | None:
+def pi_corral_pushes(board: Board, boxes: int, region: int, *,
+                     all_goals: bool = True) -> list[tuple[int, int]] | None:
     """``(box, direction index)`` for the pushes into the PI-corral with fewest of them, or ``None`` when there is none.
 
     An empty list means a corral that must change and never can: the position is a deadlock.
+    ``all_goals=False`` is for a search of some boxes only, where a goal without a box may stay so:
+    then only a box off a goal makes a corral one that must change.
     """
     floor, stride, live, goals = board.floor, board.stride, board.live, board.level.goals
     offsets = board.offsets
@@ -53,7 +56,7 @@ def pi_corral_pushes(board: Board, boxes: int, region: int) -> list[tuple[int, i
         corral = reach(rest & -rest, rest, stride)
         rest &= ~corral
         touching = _around(corral, stride) & boxes
-        if not (corral & goals) and not (touching & ~goals):
+        if not (all_goals and corral & goals) and not (touching & ~goals):
             continue                 # nothing in it needs to change
         pushes: list[tuple[int, int]] = []
         qualifies = True

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from shared.grid import bfs_distances
 
 from .level import Level
@@ -28,16 +30,20 @@ class Board:
         goals = level.goals & level.floor      # goals the player cannot reach hold fixed boxes
         self.goal_cells = [i for i in range(level.floor.bit_length()) if goals >> i & 1]
         # distances[g][cell]: pushes to bring a box from cell to goal g alone (INFINITE if it cannot).
-        self.distances = [self._pull_distances(goal) for goal in self.goal_cells]
+        self.distances = [self.pull_distances([goal]) for goal in self.goal_cells]
         size = level.floor.bit_length()
-        self.nearest = [min(d[cell] for d in self.distances) for cell in range(size)]
+        self.nearest = [min((d[cell] for d in self.distances), default=INFINITE) for cell in range(size)]
         #: Floor cells from which a box can still reach some goal.
         self.live = sum(1 << cell for cell in range(size) if self.nearest[cell] < INFINITE and level.floor >> cell & 1)
         self.size = size
         self._rows: dict[int, list[list[int]]] = {}
 
-    def _pull_distances(self, goal: int, floor: int | None = None) -> list[int]:
-        """Pulls from ``goal``: a box at ``b`` comes from ``b + o`` if the player can stand at ``b + 2o``."""
+    def pull_distances(self, targets: Iterable[int], floor: int | None = None) -> list[int]:
+        """Pushes bringing a box alone on ``floor`` to the nearest of ``targets``, per cell (``INFINITE``: never).
+
+        Found by pulling back from the targets: a box at ``b`` comes from ``b + o`` if the player can
+        stand at ``b + 2o``.
+        """
         floor = self.floor if floor is None else floor
         offsets = self.offsets
         size = self.floor.bit_length()
@@ -47,7 +53,7 @@ class Board:
                     and floor >> (cell + 2 * o) & 1]
 
         dist = [INFINITE] * size
-        for cell, pushes in bfs_distances(goal, pulls).items():   # once per goal, before the search
+        for cell, pushes in bfs_distances(targets, pulls, multi=True).items():
             dist[cell] = pushes
         return dist
 
@@ -71,7 +77,7 @@ class Board:
         if table is None:
             distances = [self.distances[g] if not frozen else
                          [0 if cell == goal else INFINITE for cell in range(self.size)] if frozen >> goal & 1 else
-                         self._pull_distances(goal, self.floor & ~frozen)
+                         self.pull_distances([goal], self.floor & ~frozen)
                          for g, goal in enumerate(self.goal_cells)]
             table = [[d[cell] for d in distances] for cell in range(self.size)]
             self._rows[frozen] = table

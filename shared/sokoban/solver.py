@@ -2,8 +2,9 @@
 
 A state is the boxes (a bit mask) and the player's region, named by its lowest cell: moves that
 do not push are folded into the reachability of that region, so the search branches on pushes
-only. Pushes into dead squares and pushes that freeze a box off a goal are pruned; boxes frozen
-on goals become walls for the bound; a box pushed into a dead-end tunnel of goals slides to its
+only. Pushes into dead squares, pushes that freeze a box off a goal and pushes that leave a corral
+its own boxes can never open or clear (``corral_deadlocks``) are pruned; boxes frozen on goals
+become walls for the bound; a box pushed into a dead-end tunnel of goals slides to its
 far end in one move (``macros``). States are ordered by ``pushes + weight * bound``, where the
 bound is the minimum-cost matching of boxes to goals by push distance, each box alone with the
 player on its side of it (``sides``; infinite when no perfect matching exists, which prunes too).
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from shared.grid import DIRECTIONS, iter_bits, shortest_path
 
+from .corral_deadlocks import CorralDeadlocks
 from .corrals import pi_corral_pushes, reach
 from .deadlocks import Board
 from .level import Level
@@ -76,8 +78,9 @@ _BATCH = 128      # expansions per turn of one search (and per clock check)
 class _Search:
     """One best-first search, run a batch at a time; ``found`` holds the solving key once found."""
 
-    def __init__(self, level: Level, board: Board, sides: Sides, weight: int, corrals: bool,
+    def __init__(self, level: Level, board: Board, sides: Sides, weight: int, corrals: CorralDeadlocks | None,
                  start: tuple[int, int, list[int], list[list[int]], Matching]) -> None:
+        #: ``corrals``: the corral-deadlock tests (shared by the searches), ``None`` for no corral pruning at all.
         self.level, self.board, self.weight, self.corrals = level, board, weight, corrals
         self.floor, self.stride = level.floor, level.stride
         self.goals = level.goals & level.floor
@@ -112,12 +115,13 @@ class _Search:
         tunnels = self.tunnels
         slide = tunnels.slide
         cuts = self.sides.cuts
+        corrals = self.corrals
         for _ in range(batch):
             if not heap:
                 return False
             _, _, _, pushes, key, boxes, region, cells, costs, matching, frozen = heapq.heappop(heap)
             self.nodes += 1
-            candidates = pi_corral_pushes(board, boxes, region) if self.corrals else None
+            candidates = pi_corral_pushes(board, boxes, region) if corrals is not None else None
             if candidates is None:
                 candidates = _pushes(boxes, region, floor & ~boxes & live, offsets)
             for box, d in candidates:
@@ -133,6 +137,8 @@ class _Search:
                 new_key = (new_boxes << shift) | ((new_region & -new_region).bit_length() - 1)
                 if new_key in parents:
                     continue
+                if corrals is not None and corrals.around(new_boxes, new_region, target):
+                    continue                      # a corral that never opens nor clears: a deadlock
                 row = cells.index(box)
                 new_cells = cells.copy()
                 new_cells[row] = target
@@ -175,7 +181,8 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     (weight of the bound against pushes made, share of the expansions) in turns, and returns the
     first solution found: a forward search reaching the goal, a backward one reaching the start,
     or the two meeting. Guaranteed: a returned ``lurd`` is checked by ``judge`` (valid and solved);
-    it is *not* guaranteed to be optimal in moves or pushes. ``corrals`` turns PI-corral pruning on.
+    it is *not* guaranteed to be optimal in moves or pushes. ``corrals`` turns PI-corral pruning and the
+    corral-deadlock tests on.
     ``unsolvable`` means a search ran out of states to expand (every pruning used is sound).
     """
     started = clock()
@@ -197,7 +204,8 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     if matching0.cost >= INFINITE:
         return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
     start = (boxes0, region0, cells0, costs0, matching0)
-    forward = [(_Search(level, board, sides, weight, corrals, start), share) for weight, share in portfolio]
+    tests = CorralDeadlocks(board) if corrals else None       # one table of verdicts for all the searches
+    forward = [(_Search(level, board, sides, weight, tests, start), share) for weight, share in portfolio]
     tables = [search.parents for search, _ in forward]
     if not tables:                               # a backward search alone still stops at the start
         shift = floor.bit_length()

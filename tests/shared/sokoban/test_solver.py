@@ -91,6 +91,13 @@ def test_an_unsolvable_level_is_reported():
     assert result.status == "unsolvable" and result.lurd is None
 
 
+def test_a_level_whose_goals_the_player_never_reaches_is_unsolvable():
+    # walled off from the player: two boxes, and the goals (no goal at all on the player's floor)
+    level = parse_level("######\n#  #$#\n#@#. #\n##.#$#\n######")
+    assert Board(level).live == 0
+    assert solve(level, time_limit=5).status == "unsolvable"
+
+
 def test_an_already_solved_level():
     result = solve(parse_level("####\n#@*#\n####"))
     assert result.solved and result.lurd == "" and result.moves == 0
