@@ -112,12 +112,22 @@ def _csv_line(fields: list[object]) -> str:
     return buffer.getvalue()
 
 
+_META_PREFIX = ",".join(str(n) for n in _META_NUMBERS)
+
+
 def _text(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
 def _meta_row(key: str, value: object, seat: int | None = None) -> str:
-    return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value])
+    text = str(value)
+    if value is None or any(c in text for c in _QUOTED) or any(c in key for c in _QUOTED):
+        return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value])
+    return f",{_META_PREFIX},,,{_text(seat)},{key},{text}\n"     # what csv writes when nothing needs quotes
+
+
+#: Characters that make the csv module quote a field.
+_QUOTED = (",", '"', "\n", "\r")
 
 
 def format_row(record: StepRecord, *, seat: int | None = None) -> str:

@@ -279,3 +279,17 @@ def _csv_writer_row(record: StepRecord, seat: int | None) -> str:
 def test_format_row_writes_what_the_csv_module_writes(name, step, status, thinking, turn, seat):
     record = StepRecord(name, step, status, thinking, turn)
     assert format_row(record, seat=seat) == _csv_writer_row(record, seat)
+
+
+@given(key=st.sampled_from(["format", "player", "game", "result", "k,ey"]),
+       value=st.none() | st.integers(-5, 10 ** 6) | st.text(max_size=15) | st.sampled_from(['a,b', 'say "hi"', "x\ny"]),
+       seat=st.sampled_from([None, 0, 1]))
+def test_metadata_rows_are_what_the_csv_module_writes(key, value, seat):
+    import csv
+    import io
+
+    from shared.gamelog.csvformat import _META_NUMBERS, _meta_row
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(["", *_META_NUMBERS, "", "", "" if seat is None else seat,
+                                                      key, value])
+    assert _meta_row(key, value, seat) == buffer.getvalue()
