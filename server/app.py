@@ -14,9 +14,9 @@ import math
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from datetime import UTC, datetime
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 from websockets.asyncio.server import Server, serve
@@ -31,13 +31,13 @@ from shared.referee import StepJudged
 from shared.tournament import Standings
 
 from . import __version__
-from .batching import Outcome, ThreadBatcher
-from .connection import FastLane, Peer, TimedConnection
+from .batching import ThreadBatcher, run_in_one_transaction
+from .connection import Peer, TimedConnection
 from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
 from .lobby import AdmissionError, Lobby
 from .match import MatchRunner
-from .players import PlayerSession
+from .players import PlayerSession, step_lane
 from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
 from .rooms import RoomContext, RoomError
 from .settings import ServerSettings
@@ -97,7 +97,6 @@ class ArenaServer:
         self.done = asyncio.Event()
         self._closed = False
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-db")
-        self._store_calls = ThreadBatcher(self._db_thread, self._store_batch)
         self._log_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-logs")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -112,6 +111,7 @@ class ArenaServer:
     async def _start(self) -> None:
         s = self.settings
         self.store = await self._io(ResultStore, s.data_dir / "arena.db")
+        self._store_calls = ThreadBatcher(self._db_thread, partial(run_in_one_transaction, self.store))
         if s.resume:
             row = await self._io(self.store.latest_unfinished)
             if row is None:
@@ -243,17 +243,6 @@ class ArenaServer:
         """A store call of the games (start, result, reads) on the database thread; the calls that queue
         up while it works go together in one transaction (``ResultStore.batch``): one sync to disk."""
         return await self._store_calls.submit((function, args, kwargs))
-
-    def _store_batch(self, calls: Sequence[tuple[Any, tuple[Any, ...], dict[str, Any]]]) -> list[Outcome]:
-        outcomes: list[Outcome] = []
-        assert self.store is not None
-        with self.store.batch():
-            for function, args, kwargs in calls:
-                try:
-                    outcomes.append((True, function(*args, **kwargs)))
-                except Exception as exc:  # noqa: BLE001 - that call's error, raised to its caller
-                    outcomes.append((False, exc))
-        return outcomes
 
     # -- connections ----------------------------------------------------------------------
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:
@@ -395,7 +384,7 @@ class ArenaServer:
         limits = self.settings.limits
         limit = limits.max_puzzle_frame_bytes if ctx is not None else limits.max_frame_bytes
         if session is not None and not peer.debug:
-            ws.fast_lane = self._fast_lane(peer, session, limit)
+            ws.fast_lane = step_lane(peer, session, limit)
         try:
             while True:
                 ws.reading = True
@@ -406,27 +395,6 @@ class ArenaServer:
                 await self._frame(peer, session, room, ctx, raw, ws.arrival(), limit)
         finally:
             ws.fast_lane = None
-
-    def _fast_lane(self, peer: Peer, session: PlayerSession, limit: int) -> FastLane:
-        """What takes a player's steps as they arrive: a valid step for the game awaiting it is routed at once.
-
-        Anything else (another frame, a bad one, a step out of turn) is left to the reader, which
-        answers it as usual: this only skips the queue for frames that need no answer.
-        """
-        def take(data: bytes, arrived: float) -> bool:
-            match = session.match
-            if match is None or len(data) > limit or not session.awaited():
-                return False
-            try:
-                message = parse_client(str(data, "utf-8"))
-            except (UnicodeDecodeError, ProtocolError):
-                return False
-            if not isinstance(message, StepMessage) or message.game != match.game_id:
-                return False
-            match.submit_step(session.seat, message.turn, to_step(message), arrived)  # type: ignore[arg-type]
-            peer.good_frame()
-            return True
-        return take
 
     async def _frame(self, peer: Peer, session: PlayerSession | None, room: str, ctx: RoomContext | None,
                      raw: str | bytes, arrived: float, limit: int) -> None:

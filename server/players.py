@@ -11,15 +11,15 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from shared.protocol import GameOver, GameStart, turn_frame
+from shared.protocol import GameOver, GameStart, ProtocolError, StepMessage, parse_client, to_step, turn_frame
 from shared.referee import TurnRequest
 
-from .connection import Peer
+from .connection import FastLane, Peer
 
 if TYPE_CHECKING:
     from .match import MatchRunner
 
-__all__ = ["PlayerSession"]
+__all__ = ["PlayerSession", "step_lane"]
 
 
 class PlayerSession:
@@ -101,3 +101,25 @@ class PlayerSession:
     async def _send(self, message: object) -> bool:
         peer = self.peer
         return peer is not None and peer.send_now(message)
+
+
+def step_lane(peer: Peer, session: PlayerSession, limit: int) -> FastLane:
+    """What takes a player's steps as they arrive: a valid step for the game awaiting it is routed at once.
+
+    Anything else (another frame, a bad one, a step out of turn) is left to the reader, which
+    answers it as usual: this only skips the queue for frames that need no answer.
+    """
+    def take(data: bytes, arrived: float) -> bool:
+        match = session.match
+        if match is None or len(data) > limit or not session.awaited():
+            return False
+        try:
+            message = parse_client(str(data, "utf-8"))
+        except (UnicodeDecodeError, ProtocolError):
+            return False
+        if not isinstance(message, StepMessage) or message.game != match.game_id:
+            return False
+        match.submit_step(session.seat, message.turn, to_step(message), arrived)  # type: ignore[arg-type]
+        peer.good_frame()
+        return True
+    return take
