@@ -128,28 +128,6 @@ def _unsolvable(level: Level) -> bool:
     return not _solvable(level, graph)
 
 
-def _random_level(rng: random.Random) -> Level | None:
-    """A small closed room with a few walls, and two to four boxes and goals (None when it does not parse)."""
-    width, height = rng.randint(6, 8), rng.randint(5, 7)
-    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
-    rows = [["#" if r in (0, height - 1) or c in (0, width - 1) else " " for c in range(width)] for r in range(height)]
-    cells = rng.sample(inner, len(inner))
-    count = rng.randint(2, 4)
-    for r, c in cells[:rng.randint(0, 3)]:
-        rows[r][c] = "#"
-    rest = cells[3:]
-    for r, c in rest[:count]:
-        rows[r][c] = "$"
-    for r, c in rest[count:2 * count]:
-        rows[r][c] = "*" if rows[r][c] == "$" else "."
-    r, c = rest[2 * count]
-    rows[r][c] = "@"
-    try:
-        return parse_level("\n".join("".join(row) for row in rows))
-    except Exception:                        # an enclosed box or goal: not a level worth testing
-        return None
-
-
 def test_a_goal_column_whose_pushing_square_a_box_shuts_is_found_by_the_opening_search():
     level = parse_level(SHUT_TUNNEL)
     board = Board(level)
@@ -193,12 +171,12 @@ def test_a_box_blocking_the_only_push_into_a_corral_counts_as_one_of_its_boxes()
     assert _unsolvable(level)
 
 
-def test_no_position_called_a_deadlock_can_be_solved():
+def test_no_position_called_a_deadlock_can_be_solved(random_level):
     """Every position of small random levels, with both searches on whatever number of boxes they keep."""
     rng = random.Random(7)
     checked = fired = 0
     while checked < 25:
-        level = _random_level(rng)
+        level = random_level(rng, widths=(6, 8), heights=(5, 7), boxes=(2, 4))
         graph = _states(level) if level is not None else {}
         if len(graph) < 50:                  # a level with next to nothing to do
             continue
