@@ -1,8 +1,9 @@
-"""``ArenaServer``: the websocket server — connections, hello, players, spectators, one tournament.
+"""``ArenaServer``: one server process — listening, the tournament, the standings, the end.
 
-Each connection is one task (``_handle``) that only parses, checks and routes frames; games run
-in their own tasks (``MatchRunner``), puzzle frames go to the ``PuzzleDesk``. A handler that fails
-closes its own connection only.
+Connections are asyncio protocols of our own over websockets' sans-I/O layer
+(``server.wire.WebSocketLink``); the ``Router`` admits them and routes their frames in the
+callbacks that read them. Games run in their own tasks (``MatchRunner``), puzzle frames go to
+the ``PuzzleDesk``. A handler that fails closes its own connection only.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import logging
 import math
 import random
+import resource
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -19,31 +21,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.server import Server, serve
-from websockets.exceptions import ConnectionClosed
-
-from shared.protocol import (
-    Hello, ProtocolError, RulesInfo, Standings as StandingsMessage, StepMessage, TournamentOver, Watch, Welcome,
-    parse_client, to_step,
-)
+from shared.protocol import RulesInfo, Standings as StandingsMessage, TournamentOver, Welcome
 from shared.quoridor import BLOCK_SUM
-from shared.referee import StepJudged
+from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import Standings
 
 from . import __version__
 from .batching import ThreadBatcher, run_in_one_transaction
-from .connection import Peer, TimedConnection
 from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
-from .lobby import AdmissionError, Lobby
+from .lobby import Lobby
 from .match import MatchRunner
-from .players import PlayerSession, step_lane
-from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
-from .rooms import RoomContext, RoomError
+from .puzzle_desk import PuzzleDesk
+from .router import Router
 from .settings import ServerSettings
 from .store import ResultStore
 from .tournament import Reporter, TournamentRunner
 from .updates import game_update, standing_rows
+from .wire import LinkSettings, WebSocketLink
 
 __all__ = ["ArenaServer", "SilentReporter"]
 
@@ -59,10 +54,32 @@ STANDINGS_BYTES_PER_S = 4 * 1024 * 1024
 #: Seconds a closing handshake may take: by then everything is saved, so a client that does not
 #: answer it must not hold the server up (websockets waits 10 s by default).
 CLOSE_TIMEOUT_S = 2.0
+#: Keep-alive: a connection quiet this long is pinged, and closed if the ping gets no answer as long again.
+PING_INTERVAL_S = 20.0
+#: Open files kept for the server's own use (logs, the databases) when it sizes its connection limit.
+FILES_IN_RESERVE = 0.5
 
 
-class _Drop(Exception):
-    """The connection broke the protocol once too often (or fatally): close it."""
+def connection_capacity(open_files: int) -> int:
+    """Connections the server may hold at once with ``open_files`` file descriptors: half of them.
+
+    The other half is kept for what a tournament opens itself (a log per game in progress, the
+    databases), so that no number of connections can make a game's log impossible to open.
+    """
+    return max(16, int(open_files * (1 - FILES_IN_RESERVE)))
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's open-file limit to its hard limit (as servers do at start); the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 class SilentReporter:
@@ -81,9 +98,11 @@ class ArenaServer:
     def __init__(self, settings: ServerSettings, reporter: Reporter | None = None) -> None:
         self.settings = settings
         self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
-        self.server: Server | None = None
+        self.server: asyncio.Server | None = None
         self.legacy_server: asyncio.Server | None = None
         self.connections = Connections(settings.limits, paced_bytes_per_s=STANDINGS_BYTES_PER_S)
+        self.router: Router | None = None
+        self._pinger: asyncio.TimerHandle | None = None
         self._standings: Standings | None = None            # the latest, not yet broadcast
         self._standings_timer: asyncio.TimerHandle | None = None
         self._standings_sent = -math.inf
@@ -124,14 +143,20 @@ class ArenaServer:
             self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
+        self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
+        router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self.reporter.message)
+        link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
+                                     handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
+                                     ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
+                                     high_water=s.limits.send_high_water)
+        self.router = router
         try:
-            self.server = await serve(self._handle, s.host, s.port, create_connection=TimedConnection,
-                                      max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
-                                      ping_interval=20, ping_timeout=20, close_timeout=CLOSE_TIMEOUT_S,
-                                      compression=None)   # frames of ~200 bytes: deflate costs CPU, saves nothing
+            self.server = await asyncio.get_running_loop().create_server(lambda: WebSocketLink(router, link_settings),
+                                                                         s.host, s.port)
         except OSError as exc:
             raise ValueError(f"cannot listen on {s.host}:{s.port} for websockets: {exc.strerror or exc}; "
                              "is another server running there? choose another -p") from None
+        self._pinger = asyncio.get_running_loop().call_later(PING_INTERVAL_S / 4, self._keepalive)
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
@@ -197,7 +222,7 @@ class ArenaServer:
             self._standings_timer.cancel()
             self._standings_timer = None
         goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
-        await self.connections.send_all(goodbye)
+        self.connections.send_all(goodbye)
         await self.connections.close_all(1000, "tournament over")
         self.done.set()
         return standings
@@ -213,14 +238,18 @@ class ArenaServer:
         if self._closed:
             return
         self._closed = True
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
-        if self.legacy_server is not None:
-            self.legacy_server.close()
-            for conn in [c for c in self.connections.open if isinstance(c, LegacyPeer)]:
-                await conn.close()
-            await self.legacy_server.wait_closed()
+        if self._pinger is not None:
+            self._pinger.cancel()
+        for server in (self.server, self.legacy_server):
+            if server is not None:
+                server.close()
+        await self.connections.close_all(1001, "server shutting down")
+        if self.router is not None:
+            for link in self.router.links():
+                link.abort()
+        for server in (self.server, self.legacy_server):
+            if server is not None:
+                await server.wait_closed()
         if self.store is not None:
             await self._io(self.store.close)
         await self.desk.close()
@@ -246,204 +275,23 @@ class ArenaServer:
 
     # -- connections ----------------------------------------------------------------------
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:
+        self.connections.settle(peer, anonymous=False)
         self.connections.greeted.add(peer)    # it hears the end of the contest (the close frame)
         self.reporter.message(f"{session.name} joined from {peer.address} (legacy TCP)")
 
-    async def _handle(self, ws: TimedConnection) -> None:
-        peer = Peer(ws, self.settings.limits, debug=self.settings.debug)
-        if not self.connections.add(peer):
-            await peer.error("too_many_connections", "too many connections; close some and try again")
-            await peer.close(1013, "too many connections")
-            return
-        session: PlayerSession | None = None
-        room: RoomContext | None = None
-        try:
-            hello = await self._hello(peer)
-            if hello is None:
-                return
-            if hello.room != "quoridor":
-                room = await self._enter_room(peer, hello)
-                if room is None:
-                    return
-            elif hello.role == "player":
-                session = await self._admit(peer, hello)
-                if session is None:
-                    return
-            else:
-                self.connections.spectators[peer] = set()
-                self.connections.greeted.add(peer)
-                await peer.send(self._welcome("spectator"))
-            await self._serve(peer, session, hello.room, room)
-        except ConnectionClosed:
-            pass
-        except _Drop as drop:
-            await peer.close(1008, str(drop))   # 1008: policy violation
-        except Exception:  # noqa: BLE001 - one broken connection must never take the server down
-            log.exception("connection from %s failed", peer.address)
-        finally:
-            self.connections.remove(peer)
-            if session is not None:
-                self.lobby.leave(session, peer)
-            await peer.close()
-
-    async def _hello(self, peer: Peer) -> Hello | None:
-        """Read frames until a valid ``hello``; None when the connection gives up or times out."""
-        deadline = time.monotonic() + self.settings.limits.hello_timeout_s
-        while True:
-            try:
-                async with asyncio.timeout(max(deadline - time.monotonic(), 0)):  # not wait_for: see match.py
-                    raw = await peer.ws.recv()
-            except TimeoutError:
-                await peer.error("hello_first", "no hello received in time; closing")
-                return None
-            message = await self._parse(peer, raw, peer.ws.arrival(), greeted=False, awaited=False,
-                                        limit=self.settings.limits.max_frame_bytes)
-            if message is None:
-                continue
-            if isinstance(message, Hello):
-                if message.room != "quoridor" and not self.desk.serves(message.room):
-                    await peer.error("room_unavailable", f"room {message.room!r} is not served here", "hello")
-                    return None
-                if message.room == "quoridor" and message.role == "player" and self.settings.puzzles_only:
-                    await peer.error("room_unavailable", "this server plays no tournament (-n 0): it serves only "
-                                                         "the puzzle rooms sokoban, ice and circuit", "hello")
-                    return None
-                if message.room != "quoridor" and message.role == "spectator":
-                    await peer.error("room_unavailable", f"there is nothing to watch in room {message.room!r}: "
-                                                         "spectators watch the quoridor room", "hello")
-                    return None
-                return message
-            await self._refuse(peer, "hello_first", "say hello first: {\"type\": \"hello\", ...}", message.type)
-
-    async def _refuse(self, peer: Peer, code: str, message: str, frame_type: str | None = None) -> None:
-        """Answer a bad frame with an ``error``; raises ``_Drop`` once the connection has too many strikes."""
-        if not await peer.error(code, message, frame_type):
-            raise _Drop("too many bad frames")
-
-    async def _parse(self, peer: Peer, raw: str | bytes, arrived: float, *, greeted: bool, awaited: bool,
-                     limit: int) -> Any:
-        """The checks every frame passes (rate, size, syntax); the message, or None when it was refused.
-
-        ``awaited``: the connection's game is waiting for its step. That frame is exempt from the rate,
-        so a fast bot is never refused into a timeout; junk sent then still earns strikes.
-        """
-        if peer.debug:
-            log.info("<- %s %s", peer.address, raw[:1000] if isinstance(raw, str) else f"<{len(raw)} bytes>")
-        if not awaited and not peer.allow(arrived):
-            if peer.flooding(arrived):
-                await peer.error("rate_limited", "too many messages, again and again; closing", strike=False)
-                raise _Drop("flooding")
-            await peer.error("rate_limited", "too many messages; slow down", strike=False)
-            return None
-        # The limit is in bytes: a text of multi-byte characters is larger than its length says.
-        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
-        if size > limit:
-            await self._refuse(peer, "frame_too_large", f"frames may be at most {limit} bytes (got {size})")
-            return None
-        try:
-            return parse_client(raw)
-        except ProtocolError as exc:
-            if exc.code == "protocol_version" and not greeted:
-                # A client that speaks another version cannot go on: say so and close (docs/protocol.md).
-                await peer.error(exc.code, exc.message, exc.frame_type)
-                raise _Drop("unsupported protocol version") from None
-            await self._refuse(peer, exc.code, exc.message, exc.frame_type)
-            return None
-
-    async def _admit(self, peer: Peer, hello: Hello) -> PlayerSession | None:
-        try:
-            session = self.lobby.admit(hello.key, hello.name, peer)
-        except AdmissionError as exc:
-            await peer.error(exc.code, exc.message, "hello")
-            return None
-        self.connections.greeted.add(peer)
-        await peer.send(self._welcome(session.name))
-        self.reporter.message(f"{session.name} joined from {peer.address}")
-        return session
-
-    async def _enter_room(self, peer: Peer, hello: Hello) -> RoomContext | None:
-        """Admit a connection to a puzzle room (no seat is taken); with a roster, only listed keys."""
-        roster = self.settings.roster
-        if roster is not None and hello.key not in roster:
-            await peer.error("unknown_key", "this server admits only the keys on its roster", "hello")
-            return None
-        name = roster[hello.key] if roster is not None else (hello.name or hello.key)
-        await peer.send(self._welcome(name))
-        self.reporter.message(f"{name} entered the {hello.room} room from {peer.address}")
-        return RoomContext(name)
-
     def _welcome(self, player: str) -> Welcome:
         s = self.settings
-        rules = RulesInfo(ruleset=s.ruleset, time_limit_ms=s.effective_time_limit_ms, violations_allowed=3,
-                          step_cap=s.step_cap, walls_per_player=BLOCK_SUM)
+        rules = RulesInfo(ruleset=s.ruleset, time_limit_ms=s.effective_time_limit_ms,
+                          violations_allowed=VIOLATIONS_TO_LOSE, step_cap=s.step_cap, walls_per_player=BLOCK_SUM)
         return Welcome(player=player, server=f"{s.server_name} {__version__}", rules=rules)
 
-    async def _serve(self, peer: Peer, session: PlayerSession | None, room: str, ctx: RoomContext | None) -> None:
-        """Route every later frame of a connection until it closes."""
-        ws = peer.ws
-        limits = self.settings.limits
-        limit = limits.max_puzzle_frame_bytes if ctx is not None else limits.max_frame_bytes
-        if session is not None and not peer.debug:
-            ws.fast_lane = step_lane(peer, session, limit)
-        try:
-            while True:
-                ws.reading = True
-                try:
-                    raw = await ws.recv()
-                finally:
-                    ws.reading = False
-                await self._frame(peer, session, room, ctx, raw, ws.arrival(), limit)
-        finally:
-            ws.fast_lane = None
-
-    async def _frame(self, peer: Peer, session: PlayerSession | None, room: str, ctx: RoomContext | None,
-                     raw: str | bytes, arrived: float, limit: int) -> None:
-        """Check and route one frame the reader took."""
-        awaited = session is not None and session.awaited()
-        message = await self._parse(peer, raw, arrived, greeted=True, awaited=awaited, limit=limit)
-        if message is None:
-            return
-        if ctx is not None and isinstance(message, PUZZLE_FRAMES):
-            problem = await self._puzzle(peer, room, ctx, message)
-        else:
-            problem = self._route(peer, session, message, arrived)
-        if problem is None:
-            peer.good_frame()
-        else:
-            await self._refuse(peer, *problem, message.type)
-
-    async def _puzzle(self, peer: Peer, room: str, ctx: RoomContext, message: Any) -> tuple[str, str] | None:
-        """Hand a puzzle frame to its room and send the reply; ``(code, message)`` when the room refused it."""
-        try:
-            reply = await self.desk.answer(room, ctx, message)
-        except RoomError as exc:
-            return exc.code, exc.message
-        await peer.send(reply)
-        return None
-
-    def _route(self, peer: Peer, session: PlayerSession | None, message: Any, arrived: float) -> tuple[str, str] | None:
-        """Deliver one parsed frame; returns ``(code, message)`` when it cannot be taken."""
-        if isinstance(message, Hello):
-            return "already_hello", "this connection has already said hello"
-        if isinstance(message, StepMessage):
-            if session is None:
-                return "not_a_player", "only quoridor players send steps (this connection is a spectator or in a puzzle room)"
-            match = session.match
-            if match is None or match.game_id != message.game:
-                return "wrong_game", f"you have no game {message.game!r} in progress"
-            match.submit_step(session.seat, message.turn, to_step(message), arrived)  # type: ignore[arg-type]
-            return None
-        if isinstance(message, Watch):
-            watched = self.connections.spectators.get(peer)
-            if watched is None:
-                return "not_a_spectator", "only spectators can watch; connect with role 'spectator'"
-            most = self.settings.limits.watched_games
-            if message.game not in watched and len(watched) >= most:
-                return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
-            watched.add(message.game)
-            return None
-        return "wrong_room", (f"{message.type!r} frames belong to the puzzle rooms; open another connection "
-                              "with hello room 'sokoban', 'ice' or 'circuit'")
+    def _keepalive(self) -> None:
+        """Ping the quiet connections (one timer for all of them)."""
+        if self.router is not None:
+            now = time.monotonic()
+            for link in self.router.links():
+                link.keepalive(now)
+        self._pinger = asyncio.get_running_loop().call_later(PING_INTERVAL_S / 4, self._keepalive)
 
     # -- spectators and standings ---------------------------------------------------------
     def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
@@ -452,7 +300,8 @@ class ArenaServer:
         watchers = self.connections.watchers(runner.game_id)
         if watchers:
             update = game_update(runner.game_id, runner.referee.players, judged, runner.referee.is_over)
-            self.connections.send_later(watchers, update)
+            # A spectator that is behind gets the newest update of each game, not every step.
+            self.connections.send_later(watchers, update, kind=("game", runner.game_id))
 
     async def _broadcast_standings(self, standings: Standings) -> None:
         """After a game: broadcast the table, at most once per ``standings_interval_s`` (later ones coalesce).
@@ -495,4 +344,5 @@ class ArenaServer:
         if runner is None:
             return 0
         return runner.games_total or len(runner.finished) + len(runner.running)
+
 

@@ -1,71 +1,99 @@
-"""``Connections``: who is connected, over either transport, and who hears the broadcasts.
+"""``Connections``: who is connected, over either transport, counted against the limits, and the broadcasts.
 
-The websocket and the legacy TCP listeners count their connections here against the same
-limits (total and per address); connections that said ``hello`` (or sent a legacy key) are
-``greeted`` and hear the standings and the end of the tournament; spectators keep the games
-they watch. A broadcast is serialised once and goes out in a task per connection, so a client
-that stopped reading delays nobody's game, and in chunks of ``BROADCAST_CHUNK`` connections per
-pass of the event loop, so that writing to a thousand clients never holds up the steps (and the
-clocks) in between. A *paced* broadcast (the standings: a big table, often) also keeps to a byte
-rate, is written at once connection by connection (passing over the ones that are busy by then),
-and a newer one replaces what is left of the one before.
+Counting (``Limits``), so that no client and no address can lock others out:
+
+* every TCP connection counts against ``capacity`` from the moment it is accepted, handshake
+  included (``add``); a refused one is cut at once and holds no file descriptor;
+* a connection that has not said ``hello`` yet is *pending*, and one address may have at most
+  ``max_pending_per_address`` pending connections: half-open handshakes cannot pile up;
+* once greeted (``settle``), a connection that holds no checked key (a spectator) is
+  *anonymous*, capped per address by ``max_anonymous_per_address``; players are never counted
+  there, so a classroom behind one address can always seat its keyed players.
+
+Broadcasts are serialised once and written a chunk of ``BROADCAST_CHUNK`` connections per pass
+of the event loop, so writing to a thousand clients never holds the steps up in between. A
+*paced* broadcast (the standings: a big table, often) keeps to a byte rate, passes over the
+connections that are busy when their turn comes, and a newer one replaces what is left of the
+one before. Nothing here waits for a client: see ``server.connection.Peer`` for what a client
+that stops reading is sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 from .connection import Encoded
 from .settings import Limits
 
-__all__ = ["Connections", "Connection", "BROADCAST_CHUNK", "PACED_PASS_BYTES"]
+__all__ = ["Connections", "Connection", "BROADCAST_CHUNK", "PACED_PASS_BYTES", "STANDINGS"]
 
 #: Connections written to per pass of the event loop during a broadcast.
 BROADCAST_CHUNK = 50
 #: Bytes a paced broadcast writes in one go (at least one frame) before it waits for its rate.
 PACED_PASS_BYTES = 64 * 1024
+#: The kind of latest-state message the standings are (a newer table replaces an unsent older one).
+STANDINGS = "standings"
 
 
 class Connection(Protocol):
     """What the registry needs of a connection (``server.connection.Peer``, ``server.legacy.LegacyPeer``)."""
 
     address: str
-
-    async def send(self, message: Any) -> bool: ...
+    closed: bool
 
     def send_now(self, message: Any) -> bool: ...
 
-    async def close(self, code: int = 1000, reason: str = "") -> None: ...
+    def send_latest(self, kind: Hashable, message: Encoded) -> bool: ...
+
+    def close(self, code: int = 1000, reason: str = "") -> None: ...
 
 
 class Connections:
-    """The open connections, counted against ``limits``."""
+    """The open connections, counted against ``limits`` and at most ``capacity`` at once."""
 
-    def __init__(self, limits: Limits, paced_bytes_per_s: float = 4 * 1024 * 1024) -> None:
+    def __init__(self, limits: Limits, paced_bytes_per_s: float = 4 * 1024 * 1024,
+                 capacity: int | None = None) -> None:
         self.limits = limits
         self.paced_bytes_per_s = paced_bytes_per_s
+        #: Connections open at once (``limits.max_connections``, or fewer to keep within the open-file limit).
+        self.capacity = limits.max_connections if capacity is None else min(capacity, limits.max_connections)
         self.open: set[Connection] = set()
-        self.per_address: Counter[str] = Counter()
+        self.pending: Counter[str] = Counter()
+        self.anonymous: Counter[str] = Counter()
+        self._pending: set[Connection] = set()
+        self._anonymous: set[Connection] = set()
         #: Connections that said hello (or sent a legacy key): only they hear broadcasts.
         self.greeted: set[Connection] = set()
         #: Spectator -> the game ids it watches (``"*"``: all).
         self.spectators: dict[Connection, set[str]] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._outbox: deque[tuple[Connection, Encoded]] = deque()
+        self._outbox: deque[tuple[Connection, Encoded, Hashable | None]] = deque()
         self._draining = False
         self._paced: deque[tuple[Connection, Encoded]] = deque()
         self._pacing: asyncio.TimerHandle | asyncio.Handle | None = None
         self._paced_busy: Callable[[], set[Connection]] | None = None
 
+    # -- counting ---------------------------------------------------------------------------
     def add(self, conn: Connection) -> bool:
-        """Count a new connection; False (not counted) when it is over a connection limit."""
-        if len(self.open) >= self.limits.max_connections or self.per_address[conn.address] >= self.limits.max_per_address:
+        """Count a new connection as pending; False (not counted) when it is over a limit."""
+        if len(self.open) >= self.capacity or self.pending[conn.address] >= self.limits.max_pending_per_address:
             return False
         self.open.add(conn)
-        self.per_address[conn.address] += 1
+        self._pending.add(conn)
+        self.pending[conn.address] += 1
+        return True
+
+    def settle(self, conn: Connection, *, anonymous: bool) -> bool:
+        """A pending connection said who it is; False when ``anonymous`` and its address has too many such."""
+        self._unpend(conn)
+        if not anonymous or conn in self._anonymous:
+            return True
+        if self.anonymous[conn.address] >= self.limits.max_anonymous_per_address:
+            return False
+        self._anonymous.add(conn)
+        self.anonymous[conn.address] += 1
         return True
 
     def remove(self, conn: Connection) -> None:
@@ -73,24 +101,31 @@ class Connections:
         if conn not in self.open:
             return
         self.open.discard(conn)
-        self.per_address[conn.address] -= 1
-        if self.per_address[conn.address] <= 0:
-            del self.per_address[conn.address]
+        self._unpend(conn)
+        if conn in self._anonymous:
+            self._anonymous.discard(conn)
+            _decrement(self.anonymous, conn.address)
         self.spectators.pop(conn, None)
         self.greeted.discard(conn)
+
+    def _unpend(self, conn: Connection) -> None:
+        if conn in self._pending:
+            self._pending.discard(conn)
+            _decrement(self.pending, conn.address)
 
     def watchers(self, game: str) -> list[Connection]:
         """The spectators watching ``game``."""
         return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
 
-    def send_later(self, conns: list[Connection], message: Any, *, paced: bool = False,
-                   busy: Callable[[], set[Connection]] | None = None) -> int:
-        """Send ``message`` to each connection (fire and forget), serialised once, a chunk per loop pass.
+    # -- broadcasts -------------------------------------------------------------------------
+    def send_later(self, conns: list[Connection], message: Any, *, kind: Hashable | None = None,
+                   paced: bool = False, busy: Callable[[], set[Connection]] | None = None) -> int:
+        """Send ``message`` to each connection, serialised once, a chunk per loop pass; the bytes queued.
 
-        ``paced``: at ``paced_bytes_per_s`` at most, replacing what a paced broadcast before it has
-        not written yet (for the standings, where only the latest table matters); ``busy``: the
-        connections to pass over when their turn comes (asked once per pass: players in a game).
-        Returns the bytes queued (the frame's size times the connections).
+        ``kind``: a latest-state message (``Peer.send_latest``): a connection that is behind keeps
+        only the newest of that kind. ``paced`` (the standings, kind ``STANDINGS``): at
+        ``paced_bytes_per_s`` at most, replacing what a paced broadcast before it has not written
+        yet; ``busy``: the connections to pass over when their turn comes (asked once per pass).
         """
         if not conns:
             return 0
@@ -102,43 +137,53 @@ class Connections:
             if self._pacing is None:
                 self._pacing = asyncio.get_running_loop().call_soon(self._drain_paced)
         else:
-            self._outbox.extend((conn, encoded) for conn in conns)
+            self._outbox.extend((conn, encoded, kind) for conn in conns)
             if not self._draining:
                 self._draining = True
                 asyncio.get_running_loop().call_soon(self._drain)
         return len(encoded.payload) * len(conns)
 
-    def _send(self, loop: asyncio.AbstractEventLoop, conn: Connection, encoded: Encoded) -> None:
-        task = loop.create_task(conn.send(encoded))
-        self._tasks.add(task)            # the loop holds tasks only weakly
-        task.add_done_callback(self._tasks.discard)
-
     def _drain(self) -> None:
-        loop = asyncio.get_running_loop()
         for _ in range(min(BROADCAST_CHUNK, len(self._outbox))):
-            self._send(loop, *self._outbox.popleft())
+            conn, encoded, kind = self._outbox.popleft()
+            if kind is None:
+                conn.send_now(encoded)
+            else:
+                conn.send_latest(kind, encoded)
         if self._outbox:
-            loop.call_soon(self._drain)
+            asyncio.get_running_loop().call_soon(self._drain)
         else:
             self._draining = False
 
     def _drain_paced(self) -> None:
-        loop = asyncio.get_running_loop()
         written = 0
         busy = self._paced_busy() if self._paced_busy is not None else set()
         while self._paced and written < PACED_PASS_BYTES:
             conn, encoded = self._paced.popleft()
             if conn in busy:
                 continue
-            conn.send_now(encoded)          # written now: no game can start between this check and the write
+            conn.send_latest(STANDINGS, encoded)   # now: no game can start between this check and the write
             written += len(encoded.payload)
-        self._pacing = loop.call_later(written / self.paced_bytes_per_s, self._drain_paced) if self._paced else None
+        self._pacing = (asyncio.get_running_loop().call_later(written / self.paced_bytes_per_s, self._drain_paced)
+                        if self._paced else None)
 
-    async def send_all(self, message: Any) -> None:
-        """Send ``message`` to every greeted connection and wait until it is written (the tournament's end)."""
+    def send_all(self, message: Any) -> None:
+        """Write ``message`` to every greeted connection now (the tournament's end)."""
         encoded = Encoded.of(message)
-        await asyncio.gather(*(conn.send(encoded) for conn in list(self.greeted)))
+        for conn in list(self.greeted):
+            conn.send_now(encoded)
 
-    async def close_all(self, code: int, reason: str) -> None:
-        """Close every connection."""
-        await asyncio.gather(*(conn.close(code, reason) for conn in list(self.open)))
+    async def close_all(self, code: int, reason: str, wait_s: float = 3.0) -> None:
+        """Close every connection, and wait up to ``wait_s`` for them to be gone."""
+        for conn in list(self.open):
+            conn.close(code, reason)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait_s
+        while self.open and loop.time() < until:
+            await asyncio.sleep(0.01)
+
+
+def _decrement(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

@@ -7,7 +7,8 @@ change that is not final with exactly one step, in order: so each step answers t
 change not yet answered. The server remembers those as (game, turn) across games, and a late
 answer is matched to its own expired turn (even one of a game already over) and discarded, never
 applied to a later one. Garbage, a wrong frame id, a step under another key or a short read at
-close disconnects that client only; its opponent wins with EnemyClosed.
+close disconnects that client only; its opponent wins with EnemyClosed. Its steps reach their game
+the same way a websocket player's do (``PlayerSession.submit``), stamped as they are read.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from shared.legacy import (
@@ -60,28 +61,23 @@ class LegacyPeer:
         self.transport.write(data)
         return True
 
-    async def send(self, message: Any) -> bool:
-        """Only the end of the contest means anything to a legacy client: the close frame; the rest is ignored."""
-        return self.send_now(message)
-
     def send_now(self, message: Any) -> bool:
-        """``send`` without waiting: a legacy client's writes never wait."""
+        """Only the end of the contest means anything to a legacy client: the close frame; the rest is ignored."""
         if isinstance(message, Encoded):
             message = message.message
         if isinstance(message, TournamentOver):
             return self.write(encode_close())
         return not self.closed
 
-    async def error(self, code: str, message: str, frame_type: str | None = None, *, strike: bool = True) -> bool:
-        """The legacy protocol has no error frame: log it, keep the connection."""
-        self.tell(code, message, frame_type)
-        return True
+    def send_latest(self, kind: Hashable, message: Encoded) -> bool:
+        """Standings and game updates mean nothing to a legacy client: ignored."""
+        return not self.closed
 
     def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
         """The legacy protocol has no error frame: log it."""
         log.info("legacy %s: %s (%s)", self.address, message, code)
 
-    async def close(self, code: int = 1000, reason: str = "") -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
         """Close the socket (idempotent)."""
         self.closed = True
         if not self.transport.is_closing():
@@ -100,10 +96,6 @@ class LegacySession(PlayerSession):
         """A new connection answers only what is sent to it from now on."""
         self.expected.clear()
         super().bind(peer)
-
-    def pending_since(self) -> float | None:
-        """Never any: a step is handed to its game in the same callback that stamps its arrival."""
-        return None
 
     async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
         """No such frame in the legacy protocol: the first board change starts the game."""
@@ -132,11 +124,9 @@ class LegacySession(PlayerSession):
             log.info("legacy %s: a step that answers no board change; discarded", self.name)
             return
         game, turn = self.expected.popleft()
-        match = self.match
-        if match is None or match.game_id != game or self.seat is None:
-            log.info("legacy %s: a late step for game %s, which is over; discarded", self.name, game)
-            return
-        match.submit_step(self.seat, turn, frame.step(), arrived_at)
+        refused = self.submit(game, turn, frame.step(), arrived_at)
+        if refused is not None:
+            log.info("legacy %s: step for %s turn %d discarded: %s", self.name, game, turn, refused[1])
 
 
 class LegacyProtocol(asyncio.Protocol):
@@ -152,7 +142,7 @@ class LegacyProtocol(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.peer = LegacyPeer(transport, self.port.debug)  # type: ignore[arg-type]
         if not self.port.on_open(self.peer):
-            transport.close()
+            transport.abort()               # refused: no file descriptor is kept for it
             return
         loop = asyncio.get_running_loop()
         self._key_timer = loop.call_later(self.port.key_timeout_s, self._drop, "no key frame in time")
@@ -225,6 +215,7 @@ class LegacyPort:
     def __init__(self, lobby: Callable[[], Lobby], roster: dict[str, str] | None, *,
                  on_admit: Callable[[LegacySession, LegacyPeer], None], key_timeout_s: float, debug: bool,
                  on_open: Callable[[LegacyPeer], bool], on_close: Callable[[LegacyPeer], None]) -> None:
+        """``on_open`` counts a new connection (False refuses it); ``on_admit`` is told of a seated one."""
         self.lobby = lobby
         self.roster = roster
         self.on_admit = on_admit

@@ -15,7 +15,6 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from .connection import Peer
 from .players import PlayerSession
 
 __all__ = ["Lobby", "AdmissionError"]
@@ -91,7 +90,7 @@ class Lobby:
             self.full.set()
         return session
 
-    def leave(self, session: PlayerSession, peer: Peer) -> None:
+    def leave(self, session: PlayerSession, peer: Any) -> None:
         """``peer`` closed: before the start the seat is freed, afterwards the session waits for a comeback."""
         session.unbind(peer)
         if not self.started and not session.connected and session in self.sessions:

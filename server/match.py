@@ -1,16 +1,19 @@
-"""``MatchRunner``: drives one ``GameReferee`` between two player sessions.
+"""``MatchRunner``: drives one ``GameReferee`` between two seats; it only moves messages.
 
-Everything that happens to a game is handled the moment it happens, on the event loop: a reader
-that has parsed a step calls ``submit_step``, which judges it and writes the opponent's ``turn``
-in the same call. There is no inbox and no task switch per step, and the referee still has one
-owner (the event loop thread), so there are no races. Things that happen *during* a dispatch (a
-turn that cannot be sent, a player removed by a hook) are queued and handled right after it.
-``run`` starts the game, waits for its end, writes the log and announces the result.
+Everything that happens to a game is handled the moment it happens, on the event loop: the
+connection that read a step calls ``submit_step``, which feeds the referee and sends what it
+returns (the opponent's ``turn``, log rows, spectators' updates) in the same call. There is no
+inbox and no task switch per step, and the referee has one owner (the event loop thread), so
+there are no races. Things that happen *during* a dispatch (a turn that cannot be sent, a
+player removed by a hook) are queued and handled right after it. ``run`` starts the game, waits
+for its end, writes the log, stores the result and then announces it (``game_over``, built by
+``game_over`` for every way a game can end, forfeits included).
 
 Fairness: the server never charges its own delays to a bot. A step is judged by the time its
-bytes arrived, not by when the server got round to it; when the deadline passes, a step of the
-mover's that arrived in time but is still on its way through the server (stamped, not yet routed)
-is waited for; and a timeout is charged exactly the limit, never the grace or the server's lag.
+bytes arrived (stamped by the transport before anything else), its clock starts when its
+``turn`` is on the wire, and a timeout is charged exactly the limit, never the grace
+(``grace_s``: how long past the deadline the timer waits, so that a step read in the same pass
+of the event loop as the timer still counts).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 from shared.gamelog import GameHeader, GameOutcome
 from shared.protocol import GameOver
@@ -32,19 +36,39 @@ from shared.referee import GameFinished, GameReferee, RefereeError, RefereeEvent
 
 from .log_batcher import RowBatcher
 from .logfile import LiveLogWriter
-from .players import PlayerSession
 
-__all__ = ["MatchRunner", "MatchResult"]
+__all__ = ["MatchRunner", "MatchResult", "Seat", "Refusal", "game_over"]
 
 log = logging.getLogger("quoridor.server")
 
 StepHook = Callable[["MatchRunner", StepJudged], None]
-#: Told of a step that could not be taken at all: the seat, an error code and a message.
-ErrorHook = Callable[[PlayerSession, str, str], None]
-#: How long past the deadline a step that arrived in time may take to get through a busy server.
-IN_FLIGHT_PATIENCE_S = 1.0
-#: How often a step stamped in time but not routed yet is looked for again, once the deadline passed.
-IN_FLIGHT_POLL_S = 0.005
+#: Why a step could not be taken at all: a protocol error code and a message for people.
+Refusal = tuple[str, str]
+
+
+class Seat(Protocol):
+    """What a match needs of a player (``server.players.PlayerSession``, and its legacy subclass)."""
+
+    name: str
+    match: MatchRunner | None
+    seat: int | None
+
+    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool: ...
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None: ...
+
+    async def send_game_over(self, message: GameOver) -> bool: ...
+
+
+def game_over(game_id: str, players: tuple[str, str], finished: GameFinished, seat: int,
+              log_path: Path | None) -> GameOver:
+    """The ``game_over`` frame telling ``seat`` how the game ended: the one place it is built."""
+    outcome = finished.outcome
+    return GameOver(game=game_id, status=int(finished.statuses[seat]), result=finished.result(seat),
+                    reason=finished.termination.value,
+                    winner=None if outcome.winner is None else players[outcome.winner],
+                    log=None if log_path is None else str(log_path),
+                    thinking_ms=None if log_path is None else (outcome.thinking_ms[seat], outcome.thinking_ms[1 - seat]))
 
 
 @dataclass(frozen=True)
@@ -70,10 +94,10 @@ class MatchRunner:
     games), which keeps the jobs in order: a game's rows land in play order and before its end.
     """
 
-    def __init__(self, game_id: str, sessions: tuple[PlayerSession, PlayerSession], referee: RefereeSettings,
+    def __init__(self, game_id: str, sessions: tuple[Seat, Seat], referee: RefereeSettings,
                  log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,
                  tournament: str | None = None, on_step: StepHook | None = None,
-                 on_error: ErrorHook | None = None, rows: RowBatcher | None = None) -> None:
+                 rows: RowBatcher | None = None) -> None:
         self.game_id = game_id
         self.sessions = sessions
         self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
@@ -85,10 +109,7 @@ class MatchRunner:
         self.grace_s = grace_s
         self.tournament = tournament
         self.on_step = on_step
-        self.on_error = on_error
         self.started_at = _utc_now()
-        #: True while the events of a timeout are dispatched (the 3rd violation is recorded as RulesBreaker).
-        self.timed_out = False
         self._writer: LiveLogWriter | None = None
         self._ended: asyncio.Future[GameFinished] | None = None
         self._dispatching = False
@@ -97,10 +118,34 @@ class MatchRunner:
         self._timer_at = 0.0
 
     # -- fed by the connection handlers ------------------------------------------------------
-    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> None:
-        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock): judge it now."""
-        if self._running():
+    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> Refusal | None:
+        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock): judge it now.
+
+        Returns why it could not be taken at all (an old turn, not this seat's turn, the game is
+        over): such a step changes nothing, and the caller answers the client.
+        """
+        if not self._running():
+            return "wrong_game", f"game {self.game_id} is over"
+        if self._dispatching:               # never from a socket's callback; kept in order all the same
             self._handle(lambda: self._judge(seat, turn, step, arrived_at))
+            return None
+        try:
+            events = self.referee.receive_step(seat, turn, step, arrived_at)
+        except RefereeError as exc:
+            return exc.code, exc.message
+        self._handle(lambda: events)
+        return None
+
+    def _judge(self, seat: int, turn: int, step: Step, arrived_at: float) -> list[RefereeEvent]:
+        try:
+            return self.referee.receive_step(seat, turn, step, arrived_at)
+        except RefereeError:
+            return []
+
+    def awaits(self, seat: int, turn: int) -> bool:
+        """True when the game waits for ``seat``'s answer to ``turn`` (that step is exempt from the rate)."""
+        ref = self.referee
+        return self._running() and ref.mover == seat and ref.turn == turn and ref.clock_start is not None
 
     def submit_disconnect(self, seat: int) -> None:
         """``seat``'s connection closed."""
@@ -168,51 +213,25 @@ class MatchRunner:
             self._dispatching = False
             self._queued.clear()
 
-    def _judge(self, seat: int, turn: int, step: Step, arrived_at: float) -> list[RefereeEvent]:
-        """The referee's events for a step; a step it cannot take is answered with an error and changes nothing."""
-        ref = self.referee
-        limit = ref.settings.time_limit_ms
-        start = ref.clock_start
-        # The referee's own test for a late step, so that kick-after-timeouts counts what it counts.
-        late = (limit is not None and start is not None and seat == ref.mover and turn == ref.turn
-                and arrived_at - start >= limit / 1000)
-        try:
-            events = ref.receive_step(seat, turn, step, arrived_at)
-        except RefereeError as exc:
-            code, message = exc.code, exc.message
-            if code == "not_your_turn" and turn < ref.turn:
-                # An answer to an old turn of its own that arrives during the opponent's turn is a
-                # late answer (docs/protocol.md, Timing), whose turn it now is does not matter.
-                code, message = "stale_turn", (f"step answers turn {turn}, but the current turn is {ref.turn}"
-                                               " (a late answer is discarded)")
-            if self.on_error is not None:
-                self.on_error(self.sessions[seat], code, message)
-            return []
-        self.timed_out = late
-        return events
-
     def _dispatch(self, events: list[RefereeEvent]) -> None:
         """Send turns, write log rows, feed spectators; the game's end settles ``run``."""
-        try:
-            for event in events:
-                if isinstance(event, StepJudged):
-                    assert self._writer is not None
-                    self.rows.add(self._writer, event.record)
-                    if self.on_step is not None:
-                        self.on_step(self, event)
-                elif isinstance(event, TurnRequest):
-                    sent_at = self.sessions[event.seat].send_turn(self.game_id, event)
-                    if sent_at is None:
-                        self.submit_disconnect(event.seat)     # queued: handled after these events
-                    else:
-                        self.referee.clock_started(event.turn, sent_at)
-                        self._arm()
-                elif isinstance(event, GameFinished):
-                    self._disarm()
-                    assert self._ended is not None
-                    self._ended.set_result(event)
-        finally:
-            self.timed_out = False
+        for event in events:
+            if isinstance(event, StepJudged):
+                assert self._writer is not None
+                self.rows.add(self._writer, event.record)
+                if self.on_step is not None:
+                    self.on_step(self, event)
+            elif isinstance(event, TurnRequest):
+                sent_at = self.sessions[event.seat].send_turn(self.game_id, event)
+                if sent_at is None:
+                    self.submit_disconnect(event.seat)     # queued: handled after these events
+                else:
+                    self.referee.clock_started(event.turn, sent_at)
+                    self._arm()
+            elif isinstance(event, GameFinished):
+                self._disarm()
+                assert self._ended is not None
+                self._ended.set_result(event)
 
     # -- the deadline -------------------------------------------------------------------------
     def _arm(self) -> None:
@@ -253,28 +272,9 @@ class MatchRunner:
         if now < wake:
             self._set_timer(wake)
             return
-        # A frame of the mover's stamped before the deadline but whose reader has not run yet
-        # (a busy event loop): its lateness would be the server's, so wait for it to be routed.
-        pending = self.sessions[self.referee.mover].pending_since()
-        give_up = wake + IN_FLIGHT_PATIENCE_S
-        if pending is not None and pending < deadline and now < give_up:
-            self._set_timer(min(now + IN_FLIGHT_POLL_S, give_up))
-            return
-        self._handle(lambda: self._time_out(deadline))
-
-    def _time_out(self, deadline: float) -> list[RefereeEvent]:
-        if self.referee.deadline() != deadline:
-            return []                                # a step got in first
-        self.timed_out = True
         # Charged exactly the limit: the grace and the server's lag are the server's delays.
-        return self.referee.time_out(deadline)
+        self._handle(lambda: self.referee.time_out(deadline))
 
     async def _announce(self, finished: GameFinished) -> None:
-        outcome = finished.outcome
-        winner = None if outcome.winner is None else self.referee.players[outcome.winner]
         for seat, session in enumerate(self.sessions):
-            result = "draw" if outcome.winner is None else ("win" if outcome.winner == seat else "loss")
-            await session.send_game_over(GameOver(
-                game=self.game_id, status=int(finished.statuses[seat]), result=result, reason=outcome.reason,
-                winner=winner, log=str(self.log_path),
-                thinking_ms=(outcome.thinking_ms[seat], outcome.thinking_ms[1 - seat])))
+            await session.send_game_over(game_over(self.game_id, self.referee.players, finished, seat, self.log_path))

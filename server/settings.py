@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared.quoridor import RULESETS
-from shared.referee import RefereeSettings
+from shared.referee import STEP_CAP, VIOLATIONS_TO_LOSE, RefereeSettings
 from shared.quoridor import find_ruleset
 
 __all__ = ["ServerSettings", "Limits"]
@@ -22,13 +22,26 @@ class Limits(BaseModel):
     max_frame_bytes: int = Field(4096, ge=256, description="largest frame accepted")
     max_puzzle_frame_bytes: int = Field(128 * 1024, ge=256,
                                         description="largest frame accepted in a puzzle room (XSB levels of 64 KiB)")
-    messages_per_second: float = Field(50, gt=0, description="sustained messages per second per connection")
+    messages_per_second: float = Field(50, gt=0, description="sustained messages per second per connection "
+                                       "(the step a game awaits is exempt)")
     burst: int = Field(100, ge=1, description="messages a connection may send at once before the rate applies")
-    max_connections: int = Field(2048, ge=1, description="connections open at once")
-    max_per_address: int = Field(256, ge=1, description="connections open at once from one address")
-    strikes_to_close: int = Field(10, ge=1, description="bad frames after which a connection is closed")
+    max_connections: int = Field(2048, ge=1, description="connections open at once, handshakes included (the server "
+                                 "also keeps to half its open-file limit)")
+    max_pending_per_address: int = Field(32, ge=1, description="connections from one address that have not said "
+                                         "hello yet (handshakes included)")
+    max_anonymous_per_address: int = Field(256, ge=1, description="connections from one address that hold no key "
+                                           "the server checked (spectators; puzzle rooms without a roster); "
+                                           "players are never counted here")
+    strikes_to_close: int = Field(10, ge=1, description="bad frames in a row after which a connection is closed")
+    handshake_timeout_s: float = Field(5, gt=0, description="seconds a new connection has to finish the websocket "
+                                       "handshake")
     hello_timeout_s: float = Field(10, gt=0, description="seconds a new connection has to say hello")
-    send_timeout_s: float = Field(10, gt=0, description="seconds a send may wait for a client that stopped reading")
+    send_timeout_s: float = Field(10, gt=0, description="seconds a client may stay behind in reading before it is "
+                                  "closed")
+    max_unsent_bytes: int = Field(256 * 1024, ge=4096, description="unsent bytes after which a connection that "
+                                  "does not read is closed")
+    send_high_water: int = Field(64 * 1024, ge=1024, description="unsent bytes above which a connection gets only "
+                                 "the latest game updates and standings")
     watched_games: int = Field(64, ge=1, description="distinct games one spectator may watch")
 
 
@@ -53,7 +66,7 @@ class ServerSettings(BaseModel):
     time_limit_ms: int = Field(1000, ge=1)
     debug: bool = Field(False, description="no time limit, every frame logged")
     kick_after_timeouts: int | None = Field(None, ge=1)
-    step_cap: int = Field(100, ge=1)
+    step_cap: int = Field(STEP_CAP, ge=1)
     concurrency: int | None = Field(None, ge=1, description="games at once; None = every game of a round")
     data_dir: Path = Path("replays")
     roster: dict[str, str] | None = Field(None, description="key -> player name; None admits anyone")
@@ -111,4 +124,4 @@ class ServerSettings(BaseModel):
 
     def referee_settings(self) -> RefereeSettings:
         """The rules every game of this server is refereed by."""
-        return RefereeSettings(find_ruleset(self.ruleset), self.effective_time_limit_ms, 3, self.step_cap)
+        return RefereeSettings(find_ruleset(self.ruleset), self.effective_time_limit_ms, VIOLATIONS_TO_LOSE, self.step_cap)

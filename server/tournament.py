@@ -19,13 +19,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from shared.gamelog import GameOutcome
-from shared.protocol import GameOver
-from shared.quoridor import GameStatus
-from shared.referee import DRAW_STATUS, StepJudged
+from shared.referee import GameFinished, GameReferee, StepJudged
 from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, round_robin
 
 from .log_batcher import RowBatcher
-from .match import MatchResult, MatchRunner
+from .match import MatchResult, MatchRunner, game_over
 from .players import PlayerSession
 from .settings import ServerSettings
 from .store import ResultStore
@@ -162,17 +160,14 @@ class TournamentRunner:
     async def _game(self, game: ScheduledGame) -> GameResult:
         white, black = self.sessions[game.white], self.sessions[game.black]
         game_id = f"t{self.tid}-r{game.round + 1}-p{game.pairing + 1}-g{game.game_in_pairing + 1}"
-        absent = [s for s in (white, black)
-                  if s.kicked or not await s.wait_present(self.settings.rejoin_wait_s)]
+        absent = [s for s in (white, black) if not await self._present(s)]
         if absent:
             return await self._forfeit(game, game_id, absent)
         log_path = self.folder / (f"r{game.round + 1:02d}-p{game.pairing + 1:02d}-g{game.game_in_pairing + 1}"
                                   f"_{_safe(white.name)}_vs_{_safe(black.name)}.csv")
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
-                             tournament=self.name, on_step=self._on_step,
-                             on_error=self._tell,
-                             rows=self.rows)
+                             tournament=self.name, on_step=self._on_step, rows=self.rows)
         self.running[game_id] = runner
         # Stored while the game starts (the game does not wait for the disk), and before its result.
         started = asyncio.ensure_future(self.io(self.store.mark_started, self.tid, game_key(game), game_id,
@@ -194,24 +189,35 @@ class TournamentRunner:
         self.reporter.game_finished(game_id, white.name, black.name, result)
         return result
 
+    async def _present(self, session: PlayerSession) -> bool:
+        """True when ``session`` is there to play: it waits ``rejoin_wait_s`` for an absent player once;
+        a player that missed a whole wait is gone for good, and forfeits at once until it is back."""
+        if session.kicked:
+            return False
+        if session.connected:
+            return True
+        if session.gone_for_good:
+            return False
+        if await session.wait_present(self.settings.rejoin_wait_s):
+            return True
+        session.gone_for_good = True
+        return False
+
     async def _forfeit(self, game: ScheduledGame, game_id: str, absent: list[PlayerSession]) -> GameResult:
-        """A game a player is not there for: the present one wins; both absent is a draw."""
+        """A game a player is not there for, refereed as such: the present one wins; both absent is a draw."""
+        referee = GameReferee((game.white, game.black), self.settings.referee_settings())
         names = {s.name for s in absent}
-        winner = None if len(names) == 2 else (1 if game.white in names else 0)
-        result = GameResult(game.white, game.black, winner, "forfeit")
+        events = referee.abandon() if len(names) == 2 else referee.forfeit(0 if game.white in names else 1)
+        finished = events[-1]
+        assert isinstance(finished, GameFinished)
+        result = _result(game, finished.outcome)
         await self.io(self.store.record_result, self.tid, game_key(game), result, log_path=None,
                       game_id=game_id, started_at=None, ended_at=_now(), steps=0)
         self.reporter.message(f"{game_id}: {', '.join(sorted(names))} absent — forfeit")
         self.reporter.game_finished(game_id, game.white, game.black, result)
         # Whoever is still connected (the opponent, or a removed bot) learns how the game counted.
         for seat, name in enumerate((game.white, game.black)):
-            if winner is None:
-                status, verdict = DRAW_STATUS, "draw"
-            else:
-                status, verdict = ((GameStatus.ENEMY_CLOSED, "win") if winner == seat else (GameStatus.LOST, "loss"))
-            await self.sessions[name].send_game_over(GameOver(
-                game=game_id, status=int(status), result=verdict, reason="forfeit",
-                winner=None if winner is None else (game.white, game.black)[winner], log=None, thinking_ms=None))
+            await self.sessions[name].send_game_over(game_over(game_id, referee.players, finished, seat, None))
         return result
 
     def _on_step(self, runner: MatchRunner, judged: StepJudged) -> None:
@@ -219,7 +225,7 @@ class TournamentRunner:
         self.on_step_hook(runner, judged)
         kick = self.settings.kick_after_timeouts
         # A timeout that is the 3rd violation is recorded as RulesBreaker, but it is a timeout all the same.
-        if kick is not None and (judged.record.status is GameStatus.TIMEOUT or runner.timed_out):
+        if kick is not None and judged.late:
             session = runner.sessions[judged.seat]
             session.timeouts += 1
             removed = session.timeouts >= kick and not session.kicked
@@ -240,11 +246,6 @@ class TournamentRunner:
         self._writes.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("storing a timeout failed: %s", task.exception())
-
-    def _tell(self, session: PlayerSession, code: str, message: str) -> None:
-        # No strike: a late or early step is what a slow bot does, not a broken client; it is
-        # already paid for as a violation, and striking it would end up closing the bot's connection.
-        session.tell(code, message)
 
 
 def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:

@@ -23,16 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..quoridor import GameStatus, Judgement, Position, Ruleset, Step, find_ruleset, step_name
+from ..quoridor import (
+    STEP_CAP, VIOLATIONS_TO_LOSE, GameStatus, Judgement, Position, Ruleset, Step, find_ruleset, step_name,
+)
 from .asgiven import Undrawable, draw_as_given
 from .records import GameLog, LogProblem, StepRecord
 
 __all__ = ["Replay", "ReplayStep", "replay", "validate", "final_position", "VIOLATIONS_TO_LOSE", "STEP_CAP"]
 
-VIOLATIONS_TO_LOSE = 3
-"""The violation that loses the game (handout rules 2 and 8)."""
-STEP_CAP = 100
-"""Steps each player may make in a game (handout); violations count."""
 
 _S = GameStatus
 _NAMES = {_S.OK: "Ok", _S.WIN: "Win", _S.LOST: "Lost", _S.TIMEOUT: "Timeout", _S.ENEMY_CLOSED: "EnemyClosed",

@@ -21,6 +21,10 @@ BLOCK_SUM = 10
 """Walls each player starts with."""
 BLOCK_LEN = 2
 """Length of a wall in cells."""
+VIOLATIONS_TO_LOSE = 3
+"""The violation that loses a game (handout rules 2 and 8): the 3rd."""
+STEP_CAP = 100
+"""Steps each player may make in a game (handout); violations count."""
 
 
 class GameStatus(IntEnum):

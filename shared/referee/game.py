@@ -9,27 +9,53 @@ what it returns. The rules it enforces are ``quoridor-rules.md``:
 * thinking time runs from the moment the ``turn`` was *sent* (``clock_started``) to the moment
   the answer *arrived*; an answer at or after the limit is a Timeout violation and is discarded,
   and so is an answer carrying an old turn number (it can never count for a later turn);
-* the 3rd violation of a seat loses the game (RulesBreaker);
+* the 3rd violation of a seat (``VIOLATIONS_TO_LOSE``) loses the game (RulesBreaker);
 * each seat makes at most ``step_cap`` steps (violations count); when both have, the smaller
   total thinking time wins, equal to the millisecond is a draw;
-* a seat that disconnects loses (EnemyClosed to the other); a seat that never shows up forfeits.
+* a seat that disconnects loses (EnemyClosed to the other); a seat that never shows up forfeits,
+  and a game neither seat shows up for is a draw.
+
+Its events say everything the transports need, so none of them re-derives a fact beside it: a
+judged step carries its ``cause`` (``late`` or ``illegal``) and the reason for people; the end
+carries the ``Termination``, each seat's status and each seat's result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
 
 from ..gamelog.records import GameOutcome, StepRecord
-from ..quoridor import COURSE, GameStatus, Position, Ruleset
+from ..quoridor import COURSE, STEP_CAP, VIOLATIONS_TO_LOSE, GameStatus, Position, Ruleset
 from ..quoridor.types import NO_WALL, BlockBar, ChessboardChange, Step
 
 __all__ = [
     "RefereeSettings", "GameReferee", "RefereeError", "TurnRequest", "StepJudged", "GameFinished",
-    "RefereeEvent", "DRAW_STATUS",
+    "RefereeEvent", "DRAW_STATUS", "VIOLATIONS_TO_LOSE", "STEP_CAP", "Termination", "Cause", "SeatResult",
 ]
 
 #: Status sent to both seats of a drawn game (the rules' "None": neither won nor lost).
 DRAW_STATUS = GameStatus.NONE
+#: A game's result for one seat.
+SeatResult = Literal["win", "loss", "draw"]
+
+
+class Termination(StrEnum):
+    """Why a game ended (the values are the logs' and the protocol's ``reason`` strings)."""
+
+    GOAL = "goal"                  #: a pawn reached its goal row
+    VIOLATIONS = "violations"      #: a seat's 3rd violation
+    DISCONNECT = "disconnect"      #: a seat's connection closed mid-game
+    STEP_CAP = "step_cap"          #: both seats made their steps; the smaller thinking time won
+    FORFEIT = "forfeit"            #: a seat never came to play (or was removed from the contest)
+
+
+class Cause(StrEnum):
+    """Why a step was a violation."""
+
+    LATE = "late"                  #: it arrived at or after the time limit (or never)
+    ILLEGAL = "illegal"            #: the rules do not allow it (the reason says which rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +66,9 @@ class RefereeSettings:
     #: Thinking time limit per step in milliseconds; ``None`` = no limit (debugging server).
     time_limit_ms: int | None = 1000
     #: The violation that loses the game (the 3rd).
-    violations_to_lose: int = 3
+    violations_to_lose: int = VIOLATIONS_TO_LOSE
     #: Steps each seat may make in one game.
-    step_cap: int = 100
+    step_cap: int = STEP_CAP
 
     def __post_init__(self) -> None:
         if self.time_limit_ms is not None and self.time_limit_ms <= 0:
@@ -75,20 +101,37 @@ class TurnRequest:
 
 @dataclass(frozen=True, slots=True)
 class StepJudged:
-    """A step (or a timeout) was judged and recorded; for logs and spectators."""
+    """A step (or a timeout) was judged and recorded; for logs, spectators and the contest's rules.
+
+    ``cause`` is None for a step that stood; for a violation it says why (``late`` also when the
+    late step was the 3rd violation, recorded as RulesBreaker), and ``reason`` says it for people.
+    """
 
     seat: int
     record: StepRecord
     position: Position            # the position after it
     clocks_ms: tuple[int, int]    # total thinking time per seat so far
+    cause: Cause | None = None
+    reason: str = ""
+
+    @property
+    def late(self) -> bool:
+        """True when the step was a timeout (whatever status the record shows)."""
+        return self.cause is Cause.LATE
 
 
 @dataclass(frozen=True, slots=True)
 class GameFinished:
-    """The game is over; ``statuses`` is what each seat is told (Win, Lost, EnemyClosed, RulesBreaker, None)."""
+    """The game is over: why, what each seat is told (Win, Lost, EnemyClosed, RulesBreaker, None) and its result."""
 
     outcome: GameOutcome
     statuses: tuple[GameStatus, GameStatus]
+    termination: Termination
+
+    def result(self, seat: int) -> SeatResult:
+        """``seat``'s result: win, loss or draw."""
+        winner = self.outcome.winner
+        return "draw" if winner is None else ("win" if winner == seat else "loss")
 
 
 RefereeEvent = TurnRequest | StepJudged | GameFinished
@@ -168,10 +211,15 @@ class GameReferee:
         """Judge a step from ``seat`` answering ``turn`` that arrived at ``arrived_at``.
 
         Raises ``RefereeError`` (codes ``wrong_game``, ``not_your_turn``, ``stale_turn``) for a
-        step that cannot be taken at all; such a step changes nothing and is no violation.
+        step that cannot be taken at all; such a step changes nothing and is no violation. An
+        answer to an old turn of the seat's own is ``stale_turn`` whoever moves now: it is a late
+        answer (docs/protocol.md, Timing), already paid for as a timeout.
         """
         if self.is_over:
             raise RefereeError("wrong_game", "that game is over")
+        if turn < self.turn:
+            raise RefereeError("stale_turn", f"step answers turn {turn}, but the current turn is {self.turn}"
+                                             " (a late answer is discarded)")
         if seat != self.mover:
             raise RefereeError("not_your_turn", f"it is not your turn (turn {self.turn} belongs to the other player)")
         if turn != self.turn or self.clock_start is None:
@@ -180,10 +228,11 @@ class GameReferee:
         thinking_ms = max(0, round((arrived_at - self.clock_start) * 1000))
         limit = self.settings.time_limit_ms
         if limit is not None and arrived_at - self.clock_start >= limit / 1000:
-            return self._violation(GameStatus.TIMEOUT, step, thinking_ms)
+            return self._violation(GameStatus.TIMEOUT, step, thinking_ms, Cause.LATE,
+                                   f"answered after {thinking_ms:,} ms; the limit is {limit:,} ms")
         judgement = self.position.judge(step)
         if not judgement.ok:
-            return self._violation(judgement.status, step, thinking_ms)
+            return self._violation(judgement.status, step, thinking_ms, Cause.ILLEGAL, judgement.reason)
         return self._apply(step, thinking_ms)
 
     def time_out(self, now: float) -> list[RefereeEvent]:
@@ -192,19 +241,26 @@ class GameReferee:
         if deadline is None or now < deadline:
             return []
         thinking_ms = max(0, round((now - self.clock_start) * 1000))  # type: ignore[operator]
-        return self._violation(GameStatus.TIMEOUT, Step(), thinking_ms)
+        return self._violation(GameStatus.TIMEOUT, Step(), thinking_ms, Cause.LATE,
+                               f"no answer within the limit of {self.settings.time_limit_ms:,} ms")
 
     def disconnect(self, seat: int) -> list[RefereeEvent]:
         """``seat`` left (closed, crashed): the other seat wins with EnemyClosed."""
         if self.is_over:
             return []
-        return self._finish(1 - seat, "disconnect", winner_status=GameStatus.ENEMY_CLOSED)
+        return self._finish(1 - seat, Termination.DISCONNECT, winner_status=GameStatus.ENEMY_CLOSED)
 
     def forfeit(self, seat: int) -> list[RefereeEvent]:
         """``seat`` is not there to play (removed, never came back): the other seat wins."""
         if self.is_over:
             return []
-        return self._finish(1 - seat, "forfeit", winner_status=GameStatus.ENEMY_CLOSED)
+        return self._finish(1 - seat, Termination.FORFEIT, winner_status=GameStatus.ENEMY_CLOSED)
+
+    def abandon(self) -> list[RefereeEvent]:
+        """Neither seat is there to play: a draw by forfeit."""
+        if self.is_over:
+            return []
+        return self._finish(None, Termination.FORFEIT)
 
     # -- internals ----------------------------------------------------------------------
     def _record(self, seat: int, step: Step, status: GameStatus, thinking_ms: int) -> StepRecord:
@@ -212,7 +268,8 @@ class GameReferee:
         self.records.append(record)
         return record
 
-    def _violation(self, status: GameStatus, step: Step, thinking_ms: int) -> list[RefereeEvent]:
+    def _violation(self, status: GameStatus, step: Step, thinking_ms: int, cause: Cause,
+                   reason: str) -> list[RefereeEvent]:
         seat = self.mover
         me = self._seats[seat]
         me.steps += 1
@@ -223,10 +280,10 @@ class GameReferee:
         if me.violations >= self.settings.violations_to_lose:
             record = self._record(seat, step, GameStatus.RULES_BREAKER, thinking_ms)
             self.position = self.position.pass_turn()
-            events: list[RefereeEvent] = [StepJudged(seat, record, self.position, self.clocks_ms)]
-            return events + self._finish(1 - seat, "violations", loser_status=GameStatus.RULES_BREAKER)
+            events: list[RefereeEvent] = [StepJudged(seat, record, self.position, self.clocks_ms, cause, reason)]
+            return events + self._finish(1 - seat, Termination.VIOLATIONS, loser_status=GameStatus.RULES_BREAKER)
         self.position = self.position.pass_turn()
-        return self._after_step(seat, step, status, thinking_ms)
+        return self._after_step(seat, step, status, thinking_ms, cause, reason)
 
     def _apply(self, step: Step, thinking_ms: int) -> list[RefereeEvent]:
         seat = self.mover
@@ -243,10 +300,11 @@ class GameReferee:
         self.position = self.position.apply(step)
         if self.position.winner() == seat:
             record = self._record(seat, step, GameStatus.WIN, thinking_ms)
-            return [StepJudged(seat, record, self.position, self.clocks_ms), *self._finish(seat, "goal")]
+            return [StepJudged(seat, record, self.position, self.clocks_ms), *self._finish(seat, Termination.GOAL)]
         return self._after_step(seat, step, GameStatus.OK, thinking_ms)
 
-    def _after_step(self, seat: int, step: Step, status: GameStatus, thinking_ms: int) -> list[RefereeEvent]:
+    def _after_step(self, seat: int, step: Step, status: GameStatus, thinking_ms: int, cause: Cause | None = None,
+                    reason: str = "") -> list[RefereeEvent]:
         """Record a step that did not end the game by itself; then the step cap, or the next turn."""
         cap = self.settings.step_cap
         if self._seats[0].steps >= cap and self._seats[1].steps >= cap:
@@ -255,9 +313,10 @@ class GameReferee:
             if winner is not None and not status.is_violation:   # the row that ends the game says who won
                 status = GameStatus.WIN if seat == winner else GameStatus.LOST
             record = self._record(seat, step, status, thinking_ms)
-            return [StepJudged(seat, record, self.position, self.clocks_ms), *self._finish(winner, "step_cap")]
+            judged = StepJudged(seat, record, self.position, self.clocks_ms, cause, reason)
+            return [judged, *self._finish(winner, Termination.STEP_CAP)]
         record = self._record(seat, step, status, thinking_ms)
-        return [StepJudged(seat, record, self.position, self.clocks_ms), self._next_turn()]
+        return [StepJudged(seat, record, self.position, self.clocks_ms, cause, reason), self._next_turn()]
 
     def _next_turn(self) -> TurnRequest:
         self.turn += 1
@@ -269,12 +328,12 @@ class GameReferee:
         left = self.position.walls_left
         return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]), self.settings.time_limit_ms)
 
-    def _finish(self, winner: int | None, reason: str, *, winner_status: GameStatus = GameStatus.WIN,
+    def _finish(self, winner: int | None, termination: Termination, *, winner_status: GameStatus = GameStatus.WIN,
                 loser_status: GameStatus = GameStatus.LOST) -> list[RefereeEvent]:
         self.clock_start = None
-        self.outcome = GameOutcome(winner, reason, self.clocks_ms, self.violations)
+        self.outcome = GameOutcome(winner, termination.value, self.clocks_ms, self.violations)
         if winner is None:
             statuses = (DRAW_STATUS, DRAW_STATUS)
         else:
             statuses = (winner_status, loser_status) if winner == 0 else (loser_status, winner_status)
-        return [GameFinished(self.outcome, statuses)]
+        return [GameFinished(self.outcome, statuses, termination)]

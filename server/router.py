@@ -1,0 +1,320 @@
+"""``Router``: every websocket connection's frames, from the first byte to the close, in the callbacks that read them.
+
+It is the ``LinkHandler`` of ``server.wire``: a link's events arrive here and are handled at
+once, with no task per connection. A connection first says ``hello`` (within
+``hello_timeout_s``), then is a player (its steps go to its game through
+``PlayerSession.submit``), a spectator (``watch``), or a puzzle-room user (its frames go to the
+``PuzzleDesk``, answered in order by one small task per connection).
+
+Every frame passes the same checks, in this order, each cheap before the next:
+
+1. the rate: every frame takes a token, except the one step the player's game is waiting for
+   (a fast bot is never refused into a timeout); frames over the rate are refused, and a
+   connection refused ``strikes_to_close`` times is closed;
+2. the size, then the syntax (``parse_client``);
+3. what the frame asks: a step the game cannot take (an old turn, a duplicate, another game),
+   a frame of the wrong room or role, earns a strike; ``strikes_to_close`` bad frames in a row
+   close the connection.
+A problem in one connection's handling closes that connection only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from websockets.http11 import Request, Response
+
+from shared.protocol import Hello, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step
+
+from .connection import CLOSE_POLICY, Peer
+from .connections import Connections
+from .lobby import AdmissionError, Lobby
+from .players import PlayerSession
+from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
+from .rooms import RoomContext, RoomError
+from .settings import ServerSettings
+from .wire import WebSocketLink
+
+__all__ = ["Router", "PUZZLE_BACKLOG"]
+
+log = logging.getLogger("quoridor.server")
+
+#: Puzzle frames one connection may have waiting for the room (beyond them: ``busy``).
+PUZZLE_BACKLOG = 8
+#: The close code for "the server is full, try again later" (RFC 6455, 1013).
+CLOSE_TRY_LATER = 1013
+
+
+class _Client:
+    """The router's state for one connection, beside its ``Peer``."""
+
+    __slots__ = ("ready", "session", "room", "hello_timer", "puzzles", "puzzle_task")
+
+    def __init__(self) -> None:
+        self.ready = False
+        self.session: PlayerSession | None = None
+        self.room: RoomContext | None = None
+        self.hello_timer: asyncio.TimerHandle | None = None
+        self.puzzles: deque[Any] = deque()
+        self.puzzle_task: asyncio.Task[None] | None = None
+
+
+class Router:
+    """Admits, checks and routes the frames of every websocket connection of one server."""
+
+    def __init__(self, settings: ServerSettings, connections: Connections, lobby: Callable[[], Lobby],
+                 desk: PuzzleDesk, welcome: Callable[[str], Welcome], say: Callable[[str], None]) -> None:
+        self.settings = settings
+        self.limits = settings.limits
+        self.connections = connections
+        self.lobby = lobby
+        self.desk = desk
+        self.welcome = welcome
+        self.say = say
+        self._clients: dict[Peer, _Client] = {}
+
+    def links(self) -> list[WebSocketLink]:
+        """The links open now."""
+        return [peer.link for peer in self._clients]  # type: ignore[misc]
+
+    # -- the link's events ------------------------------------------------------------------
+    def opened(self, link: WebSocketLink) -> bool:
+        """Count a new TCP connection; False when it is over a connection limit."""
+        peer = Peer(link, self.limits, debug=self.settings.debug)
+        if not self.connections.add(peer):
+            log.info("refused a connection from %s: too many connections (from that address, or in all)",
+                     link.address)
+            return False
+        link.peer = peer
+        self._clients[peer] = _Client()
+        return True
+
+    def request(self, link: WebSocketLink, request: Request) -> Response | None:
+        """Every request is a websocket handshake (websockets answers anything else with an HTTP error)."""
+        return None
+
+    def ready(self, link: WebSocketLink) -> None:
+        """The handshake is done: the connection has ``hello_timeout_s`` to say hello."""
+        peer: Peer = link.peer
+        client = self._clients[peer]
+        client.ready = True
+        client.hello_timer = asyncio.get_running_loop().call_later(self.limits.hello_timeout_s, self._no_hello, peer)
+
+    def drained(self, link: WebSocketLink) -> None:
+        """The client reads again: it gets the newest of what it missed."""
+        link.peer.drained()
+
+    def closed(self, link: WebSocketLink) -> None:
+        """The connection is gone: stop counting it, free or keep its seat, stop its puzzle work."""
+        peer: Peer = link.peer
+        client = self._clients.pop(peer, None)
+        peer.closed = True
+        self.connections.remove(peer)
+        if client is None:
+            return
+        if client.hello_timer is not None:
+            client.hello_timer.cancel()
+        if client.puzzle_task is not None:
+            client.puzzle_task.cancel()
+        if client.session is not None:
+            self.lobby().leave(client.session, peer)
+        if not client.ready:                # a health check, a port scan, a client that gave up: one quiet line
+            log.info("%s closed before finishing a websocket handshake", peer.address)
+
+    def received(self, link: WebSocketLink, payload: bytes, text: bool, arrived: float) -> None:
+        """One complete message: the checks of the module docstring, then its route."""
+        peer: Peer = link.peer
+        client = self._clients.get(peer)
+        if client is None or peer.closed:
+            return
+        if peer.debug:
+            log.info("<- %s %s", peer.address, payload[:1000].decode(errors="replace") if text
+                     else f"<{len(payload)} bytes>")
+        try:
+            self._received(peer, client, payload, text, arrived)
+        except Exception:  # noqa: BLE001 - one broken connection must never take the server down
+            log.exception("handling a frame from %s failed; closing that connection", peer.address)
+            peer.close(1011, "internal error")
+
+    # -- the checks -------------------------------------------------------------------------
+    def _received(self, peer: Peer, client: _Client, payload: bytes, text: bool, arrived: float) -> None:
+        session = client.session
+        over = not peer.allow(arrived)
+        # Over the rate, only a player whose game awaits a step may still be sending that step.
+        if over and (session is None or session.match is None):
+            self._flooded(peer, arrived)
+            return
+        limit = self.limits.max_puzzle_frame_bytes if client.room is not None else self.limits.max_frame_bytes
+        if len(payload) > limit:
+            self._strike(peer, "frame_too_large", f"frames may be at most {limit} bytes (got {len(payload)})")
+            return
+        try:
+            message = parse_client(_text(payload) if text else payload)
+        except ProtocolError as exc:
+            if over:
+                self._flooded(peer, arrived)
+            elif exc.code == "protocol_version" and peer.role is None:
+                # A client that speaks another version cannot go on: say so and close (docs/protocol.md).
+                peer.tell(exc.code, exc.message, exc.frame_type)
+                peer.close(CLOSE_POLICY, "unsupported protocol version")
+            else:
+                self._strike(peer, exc.code, exc.message, exc.frame_type)
+            return
+        if session is not None and isinstance(message, StepMessage) and session.awaits(message.game, message.turn):
+            if not over:
+                peer.refund()               # the awaited answer never spends the rate
+        elif over:
+            self._flooded(peer, arrived)
+            return
+        greeted = peer.role is not None
+        problem = self._route(peer, client, message, arrived)
+        if problem is None:
+            if greeted:                     # a hello does not forgive the bad frames before it
+                peer.good_frame()
+        else:
+            self._strike(peer, *problem, message.type)
+
+    def _strike(self, peer: Peer, code: str, message: str, frame_type: str | None = None) -> None:
+        if not peer.strike(code, message, frame_type):
+            peer.close(CLOSE_POLICY, "too many bad frames")
+
+    def _flooded(self, peer: Peer, arrived: float) -> None:
+        if peer.flooding(arrived):
+            peer.tell("rate_limited", "too many messages, again and again; closing")
+            peer.close(CLOSE_POLICY, "flooding")
+        else:
+            peer.tell("rate_limited", "too many messages; slow down")
+
+    # -- routes -----------------------------------------------------------------------------
+    def _route(self, peer: Peer, client: _Client, message: Any, arrived: float) -> tuple[str, str] | None:
+        """Deliver one parsed frame; ``(code, message)`` when it cannot be taken (a strike)."""
+        if peer.role is None:
+            if isinstance(message, Hello):
+                self._hello(peer, client, message)
+                return None
+            return "hello_first", "say hello first: {\"type\": \"hello\", ...}"
+        if isinstance(message, Hello):
+            return "already_hello", "this connection has already said hello"
+        if isinstance(message, StepMessage):
+            if client.session is None:
+                return "not_a_player", "only quoridor players send steps (this connection is a spectator or in a puzzle room)"
+            return client.session.submit(message.game, message.turn, to_step(message), arrived)
+        if isinstance(message, Watch):
+            return self._watch(peer, message)
+        if client.room is not None and isinstance(message, PUZZLE_FRAMES):
+            return self._puzzle(peer, client, message)
+        return "wrong_room", (f"{message.type!r} frames belong to the puzzle rooms; open another connection "
+                              "with hello room 'sokoban', 'ice' or 'circuit'")
+
+    def _hello(self, peer: Peer, client: _Client, hello: Hello) -> None:
+        """Admit a connection as a player, a spectator or a puzzle-room user; a refusal closes it."""
+        if client.hello_timer is not None:
+            client.hello_timer.cancel()
+            client.hello_timer = None
+        refusal = self._admission_problem(hello)
+        if refusal is not None:
+            self._refuse(peer, *refusal)
+            return
+        roster = self.settings.roster
+        anonymous = hello.role == "spectator" or (hello.room != "quoridor" and roster is None)
+        if not self.connections.settle(peer, anonymous=anonymous):
+            self._refuse(peer, "too_many_connections",
+                         f"{self.limits.max_anonymous_per_address} spectators are connected from your address already;"
+                         " close some and try again", CLOSE_TRY_LATER)
+            return
+        peer.anonymous = anonymous
+        if hello.room != "quoridor":
+            name = roster[hello.key] if roster is not None else (hello.name or hello.key)
+            client.room, peer.role = RoomContext(name), hello.room
+            peer.send_now(self.welcome(name))
+            self.say(f"{name} entered the {hello.room} room from {peer.address}")
+        elif hello.role == "player":
+            try:
+                session = self.lobby().admit(hello.key, hello.name, peer)
+            except AdmissionError as exc:
+                self._refuse(peer, exc.code, exc.message)
+                return
+            client.session, peer.role = session, "player"
+            self.connections.greeted.add(peer)
+            peer.send_now(self.welcome(session.name))
+            self.say(f"{session.name} joined from {peer.address}")
+        else:
+            peer.role = "spectator"
+            self.connections.spectators[peer] = set()
+            self.connections.greeted.add(peer)
+            peer.send_now(self.welcome("spectator"))
+
+    def _admission_problem(self, hello: Hello) -> tuple[str, str] | None:
+        if hello.room != "quoridor":
+            if not self.desk.serves(hello.room):
+                return "room_unavailable", f"room {hello.room!r} is not served here"
+            if hello.role == "spectator":
+                return "room_unavailable", (f"there is nothing to watch in room {hello.room!r}: "
+                                            "spectators watch the quoridor room")
+            roster = self.settings.roster
+            if roster is not None and hello.key not in roster:
+                return "unknown_key", "this server admits only the keys on its roster"
+        elif hello.role == "player" and self.settings.puzzles_only:
+            return "room_unavailable", ("this server plays no tournament (-n 0): it serves only "
+                                        "the puzzle rooms sokoban, ice and circuit")
+        return None
+
+    def _refuse(self, peer: Peer, code: str, message: str, close_code: int = CLOSE_POLICY) -> None:
+        peer.tell(code, message, "hello")
+        peer.close(close_code, code)
+
+    def _no_hello(self, peer: Peer) -> None:
+        client = self._clients.get(peer)
+        if client is not None:
+            client.hello_timer = None
+        if peer.role is None and not peer.closed:
+            peer.tell("hello_first", "no hello received in time; closing")
+            peer.close(CLOSE_POLICY, "no hello")
+
+    def _watch(self, peer: Peer, message: Watch) -> tuple[str, str] | None:
+        watched = self.connections.spectators.get(peer)
+        if watched is None:
+            return "not_a_spectator", "only spectators can watch; connect with role 'spectator'"
+        most = self.limits.watched_games
+        if message.game not in watched and len(watched) >= most:
+            return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
+        watched.add(message.game)
+        return None
+
+    # -- puzzle rooms -----------------------------------------------------------------------
+    def _puzzle(self, peer: Peer, client: _Client, message: Any) -> tuple[str, str] | None:
+        """Queue a puzzle frame for the room; its answers go out in the order the frames came."""
+        if len(client.puzzles) >= PUZZLE_BACKLOG:
+            return "busy", (f"{PUZZLE_BACKLOG} requests are waiting for the {peer.role} room already; "
+                            "wait for their answers")
+        client.puzzles.append(message)
+        if client.puzzle_task is None:
+            client.puzzle_task = asyncio.get_running_loop().create_task(self._answer_puzzles(peer, client))
+        return None
+
+    async def _answer_puzzles(self, peer: Peer, client: _Client) -> None:
+        assert client.room is not None and peer.role is not None
+        try:
+            while client.puzzles and not peer.closed:
+                message = client.puzzles[0]
+                try:
+                    reply = await self.desk.answer(peer.role, client.room, message)
+                except RoomError as exc:
+                    self._strike(peer, exc.code, exc.message, message.type)
+                else:
+                    peer.send_now(reply)
+                client.puzzles.popleft()
+        finally:
+            client.puzzle_task = None
+
+
+def _text(payload: bytes) -> str:
+    """A text frame's payload as text; ``ProtocolError`` (``bad_json``) when it is not UTF-8."""
+    try:
+        return payload.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError("bad_json", f"the frame is not UTF-8 text (byte {exc.start})") from None
