@@ -6,10 +6,13 @@ A benchmark, not a test. Run from the repository root::
     .venv/bin/python bench/bots_strength.py --quick    # 10 games per opponent
     .venv/bin/python bench/bots_strength.py --games 40 --opponents defender --show-losses
 
-Every game is refereed by ``play_local_game`` with the default ``RefereeSettings`` (course
+Every game is played by ``client.match.play_game`` (the local match's: each bot through its
+``BotDriver``, refereed by ``play_local_game``) with the default ``RefereeSettings`` (course
 rules, 1000 ms limit, 100-step cap) and ``time.perf_counter`` as the clock, so the times the
-referee charges are real thinking times. Colours alternate: ``strong`` is seat 0 in even games.
-Each bot object plays a whole pairing (``restart()`` between games), as on the server. The
+referee charges, the ones reported here, are real thinking times. Each bot is told the limit, as
+on the server (``strong`` searches for at most 40% of it). Colours alternate: ``strong`` is seat 0
+in even games. Each bot object plays a whole pairing (``restart()`` between games), as on the
+server; a bot that raises answers with an empty step (a violation) and counts as a crash. The
 random bot is seeded, so a run is repeatable up to the search depth the clock allows.
 """
 
@@ -21,14 +24,15 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from client.bots import BOTS, RandomPlayer, StrongPlayer
+from client.driver import BotDriver, BotProblem
+from client.match import play_game
 from client.player import Player
-from shared.quoridor import GameStatus, Step, step_name
-from shared.referee.game import RefereeSettings, TurnRequest
-from shared.referee.local import play_local_game
+from shared.quoridor import GameStatus, step_name
+from shared.referee import RefereeEvent, RefereeSettings, StepJudged
 
 # -- targets ---------------------------------------------------------------------------------
 TARGET_WIN_RATE = {"random": 1.00, "runner": 0.95, "defender": 0.90}
@@ -50,7 +54,7 @@ class Pairing:
     crashes: list[int] = field(default_factory=lambda: [0, 0])       # strong, opponent
     reasons: Counter[str] = field(default_factory=Counter)
     plies: list[int] = field(default_factory=list)
-    think_ms: list[float] = field(default_factory=list)               # strong's, every step
+    think_ms: list[float] = field(default_factory=list)               # strong's, every step, as charged
     slowest: tuple[float, float, int, int] = (0.0, 0.0, 0, 0)         # ms asked, ms searched, depth, nodes
     losses_seen: list[str] = field(default_factory=list)
 
@@ -70,34 +74,20 @@ def make_opponent(name: str) -> Player:
     return RandomPlayer(name, seed=RANDOM_SEED) if name == "random" else BOTS[name](name)
 
 
-def play_game(strong: StrongPlayer, opponent: Player, strong_seat: int, tally: Pairing) -> None:
-    """Play one refereed game and add it to ``tally``."""
-    players: list[Player] = [opponent, opponent]
-    players[strong_seat] = strong
-    names = ["", ""]
-    names[strong_seat], names[1 - strong_seat] = "strong", tally.opponent
-    for seat, player in enumerate(players):
-        player.begin_game(seat)
+def play_one(drivers: tuple[BotDriver, BotDriver], strong: StrongPlayer, strong_seat: int, tally: Pairing) -> None:
+    """Play one refereed game (``drivers``: strong's, then the opponent's) and add it to ``tally``."""
+    seated = drivers if strong_seat == 0 else (drivers[1], drivers[0])
+    names = ("strong", tally.opponent) if strong_seat == 0 else (tally.opponent, "strong")
 
-    def ask(seat: int, turn: TurnRequest) -> Step:
-        player = players[seat]
-        started = time.perf_counter()
-        try:
-            player.observe(turn.change, turn.walls_left)
-            step = player.next_step(turn.change)
-        except Exception:   # a crash counts as an empty step (a violation), as the server would have it
-            tally.crashes[0 if seat == strong_seat else 1] += 1
-            step = Step()
-        player.tracker.sent(step)
-        if seat == strong_seat:
-            took = (time.perf_counter() - started) * 1000
+    def judged(event: RefereeEvent) -> None:
+        if isinstance(event, StepJudged) and event.seat == strong_seat:
+            took = float(event.record.thinking_ms or 0)
             tally.think_ms.append(took)
             result = strong.last_result
             if took > tally.slowest[0] and result is not None:
                 tally.slowest = (took, result.elapsed * 1000, result.depth, result.nodes)
-        return step
 
-    game = play_local_game((names[0], names[1]), ask, time.perf_counter, RefereeSettings())
+    game = play_game(seated, names, RefereeSettings(), time.perf_counter, judged)
     outcome = game.outcome
     tally.games += 1
     tally.plies.append(len(game.records))
@@ -115,17 +105,21 @@ def play_game(strong: StrongPlayer, opponent: Player, strong_seat: int, tally: P
         tally.violations[side] += outcome.violations[seat]
         tally.timeouts[side] += sum(1 for r in game.records
                                     if r.player == names[seat] and r.status is GameStatus.TIMEOUT)
-    for player in players:
-        player.restart()
 
 
 def run_pairing(opponent: str, games: int, budget_ms: int, progress: bool) -> Pairing:
     """``games`` games of ``strong`` against ``opponent``, colours alternating."""
     tally = Pairing(opponent)
     strong = StrongPlayer("strong", time_budget_ms=budget_ms)
-    other = make_opponent(opponent)
+
+    def crashed(side: int) -> Callable[[BotProblem], None]:
+        def count(problem: BotProblem) -> None:
+            tally.crashes[side] += 1
+        return count
+
+    drivers = (BotDriver(strong, crashed(0)), BotDriver(make_opponent(opponent), crashed(1)))
     for number in range(games):
-        play_game(strong, other, number % 2, tally)
+        play_one(drivers, strong, number % 2, tally)
         if progress:
             print(f"\r  {opponent}: {number + 1}/{games} games, {tally.wins} won", end="", file=sys.stderr, flush=True)
     if progress:

@@ -1,4 +1,7 @@
-"""``quoridor-client``: connect a bot to a Quoridor Arena server.
+"""``quoridor-client``: connect a bot to a Quoridor Arena server, in the terminal.
+
+It merges the config file and the options, loads the bot, plays it with ``client.runner.BotRunner``
+and prints what the runner tells (``client.notices``) and the run's summary on standard error.
 
 Short flags follow the course's C++ client where they do not clash with ``--help``:
 ``-c`` config file, ``-p`` port, ``-k`` key, ``-l`` save the logs. A config file may use the old client's fields
@@ -30,8 +33,9 @@ from rich.text import Text
 
 from .bots import BOTS
 from .commands import installed_command
-from .gamerecord import DEFAULT_LOG_DIR
 from .loader import BotLoadError, load_bot
+from .logfiles import DEFAULT_LOG_DIR
+from .render import notice_printer
 from .runner import BotRunner, RunSummary, ServerUnavailable
 
 __all__ = ["main", "ClientConfig", "read_config", "build_parser", "config_from_args", "run_replays"]
@@ -160,8 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     console = Console(stderr=True)
     log_dir = config.log_dir if config.save_log or config.replay else None
-    runner = BotRunner(player, config.server, config.key, name=config.name, console=console, wait_s=config.wait_s,
-                       log_dir=log_dir)
+    runner = BotRunner(player, config.server, config.key, name=config.name, say=notice_printer(console),
+                       wait_s=config.wait_s, log_dir=log_dir)
     try:
         summary = asyncio.run(runner.run())
     except ServerUnavailable as exc:

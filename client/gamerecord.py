@@ -16,25 +16,19 @@ What a player cannot see, and how the log shows it:
 * rows carry no thinking time; the totals in the outcome rows come from ``game_over``.
 
 A game the player joined part-way (or whose frames disagree with the rebuilt board) gets no log.
+Writing the log to a file is ``client.logfiles``' business.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
-from server.logfile import write_log_atomic
 from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord, canonical_step, check_player_name
 from shared.protocol import GameOver, Turn, to_blockbar, to_location
 from shared.quoridor import GameStatus, Position, Ruleset, Step
 
-__all__ = ["GameRecorder", "log_path", "save_game_log", "DEFAULT_LOG_DIR"]
-
-#: Where the client writes its logs unless told otherwise.
-DEFAULT_LOG_DIR = Path("replays") / "client"
+__all__ = ["GameRecorder"]
 
 _S = GameStatus
 
@@ -208,27 +202,3 @@ def _judge(pos: Position, sent: _Sent) -> GameStatus:
         return _S.TIMEOUT
     return pos.judge(sent.step).status
 
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def log_path(folder: Path, log: GameLog, taken: Collection[Path] = ()) -> Path:
-    """A free name for ``log`` under ``folder`` (created): ``<date>-<time>_<game>_<seat 0>_vs_<seat 1>.csv``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    started = log.header.started or datetime.now(UTC).isoformat()
-    stamp = datetime.fromisoformat(started).astimezone().strftime("%Y%m%d-%H%M%S")
-    safe = [_UNSAFE.sub("-", part).strip("-.") or "x" for part in (stamp, log.header.game or "game", *log.header.players)]
-    name = f"{safe[0]}_{safe[1]}_{safe[2]}_vs_{safe[3]}"
-    path = folder / f"{name}.csv"
-    number = 1
-    while path.exists() or path in taken:
-        number += 1
-        path = folder / f"{name}-{number}.csv"
-    return path
-
-
-def save_game_log(folder: Path, log: GameLog) -> Path:
-    """Write ``log`` atomically under a free name in ``folder`` (see ``log_path``); returns the path."""
-    path = log_path(folder, log)
-    write_log_atomic(path, log)
-    return path

@@ -1,24 +1,18 @@
-"""``quoridor-match``: play bots against each other in one process with the server's own referee.
+"""``quoridor-match``: the command line of the local match (``client.match``), in the terminal.
 
-No network: ``shared.referee.play_local_game`` referees, the clock is ``time.perf_counter``,
-colours alternate, a table of results with win rates and 95% (Wilson) intervals is printed,
-and every game's log is written (the same CSV the server writes). Each bot's ``time_limit_ms``
-is set to the ``-t`` limit. A bot's error and traceback are printed as they are (never as markup).
+It parses the options, checks both bot specs before any game, shows a progress bar while the
+games are played, prints each bot's failures as they happen (its own traceback, as it is: never
+read as markup) and then a table of results with win rates and 95% (Wilson) intervals, and says
+where the logs are and how to replay one. Each bot's ``time_limit_ms`` is set to the ``-t`` limit.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import inspect
-import math
 import sys
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -26,144 +20,15 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from server.logfile import write_log_atomic
-from shared.gamelog import GameHeader, GameLog
-from shared.quoridor import RULESETS, Step, find_ruleset
-from shared.referee import RefereeSettings, TurnRequest
-from shared.referee.local import LocalGame, play_local_game
+from shared.quoridor import RULESETS, find_ruleset
+from shared.referee import RefereeSettings
 
 from .commands import installed_command
-from .loader import BotLoadError, bot_label, load_bot
-from .player import set_time_limit
-from .runner import bot_traceback
+from .loader import BotLoadError, load_bot
+from .match import MatchTally, match_labels, play_match, wilson_interval
+from .render import notice_printer
 
-__all__ = ["main", "wilson_interval", "MatchTally", "play_match"]
-
-
-def wilson_interval(score: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate ``score`` (0..1) over ``n`` games."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-@dataclass
-class MatchTally:
-    """Results of one bot over a match."""
-
-    label: str
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    violations: int = 0
-    steps: int = 0
-    thinking_ms: int = 0
-    errors: int = 0
-    reasons: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return self.wins + self.losses + self.draws
-
-    @property
-    def score(self) -> float:
-        """Points per game (a draw is half a point)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
-
-
-class _Seat:
-    """A bot as the local referee sees it: board tracking, sync or async answers, errors caught."""
-
-    def __init__(self, bot: Any, label: str, runner: asyncio.Runner, console: Console) -> None:
-        self.bot, self.label, self.runner, self.console = bot, label, runner, console
-        self.errors = 0
-
-    def ask(self, request: TurnRequest) -> Step:
-        observe = getattr(self.bot, "observe", None)
-        if observe is not None:
-            observe(request.change, request.walls_left)
-        set_time_limit(self.bot, request.time_limit_ms)
-        method = getattr(self.bot, "next_step", None) or getattr(self.bot, "nextStep")
-        try:
-            result = method(request.change)
-            if inspect.isawaitable(result):
-                result = self.runner.run(result)
-        except Exception as exc:  # noqa: BLE001 - a bot's bug is a violation, not a crash
-            self.errors += 1
-            if self.errors <= 3:
-                self.console.print(Text.assemble((f"{self.label} raised {type(exc).__name__}: {exc}", "red"),
-                                                 "\n" + bot_traceback(exc)), soft_wrap=True)
-            result = Step()
-        if not isinstance(result, Step):
-            self.errors += 1
-            self.console.print(Text(f"{self.label}.next_step returned {result!r}, not a Step", "red"), soft_wrap=True)
-            result = Step()
-        sent = getattr(getattr(self.bot, "tracker", None), "sent", None)
-        if sent is not None:
-            sent(result)
-        return result
-
-
-def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *, log_dir: Path | None,
-               console: Console, progress: bool = True) -> tuple[MatchTally, MatchTally, list[LocalGame]]:
-    """Play ``games`` games between two bot specs, alternating colours; returns both tallies and the games."""
-    labels = (bot_label(specs[0]), bot_label(specs[1]))
-    if labels[0] == labels[1]:
-        labels = (labels[0] + "#1", labels[1] + "#2")
-    tallies = (MatchTally(labels[0]), MatchTally(labels[1]))
-    played: list[LocalGame] = []
-    with asyncio.Runner() as runner:
-        seats = [_Seat(load_bot(spec, label), label, runner, console) for spec, label in zip(specs, labels)]
-        with Progress(console=console, transient=True, disable=not progress) as bar:
-            task = bar.add_task(escape(f"{labels[0]} vs {labels[1]}"), total=games)
-            for number in range(games):
-                order = (0, 1) if number % 2 == 0 else (1, 0)      # who takes seat 0
-                for seat, index in enumerate(order):
-                    set_time_limit(seats[index].bot, settings.time_limit_ms)
-                    begin = getattr(seats[index].bot, "begin_game", None)
-                    if begin is not None:
-                        begin(seat, settings.ruleset)
-                game = play_local_game((labels[order[0]], labels[order[1]]),
-                                       lambda seat, req: seats[order[seat]].ask(req), time.perf_counter, settings)
-                played.append(game)
-                _tally(game, order, tallies)
-                for index in order:
-                    restart = getattr(seats[index].bot, "restart", None)
-                    if restart is not None:
-                        restart()
-                if log_dir is not None:
-                    _write_log(log_dir / f"game{number + 1:03d}_{labels[order[0]]}_vs_{labels[order[1]]}.csv",
-                               game, settings)
-                bar.advance(task)
-        for tally, seat in zip(tallies, seats):
-            tally.errors = seat.errors
-    return tallies[0], tallies[1], played
-
-
-def _tally(game: LocalGame, order: tuple[int, int], tallies: tuple[MatchTally, MatchTally]) -> None:
-    outcome = game.outcome
-    for seat, index in enumerate(order):
-        tally = tallies[index]
-        if outcome.winner is None:
-            tally.draws += 1
-        elif outcome.winner == seat:
-            tally.wins += 1
-        else:
-            tally.losses += 1
-        tally.violations += outcome.violations[seat]
-        tally.thinking_ms += outcome.thinking_ms[seat]
-        tally.steps += sum(1 for r in game.records if r.player == game.players[seat])
-        tally.reasons[outcome.reason] = tally.reasons.get(outcome.reason, 0) + 1
-
-
-def _write_log(path: Path, game: LocalGame, settings: RefereeSettings) -> None:
-    """Write a finished game's log (temporary file, then rename: never a half file)."""
-    header = GameHeader(players=game.players, ruleset=settings.ruleset.name,
-                        started=datetime.now(UTC).isoformat(timespec="seconds"))
-    write_log_atomic(path, GameLog(header, game.records, game.outcome, []))
+__all__ = ["main", "build_parser", "results_table", "run_match"]
 
 
 def results_table(tallies: Sequence[MatchTally]) -> Table:
@@ -177,6 +42,17 @@ def results_table(tallies: Sequence[MatchTally]) -> Table:
                       f"{low:.0%}-{high:.0%}", f"{t.thinking_ms / max(t.steps, 1):.1f}", str(t.violations),
                       str(t.errors))
     return table
+
+
+def run_match(specs: tuple[str, str], games: int, settings: RefereeSettings, log_dir: Path | None,
+              console: Console) -> tuple[MatchTally, MatchTally]:
+    """``play_match`` with a progress bar (gone once done) and the bots' failures printed on ``console``."""
+    labels = match_labels(specs)
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(escape(f"{labels[0]} vs {labels[1]}"), total=games)
+        first, second, _ = play_match(specs, games, settings, log_dir=log_dir, say=notice_printer(console),
+                                      on_game=lambda number, game: bar.advance(task))
+    return first, second
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,8 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             load_bot(spec, "check")
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True)
-        first, second, _ = play_match((args.bots[0], args.bots[1]), args.games, settings, log_dir=log_dir,
-                                      console=console)
+        first, second = run_match((args.bots[0], args.bots[1]), args.games, settings, log_dir, console)
     except BotLoadError as exc:
         parser.error(str(exc))
     except OSError as exc:

@@ -5,18 +5,20 @@ Implement ``next_step(change) -> Step`` (or ``nextStep``, for code ported from C
 (the board as the referee sees it, with this player's seat to move), so a bot can ask for
 ``self.legal_steps()``, ``self.position.distance(...)`` and so on without re-implementing rules,
 and ``self.time_limit_ms`` (the server's thinking time per step, ``None`` when unlimited).
+
+The framework (``client.driver.BotDriver``) calls the hooks in this order: ``begin_game`` when a
+game starts; each turn ``observe``, then ``next_step``, then ``step_sent`` with the step that went
+out; ``restart`` when the game is over. Override a framework hook only to learn more, and call
+``super()`` from it: the board depends on them.
 """
 
 from __future__ import annotations
-
-import inspect
-from typing import Any
 
 from shared.quoridor import COURSE, Location, Position, Ruleset, Step
 from shared.quoridor.types import ChessboardChange
 from shared.referee.tracker import BoardTracker
 
-__all__ = ["Player", "call_next_step", "set_time_limit"]
+__all__ = ["Player"]
 
 
 class Player:
@@ -89,20 +91,10 @@ class Player:
         """Framework: take in a change before ``next_step`` is called."""
         self.tracker.update(change, walls_left)
 
+    def step_sent(self, step: Step) -> None:
+        """Framework: ``step`` went out for this turn (the empty step when ``next_step`` failed).
 
-def set_time_limit(player: Any, time_limit_ms: int | None) -> None:
-    """Tell a bot the time limit per step (``Player.time_limit_ms``); bots without that attribute are left alone."""
-    if hasattr(player, "time_limit_ms"):
-        try:
-            player.time_limit_ms = time_limit_ms
-        except AttributeError:   # a read-only property of the bot's own: its business
-            pass
+        Its wall joins ``position`` once the next change confirms it was accepted.
+        """
+        self.tracker.sent(step)
 
-
-async def call_next_step(player: Any, change: ChessboardChange) -> Any:
-    """Call ``next_step`` (or ``nextStep``) of any bot object, awaiting it when it is a coroutine."""
-    method = getattr(player, "next_step", None) or getattr(player, "nextStep")
-    result = method(change)
-    if inspect.isawaitable(result):
-        result = await result
-    return result

@@ -1,12 +1,19 @@
-"""Rich renderables for Quoridor positions: pure functions from a position to a ``Text``."""
+"""Rich renderables for the client: pure functions from a position, or a notice, to a ``Text``.
+
+``notice_printer`` is the one bridge from the client's notices (``client.notices``) to a console.
+"""
 
 from __future__ import annotations
 
+from rich.console import Console
 from rich.text import Text
 
 from shared.quoridor import SIZE, BlockBar, Location, Position, diagram
 
-__all__ = ["render_board", "render_board_marked", "PAWN_STYLES", "MARK_STYLE"]
+from .notices import Notice, Say, Tone
+
+__all__ = ["render_board", "render_board_marked", "render_notice", "notice_printer", "PAWN_STYLES", "MARK_STYLE",
+           "TONE_STYLES"]
 
 #: Colour of each player's pawn (player 0 first).
 PAWN_STYLES = ("bold bright_cyan", "bold bright_magenta")
@@ -75,3 +82,19 @@ def render_board_marked(pos: Position, *, wall: BlockBar | None = None, cell: Lo
             for row in (2 + 2 * (SIZE - start.y - 2), 3 + 2 * (SIZE - start.y - 2), 2 + 2 * (SIZE - start.y - 1)):
                 mark(row, 4 * start.x + 2, 4 * start.x + 2)
     return text
+
+
+#: How each tone of a notice looks.
+TONE_STYLES = {Tone.PLAIN: "", Tone.NAME: "bold", Tone.GOOD: "green", Tone.BAD: "red", Tone.CAUTION: "yellow"}
+
+
+def render_notice(notice: Notice) -> Text:
+    """A notice in colour; its text stays literal (a bot's ``[red]`` is printed, never read as markup)."""
+    return Text.assemble(*((text, TONE_STYLES[tone]) for text, tone in notice.parts))
+
+
+def notice_printer(console: Console) -> Say:
+    """A ``Say`` that prints each notice on ``console``, long lines wrapped by the terminal (not cut)."""
+    def say(notice: Notice) -> None:
+        console.print(render_notice(notice), soft_wrap=True)
+    return say

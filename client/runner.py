@@ -1,48 +1,44 @@
 """``BotRunner``: connects one bot to a server and plays until the tournament is over.
 
-The runner speaks protocol v1 (``docs/protocol.md``): hello, then for every ``turn`` it updates
-the bot's board, asks the bot, and answers with a ``step``. A plain ``next_step`` runs in a
-worker thread so the connection stays alive while the bot thinks; an ``async`` one is awaited.
-A bot that raises or returns nonsense gets its traceback printed (from its own frames on) and
-an empty step sent (a violation, as the rules say), and the connection is kept.
+The runner speaks protocol v1 (``docs/protocol.md``): hello, then for every ``turn`` it asks
+the bot through its ``BotDriver`` (``client.driver``: the board updated, a plain ``next_step``
+in a worker thread so the connection stays alive while the bot thinks, an ``async`` one
+awaited) and answers with a ``step``. A bot that raises or returns nonsense is reported with
+its own traceback and answered for with an empty step (a violation, as the rules say); the
+connection is kept. With ``log_dir`` it rebuilds each game's log (``client.gamerecord``) and
+writes it there (``client.logfiles``).
 
-Text that comes from the bot or from the server is printed as it is, never read as rich markup.
+What happens is told as ``Notice``s to ``say`` (``client.notices``); the runner prints nothing
+itself, and text from the bot or the server goes into a notice as it is.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import inspect
 import json
-import os
-import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from shared.protocol import (
-    ErrorMessage, GameOver, GameStart, ProtocolError, Standings, TournamentOver, Turn, Welcome, dump, parse_server,
-    to_blockbar, to_location,
-)
-from shared.protocol import StepMessage
-from server.logfile import write_log_atomic
 from shared.gamelog import GameLog
-from shared.quoridor import GameStatus, Step, find_ruleset
+from shared.protocol import (
+    ErrorMessage, GameOver, GameStart, ProtocolError, Standings, StepMessage, TournamentOver, Turn, Welcome, dump,
+    parse_server, to_blockbar, to_location,
+)
+from shared.quoridor import GameStatus, find_ruleset
 from shared.quoridor.types import ChessboardChange
 
-from .gamerecord import GameRecorder, log_path
-from .player import set_time_limit
+from .driver import BotDriver, BotProblem
+from .gamerecord import GameRecorder
+from .logfiles import log_path, write_log_atomic
+from .notices import Notice, Say, Tone, say_plain
 
-__all__ = ["BotRunner", "RunSummary", "ask_bot", "bot_traceback", "ServerUnavailable", "GameOverHook"]
+__all__ = ["BotRunner", "RunSummary", "ServerUnavailable", "GameOverHook", "CLOSE_CALL"]
 
 #: Warn the author when a step used more than this share of the time limit.
 CLOSE_CALL = 0.8
@@ -50,7 +46,6 @@ CLOSE_CALL = 0.8
 #: Called after each game with the ``game_over`` frame and the local log written for it (or ``None``;
 #: the file is complete once ``BotRunner.run`` has returned).
 GameOverHook = Callable[[GameOver, Path | None], None]
-
 
 class ServerUnavailable(ConnectionError):
     """The server could not be reached within the waiting time."""
@@ -83,60 +78,22 @@ class RunSummary:
                 f"{self.violations} violations ({self.timeouts} timeouts)")
 
 
-# Frames of the framework that stand before the bot's own in a traceback: hidden from the author.
-_FRAMEWORK_FILES = tuple(str(Path(p).resolve()) for p in (__file__, Path(__file__).with_name("player.py"),
-                                                            Path(__file__).with_name("match_cli.py")))
-_FRAMEWORK_DIRS = tuple(str(Path(m.__file__).resolve().parent) + os.sep for m in (asyncio, concurrent))
-_THREADING = str(Path(threading.__file__).resolve())
-
-
-def _is_framework(filename: str) -> bool:
-    try:
-        path = str(Path(filename).resolve())
-    except (OSError, RuntimeError):
-        return False
-    return path in _FRAMEWORK_FILES or path == _THREADING or path.startswith(_FRAMEWORK_DIRS)
-
-
-def bot_traceback(exc: BaseException) -> str:
-    """The traceback of an exception a bot raised, starting at the bot's own frames (the runner's dropped)."""
-    tb = exc.__traceback__
-    while tb is not None and _is_framework(tb.tb_frame.f_code.co_filename):
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb if tb is not None else exc.__traceback__))
-
-
-async def ask_bot(player: Any, change: ChessboardChange) -> tuple[Step, str | None]:
-    """Ask a bot for its step; returns ``(step, problem)`` where ``problem`` explains an empty step."""
-    method = getattr(player, "next_step", None) or getattr(player, "nextStep", None)
-    if method is None:
-        return Step(), f"{type(player).__name__} has no next_step(change) method"
-    try:
-        if inspect.iscoroutinefunction(method):
-            result = await method(change)
-        else:
-            result = await asyncio.to_thread(method, change)
-            if inspect.isawaitable(result):
-                result = await result
-    except Exception as exc:  # noqa: BLE001 - a bot's bug must never end the run
-        return Step(), f"next_step raised {type(exc).__name__}: {exc}\n{bot_traceback(exc)}"
-    if not isinstance(result, Step):
-        return Step(), f"next_step returned {result!r} ({type(result).__name__}); it must return a Step"
-    return result, None
-
-
 class BotRunner:
-    """Plays ``player`` on the server at ``url`` under ``key``; with ``log_dir`` it writes each game's log there."""
+    """Plays ``player`` on the server at ``url`` under ``key``; with ``log_dir`` it writes each game's log there.
+
+    ``say`` hears what happens (default: plain text on standard error).
+    """
 
     def __init__(self, player: Any, url: str, key: str, *, name: str | None = None,
-                 console: Console | None = None, wait_s: float = 60.0,
+                 say: Say = say_plain, wait_s: float = 60.0,
                  on_game_over: GameOverHook | None = None, log_dir: Path | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.player = player
+        self.driver = BotDriver(player, self._bot_problem)
         self.url = url
         self.key = key
         self.name = name
-        self.console = console or Console(stderr=True)
+        self.say = say
         self.wait_s = wait_s
         self.on_game_over = on_game_over
         self.log_dir = log_dir
@@ -145,10 +102,6 @@ class BotRunner:
         self.ruleset = find_ruleset("course")
         self.recorder: GameRecorder | None = None
         self._writes: set[asyncio.Task[None]] = set()
-
-    def say(self, *parts: str | tuple[str, str]) -> None:
-        """Print literal text (``(text, style)`` pairs for colour): never read as markup."""
-        self.console.print(Text.assemble(*parts), soft_wrap=True)
 
     async def run(self) -> RunSummary:
         """Connect (waiting for the server to come up), play, and return the summary."""
@@ -182,7 +135,7 @@ class BotRunner:
                 if time.monotonic() + delay > deadline:
                     raise ServerUnavailable(f"no server at {self.url} after {self.wait_s:.0f} s ({exc})") from None
                 if not announced:
-                    self.say(f"waiting for the server at {self.url} …")
+                    self._tell(f"waiting for the server at {self.url} …")
                     announced = True
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
@@ -194,7 +147,7 @@ class BotRunner:
         try:
             message = parse_server(raw)
         except ProtocolError as exc:
-            self.say((f"unreadable frame from the server ({exc.code}): {exc.message}", "red"))
+            self._tell((f"unreadable frame from the server ({exc.code}): {exc.message}", Tone.BAD))
             return False
         if isinstance(message, Turn):
             await self._turn(ws, message)
@@ -206,38 +159,39 @@ class BotRunner:
             self.summary.player = message.player
             self.ruleset = find_ruleset(message.rules.ruleset)
             limit = message.rules.time_limit_ms
-            set_time_limit(self.player, limit)
-            self.say(f"joined {message.server} as ", (message.player, "bold"),
-                     f" · {message.rules.ruleset} rules · " + (f"{limit} ms per step" if limit else "no time limit"))
+            self.driver.tell_time_limit(limit)
+            rules = f" · {message.rules.ruleset} rules · " + (f"{limit} ms per step" if limit else "no time limit")
+            self._tell(f"joined {message.server} as ", (message.player, Tone.NAME), rules)
         elif isinstance(message, ErrorMessage):
-            self.say((f"server error {message.code}: {message.message}", "red"))
+            self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
             if message.frame_type == "hello":
                 self.summary.problem = f"the server refused to let this client play ({message.code}: {message.message})"
                 return True
         elif isinstance(message, TournamentOver):
             self.summary.completed = True
-            self.say(f"tournament {message.tournament} is over")
+            self._tell(f"tournament {message.tournament} is over")
             return True
         elif isinstance(message, Standings):
             pass
         return False
 
-    def _hook(self, name: str, *args: Any) -> None:
-        """Call the bot's ``name`` hook if it has one; a bug in it is reported like one in ``next_step``."""
-        hook = getattr(self.player, name, None)
-        if hook is None:
-            return
-        try:
-            hook(*args)
-        except Exception as exc:  # noqa: BLE001 - a bot's bug must never end the run
-            self.summary.bot_errors += 1
-            self.say((f"bot error in {name}: ", "red"), f"{type(exc).__name__}: {exc}\n{bot_traceback(exc)}")
+    def _tell(self, *parts: str | tuple[str, Tone]) -> None:
+        self.say(Notice.of(*parts))
+
+    def _bot_problem(self, problem: BotProblem) -> None:
+        """Count and tell a failure of the bot (the driver has answered for it)."""
+        self.summary.bot_errors += 1
+        trace = "\n" + problem.traceback if problem.traceback else ""
+        if problem.hook == "next_step":
+            self._tell(("bot error (answering with an empty step): ", Tone.BAD), problem.message + trace)
+        else:
+            self._tell((f"bot error in {problem.hook}: ", Tone.BAD), problem.error_text + trace)
 
     def _game_start(self, start: GameStart) -> None:
-        self._hook("begin_game", start.seat, self.ruleset)
+        self.driver.begin_game(start.seat, self.ruleset)
         self.recorder = GameRecorder(start.game, self.summary.player or self.key, start.opponent, start.seat,
                                      self.ruleset)
-        self.say(f"game {start.game}: you are seat {start.seat} against {start.opponent}")
+        self._tell(f"game {start.game}: you are seat {start.seat} against {start.opponent}")
 
     async def _turn(self, ws: ClientConnection, turn: Turn) -> None:
         received = self.clock()
@@ -245,24 +199,16 @@ class BotRunner:
         if status.is_violation:
             self.summary.violations += 1
             self.summary.timeouts += status is GameStatus.TIMEOUT
-            self.say((f"your previous step earned {status.name}", "yellow"))
+            self._tell((f"your previous step earned {status.name}", Tone.CAUTION))
         if self.recorder is not None:
             self.recorder.turn(turn)
         change = ChessboardChange(status, to_location(turn.my_loc), to_location(turn.enemy_loc),
                                   to_blockbar(turn.enemy_wall))
-        self._hook("observe", change, turn.walls_left)
-        set_time_limit(self.player, turn.time_limit_ms)
-        step, problem = await ask_bot(self.player, change)
-        if problem:
-            self.summary.bot_errors += 1
-            self.say(("bot error (answering with an empty step): ", "red"), problem)
+        step = await self.driver.ask(change, turn.walls_left, turn.time_limit_ms)
         elapsed_ms = (self.clock() - received) * 1000
         if turn.time_limit_ms and elapsed_ms > CLOSE_CALL * turn.time_limit_ms:
             self.summary.close_calls += 1
-            self.say((f"slow step: {elapsed_ms:.0f} ms of the {turn.time_limit_ms} ms limit", "yellow"))
-        sent = getattr(getattr(self.player, "tracker", None), "sent", None)
-        if sent is not None:
-            sent(step)
+            self._tell((f"slow step: {elapsed_ms:.0f} ms of the {turn.time_limit_ms} ms limit", Tone.CAUTION))
         if self.recorder is not None:
             self.recorder.sent(step, turn.turn, elapsed_ms, turn.time_limit_ms)
         message = StepMessage(game=turn.game, turn=turn.turn,
@@ -290,10 +236,10 @@ class BotRunner:
             s.timeouts += last is GameStatus.TIMEOUT
         s.results.append(over.model_dump())
         path = self._save_log(over, recorder)
-        style = {"win": "green", "loss": "red", "draw": "yellow"}[over.result]
+        tone = {"win": Tone.GOOD, "loss": Tone.BAD, "draw": Tone.CAUTION}[over.result]
         where = f" · log {path}" if path is not None else (f" · server log {over.log}" if over.log else "")
-        self.say(f"game {over.game}: ", (over.result, style), f" ({over.reason.replace('_', ' ')})" + where)
-        self._hook("restart")
+        self._tell(f"game {over.game}: ", (over.result, tone), f" ({over.reason.replace('_', ' ')})" + where)
+        self.driver.end_game()
         if self.on_game_over is not None:
             self.on_game_over(over, path)
 
@@ -307,12 +253,12 @@ class BotRunner:
         log = recorder.log() if recorder is not None else None
         if log is None:
             why = recorder.broken if recorder is not None and recorder.broken else "it was not followed from its start"
-            self.say((f"no log for game {over.game}: {why}", "yellow"))
+            self._tell((f"no log for game {over.game}: {why}", Tone.CAUTION))
             return None
         try:
             path = log_path(self.log_dir, log, self.summary.logs)
         except OSError as exc:
-            self.say((f"could not write the log of game {over.game} under {self.log_dir}: {exc}", "yellow"))
+            self._tell((f"could not write the log of game {over.game} under {self.log_dir}: {exc}", Tone.CAUTION))
             return None
         self.summary.logs.append(path)
         task = asyncio.get_running_loop().create_task(self._write(path, log))
@@ -326,4 +272,4 @@ class BotRunner:
         except (OSError, ValueError) as exc:
             if path in self.summary.logs:
                 self.summary.logs.remove(path)
-            self.say((f"could not write the log {path}: {exc}", "yellow"))
+            self._tell((f"could not write the log {path}: {exc}", Tone.CAUTION))

@@ -1,4 +1,5 @@
-"""Layering rules: the pure core imports no I/O or UI, and every package's exports resolve."""
+"""Layering rules: the pure core imports no I/O or UI, server and client never import each other,
+only the client's terminal-UI modules import rich or Textual, and every package's exports resolve."""
 
 import ast
 import importlib
@@ -39,16 +40,35 @@ def full_imports(path: pathlib.Path) -> set[str]:
     return names
 
 
-#: The one thing the client takes from the server: the atomic game-log writer (file I/O, so not in shared).
-CLIENT_MAY_USE_FROM_SERVER = {"server.logfile"}
-
-
 def test_server_and_client_stay_apart():
     for path in (ROOT / "server").rglob("*.py"):
         assert not {n for n in full_imports(path) if n.split(".")[0] == "client"}, f"{path} imports the client"
     for path in (ROOT / "client").rglob("*.py"):
-        used = {n for n in full_imports(path) if n.split(".")[0] == "server"}
-        assert used <= CLIENT_MAY_USE_FROM_SERVER, f"{path} imports {sorted(used - CLIENT_MAY_USE_FROM_SERVER)}"
+        assert not {n for n in full_imports(path) if n.split(".")[0] == "server"}, f"{path} imports the server"
+
+
+#: The client's terminal UI: command lines, renderables, Textual apps and screens. Nothing else in
+#: the client (the SDK, the runner, the driver, the local match, the bots, replay sources) draws.
+CLIENT_UI_MODULES = {
+    "client/cli.py", "client/match_cli.py", "client/render.py",
+    "client/puzzles/circuit_app.py", "client/puzzles/circuit_cli.py", "client/puzzles/ice_app.py",
+    "client/puzzles/ice_cli.py", "client/puzzles/screen.py", "client/puzzles/sokoban_app.py",
+    "client/puzzles/sokoban_cli.py", "client/puzzles/sokoban_render.py",
+    "client/replay/app.py", "client/replay/cli.py", "client/replay/screens.py", "client/replay/views.py",
+}
+TERMINAL_UI = {"rich", "textual"}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "client").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_clients_ui_modules_import_rich_or_textual(path):
+    name = path.relative_to(ROOT).as_posix()
+    if name not in CLIENT_UI_MODULES:
+        used = imported_modules(path) & TERMINAL_UI
+        assert not used, f"{name} imports {sorted(used)}: draw in a UI module ({sorted(CLIENT_UI_MODULES)})"
+
+
+def test_the_list_of_client_ui_modules_names_existing_files():
+    assert {name for name in CLIENT_UI_MODULES if not (ROOT / name).is_file()} == set()
 
 
 def test_shared_opens_no_files():

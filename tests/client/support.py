@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from client.player import Player
+from client.render import notice_printer
 from client.runner import BotRunner, RunSummary
 from shared.quoridor import ChessboardChange, Step
 from tests.server.conftest import bounded, url
@@ -48,7 +49,7 @@ async def duel(make_server: Any, first: Any, second: Any, *, games: int = 2, ser
     """
     arena = await make_server(players=2, games_per_pairing=games, **(server or {}))
     consoles = (quiet(), quiet())
-    runners = [BotRunner(bot, url(arena), key, console=console, **extra)
+    runners = [BotRunner(bot, url(arena), key, say=notice_printer(console), **extra)
                for bot, key, console, extra in zip((first, second), ("one", "two"), consoles, options)]
     tasks = [asyncio.create_task(r.run()) for r in runners]
     await bounded(arena.run_tournament())

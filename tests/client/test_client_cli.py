@@ -12,6 +12,7 @@ from pathlib import Path
 
 from client.cli import main
 from client.player import Player
+from client.render import notice_printer
 from client.runner import BotRunner
 from shared.quoridor import ChessboardChange, Step
 from tests.client.support import Walker, best_move, duel, poll, quiet
@@ -31,7 +32,7 @@ async def test_a_config_file_against_a_real_server_saves_and_replays_local_logs(
         "gameReplayCmd": f"{shlex.quote(sys.executable)} -c {shlex.quote(REPLAY_SCRIPT)} {shlex.quote(str(replayed))} "
                          "%file%"}))
     client = asyncio.create_task(asyncio.to_thread(main, ["-c", str(config), "--wait", "20"]))
-    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", console=quiet()).run())
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
     await bounded(server.run_tournament())
     assert await bounded(client) == 0
     await bounded(other)
@@ -67,11 +68,11 @@ async def test_the_client_waits_for_a_server_that_comes_up_late(make_server):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     console = quiet()
-    early = asyncio.create_task(BotRunner(Walker("one"), f"ws://127.0.0.1:{port}/", "one", console=console,
+    early = asyncio.create_task(BotRunner(Walker("one"), f"ws://127.0.0.1:{port}/", "one", say=notice_printer(console),
                                           wait_s=30).run())
     await poll(lambda: "waiting for the server" in console.file.getvalue())
     server = await make_server(port=port, players=2, games_per_pairing=1)
-    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", console=quiet()).run())
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
     await bounded(server.run_tournament())
     summary = await bounded(early)
     await bounded(other)

@@ -5,7 +5,8 @@ import re
 import pytest
 
 from client.loader import BotLoadError, load_bot
-from client.match_cli import main, wilson_interval
+from client.match import wilson_interval
+from client.match_cli import main
 
 BOT_FILE = '''
 from client.player import Player

@@ -12,7 +12,9 @@ from rich.console import Console
 from client.bots import RunnerPlayer
 from client.cli import config_from_args, build_parser, read_config
 from client.player import Player
-from client.runner import BotRunner, ServerUnavailable, ask_bot
+from client.driver import BotDriver
+from client.render import notice_printer
+from client.runner import BotRunner, ServerUnavailable
 from shared.quoridor import ChessboardChange, Step
 from tests.server.conftest import bounded, url
 
@@ -62,7 +64,7 @@ class PortedBot(Player):
 async def duel(make_server, first, second):
     server = await make_server(players=2, games_per_pairing=2)
     consoles = (quiet(), quiet())
-    runners = [BotRunner(bot, url(server), key, console=console)
+    runners = [BotRunner(bot, url(server), key, say=notice_printer(console))
                for bot, key, console in zip((first, second), ("one", "two"), consoles)]
     tasks = [asyncio.create_task(r.run()) for r in runners]
     await bounded(server.run_tournament())
@@ -93,7 +95,7 @@ async def test_an_async_bot_and_a_ported_nextstep_bot(make_server):
 
 
 async def test_waits_for_the_server_then_gives_up_with_a_clear_error():
-    runner = BotRunner(RunnerPlayer(), "ws://127.0.0.1:9/", "k", console=quiet(), wait_s=0.3)
+    runner = BotRunner(RunnerPlayer(), "ws://127.0.0.1:9/", "k", say=notice_printer(quiet()), wait_s=0.3)
     try:
         await bounded(runner.run(), 10)
     except ServerUnavailable as exc:
@@ -102,8 +104,10 @@ async def test_waits_for_the_server_then_gives_up_with_a_clear_error():
         raise AssertionError("expected ServerUnavailable")
 
 
-async def test_ask_bot_reports_a_missing_method():
-    step, problem = await ask_bot(object(), ChessboardChange())
+async def test_asking_a_bot_without_next_step_reports_it():
+    problems = []
+    step = await BotDriver(object(), problems.append).ask(ChessboardChange(), None, None)
+    problem = problems[0].message
     assert step == Step() and "no next_step" in problem
 
 

@@ -3,8 +3,11 @@
 import pytest
 
 from client.bots import DefenderPlayer, RandomPlayer, RunnerPlayer
+from client.driver import BotDriver
+from client.match import play_game
 from client.player import Player
 from shared.quoridor import Position, Step, parse_position, parse_step
+from shared.referee import RefereeSettings
 
 
 # -- random -------------------------------------------------------------------------------
@@ -84,22 +87,11 @@ class Passive(Player):
 
 @pytest.mark.parametrize("runner_seat", [0, 1])
 def test_runner_reaches_its_goal_row_against_a_passive_opponent(runner_seat):
-    local = pytest.importorskip("shared.referee.local")
-    from shared.referee.game import RefereeSettings
     players = [Passive("p"), Passive("p")]
     players[runner_seat] = RunnerPlayer("r")
-    for seat, player in enumerate(players):
-        player.begin_game(seat)
-
-    def ask_seat(seat, turn):
-        players[seat].observe(turn.change, turn.walls_left)
-        step = players[seat].next_step(turn.change)
-        players[seat].tracker.sent(step)
-        return step
-
+    drivers = (BotDriver(players[0]), BotDriver(players[1]))
     ticks = iter(range(10_000))   # a clock that never times anybody out
-    game = local.play_local_game(("a", "b"), ask_seat, lambda: next(ticks) / 1e6,
-                                 RefereeSettings(time_limit_ms=None))
+    game = play_game(drivers, ("a", "b"), RefereeSettings(time_limit_ms=None), lambda: next(ticks) / 1e6)
     assert game.outcome.winner == runner_seat
     assert game.outcome.reason == "goal"
     assert len(game.records) <= 2 * 12    # 8 steps of path, a detour round the passive pawn at most

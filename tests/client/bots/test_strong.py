@@ -87,17 +87,12 @@ def test_strong_budget_is_at_most_40_percent_of_the_time_limit(limit, budget):
 
 
 def test_strong_keeps_to_a_150_ms_limit_in_a_local_match():
-    import io
-
-    from rich.console import Console
-
-    from client.match_cli import play_match
+    from client.match import play_match
     from shared.quoridor import GameStatus, find_ruleset
     from shared.referee import RefereeSettings
 
     settings = RefereeSettings(find_ruleset("course"), 150, 3, 100)      # quoridor-match -t 150
-    strong, _, games = play_match(("strong", "defender"), 2, settings, log_dir=None,
-                                  console=Console(file=io.StringIO()), progress=False)
+    strong, _, games = play_match(("strong", "defender"), 2, settings, log_dir=None)
     late = [r for game in games for r in game.records
             if r.player == "strong" and r.status in (GameStatus.TIMEOUT, GameStatus.RULES_BREAKER)]
     assert late == [] and strong.violations == 0

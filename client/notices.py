@@ -1,0 +1,51 @@
+"""``Notice``: a line the client tells its user, as text parts with a tone each and no terminal styling.
+
+The runner and the local match say what happens through notices handed to a ``Say`` callable;
+the command lines decide how a tone looks (``client.render.render_notice``). Text that comes
+from a bot or a server goes into a notice as it is and is never read as markup.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Tone", "Notice", "Say", "say_plain"]
+
+
+class Tone(enum.Enum):
+    """What a part of a notice means, for its look."""
+
+    PLAIN = "plain"
+    NAME = "name"          # a player's name, emphasised
+    GOOD = "good"          # a won game
+    BAD = "bad"            # an error, a lost game
+    CAUTION = "caution"    # a warning, a drawn game
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One line (or a few, with a traceback) for the user: ``(text, tone)`` parts in order."""
+
+    parts: tuple[tuple[str, Tone], ...]
+
+    @classmethod
+    def of(cls, *parts: str | tuple[str, Tone]) -> Notice:
+        """A notice from plain strings and ``(text, tone)`` pairs."""
+        return cls(tuple((part, Tone.PLAIN) if isinstance(part, str) else part for part in parts))
+
+    @property
+    def text(self) -> str:
+        """The notice as plain text."""
+        return "".join(text for text, _ in self.parts)
+
+
+#: Where notices go.
+Say = Callable[[Notice], None]
+
+
+def say_plain(notice: Notice) -> None:
+    """Print a notice as plain text on standard error (the default when no terminal UI is given)."""
+    print(notice.text, file=sys.stderr, flush=True)
