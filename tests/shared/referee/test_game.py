@@ -4,7 +4,8 @@ import pytest
 
 from shared.quoridor import STANDARD, BlockBar, GameStatus, Location, Step, parse_step
 from shared.referee import (
-    DRAW_STATUS, GameFinished, GameReferee, RefereeError, RefereeSettings, StepJudged, TurnRequest,
+    DRAW_STATUS, VIOLATIONS_TO_LOSE, Cause, GameFinished, GameReferee, RefereeError, RefereeSettings, StepJudged,
+    Termination, TurnRequest,
 )
 
 
@@ -251,3 +252,81 @@ def test_settings_are_validated():
         RefereeSettings(time_limit_ms=0)
     with pytest.raises(ValueError, match="step cap"):
         RefereeSettings(step_cap=0)
+
+
+# -- what the events say, so that no transport re-derives it --------------------------------------
+
+def judged(events):
+    return [e for e in events if isinstance(e, StepJudged)]
+
+
+def test_a_step_that_stands_has_no_cause():
+    d = Driver()
+    [step] = judged(d.play(parse_step("e2")))
+    assert (step.cause, step.reason, step.late) == (None, "", False)
+
+
+def test_an_illegal_step_carries_its_cause_and_the_rules_reason():
+    d = Driver()
+    [step] = judged(d.play(parse_step("a5")))
+    assert step.cause is Cause.ILLEGAL and not step.late
+    assert step.reason == "a5 is not reachable in one step from e1"
+
+
+def test_a_late_step_carries_how_late_it_was():
+    d = Driver()
+    [step] = judged(d.play(parse_step("e2"), think=1.2034))
+    assert step.cause is Cause.LATE and step.late
+    assert step.reason == "answered after 1,203 ms; the limit is 1,000 ms"
+
+
+def test_a_silent_seat_times_out_with_a_reason():
+    d = Driver()
+    [step] = judged(d.timeout(1.5))
+    assert step.late and step.reason == "no answer within the limit of 1,000 ms"
+
+
+def test_a_timeout_that_is_the_third_violation_is_recorded_as_rules_breaker_but_still_late():
+    d = Driver()
+    for _ in range(2):
+        d.timeout(1.0)
+        d.play(parse_step("e8") if d.ref.position.pawn(1) == Location(5, 9) else parse_step("e9"))
+    events = d.timeout(1.0)
+    [step] = judged(events)
+    assert step.record.status is GameStatus.RULES_BREAKER and step.late
+    assert finished(events).termination is Termination.VIOLATIONS
+
+
+@pytest.mark.parametrize("end, termination", [
+    (lambda d: d.ref.disconnect(1), Termination.DISCONNECT),
+    (lambda d: d.ref.forfeit(1), Termination.FORFEIT),
+])
+def test_the_end_carries_its_termination_and_each_seats_result(end, termination):
+    d = Driver()
+    over = finished(end(d))
+    assert over.termination is termination and over.outcome.reason == termination.value
+    assert (over.result(0), over.result(1)) == ("win", "loss")
+
+
+def test_a_game_neither_seat_came_to_is_a_draw_by_forfeit():
+    ref = GameReferee(("alice", "bob"))
+    over = finished(ref.abandon())
+    assert over.termination is Termination.FORFEIT and over.outcome.winner is None
+    assert over.statuses == (DRAW_STATUS, DRAW_STATUS) and (over.result(0), over.result(1)) == ("draw", "draw")
+    assert ref.abandon() == [] and ref.forfeit(0) == []
+
+
+def test_an_answer_to_an_old_turn_is_stale_whoever_moves_now():
+    d = Driver()
+    d.timeout(1.5)                                  # seat 0's turn 0 passed; seat 1 to move
+    with pytest.raises(RefereeError) as info:
+        d.ref.receive_step(0, 0, parse_step("e2"), d.now)
+    assert info.value.code == "stale_turn"          # not "not your turn": it is a late answer
+    d.play(parse_step("e8"))
+    with pytest.raises(RefereeError) as again:      # a duplicate of an answer already taken
+        d.ref.receive_step(1, 1, parse_step("e7"), d.now)
+    assert again.value.code == "stale_turn"
+
+
+def test_the_violation_limit_is_the_one_constant():
+    assert RefereeSettings().violations_to_lose == VIOLATIONS_TO_LOSE == 3
