@@ -16,7 +16,6 @@ import random
 import resource
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,6 @@ from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import Standings
 
 from . import __version__
-from .batching import ThreadBatcher, run_in_one_transaction
 from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
 from .lobby import Lobby
@@ -35,7 +33,7 @@ from .match import MatchRunner
 from .puzzle_desk import PuzzleDesk
 from .router import Router
 from .settings import ServerSettings
-from .store import ResultStore
+from .results import Results
 from .tournament import Reporter, TournamentRunner
 from .updates import game_update, standing_rows
 from .wire import LinkSettings, WebSocketLink
@@ -109,13 +107,12 @@ class ArenaServer:
         self._standings_cost_s = 0.0                          # the last broadcast's bytes / the budget
         self.lobby = Lobby(settings.players, settings.roster)
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
-        self.store: ResultStore | None = None
+        self.results: Results | None = None
         self.tournament_id: int | None = None
         self.folder: Path | None = None
         self.runner: TournamentRunner | None = None
         self.done = asyncio.Event()
         self._closed = False
-        self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-db")
         self._log_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-logs")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -129,17 +126,16 @@ class ArenaServer:
 
     async def _start(self) -> None:
         s = self.settings
-        self.store = await self._io(ResultStore, s.data_dir / "arena.db")
-        self._store_calls = ThreadBatcher(self._db_thread, partial(run_in_one_transaction, self.store))
+        self.results = results = await Results.open(s.data_dir / "arena.db")
         if s.resume:
-            row = await self._io(self.store.latest_unfinished)
+            row = await results.latest_unfinished()
             if row is None:
                 raise ValueError(f"--resume: no unfinished tournament in {s.data_dir / 'arena.db'}; start without it")
             self.tournament_id, self.folder = row.id, s.data_dir / row.name
             self.settings, ignored = s.resumed(row.settings, len(row.players))
             if ignored:
                 self.reporter.message("resuming with the tournament's own settings; ignored: " + ", ".join(ignored))
-            reset = await self._io(self.store.reset_unfinished, row.id)
+            reset = await results.reset_unfinished(row.id)
             self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
@@ -193,7 +189,7 @@ class ArenaServer:
         """Wait until every seat is taken, play the tournament, export results, close connections."""
         if self.server is None:
             await self.start()
-        assert self.store is not None
+        assert self.results is not None
         # A seated player may leave between the last seat being taken and this task waking up:
         # start only when every seat is still taken at the moment the doors close.
         while not self.lobby.full.is_set():
@@ -204,19 +200,19 @@ class ArenaServer:
             name = s.tournament_name or datetime.now(UTC).strftime("tournament-%Y%m%d-%H%M%S")
             seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
             config = json.loads(s.model_dump_json(exclude={"roster"}))
-            self.tournament_id = await self._io(self.store.create_tournament, name, s.format, s.games_per_pairing,
+            self.tournament_id = await self.results.create_tournament(name, s.format, s.games_per_pairing,
                                                 seed, [x.name for x in sessions], config)
             self.folder = s.data_dir / name
         assert self.folder is not None
-        await self._io(self.folder.mkdir, 0o755, True, True)
+        await asyncio.to_thread(self.folder.mkdir, 0o755, True, True)
         self.runner = TournamentRunner(
-            self.settings, self.store, self.tournament_id, self.folder, sessions, io=self._store_call,
+            self.settings, self.results, self.tournament_id, self.folder, sessions,
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
             on_step=self._spectate)
         standings = await self.runner.run()
         rows = standing_rows(standings)
-        await self._io(self.store.finish_tournament, self.tournament_id, [r.model_dump() for r in rows])
-        files = await self._io(self.store.export, self.tournament_id, self.folder)
+        await self.results.finish_tournament(self.tournament_id, [r.model_dump() for r in rows])
+        files = await self.results.export(self.tournament_id, self.folder)
         self.reporter.tournament_finished(standings, list(files))
         if self._standings_timer is not None:          # the final table goes in tournament_over
             self._standings_timer.cancel()
@@ -250,10 +246,9 @@ class ArenaServer:
         for server in (self.server, self.legacy_server):
             if server is not None:
                 await server.wait_closed()
-        if self.store is not None:
-            await self._io(self.store.close)
+        if self.results is not None:
+            await self.results.close()
         await self.desk.close()
-        self._db_thread.shutdown(wait=True)
         self._log_thread.shutdown(wait=True)
 
     async def __aenter__(self) -> ArenaServer:
@@ -262,16 +257,6 @@ class ArenaServer:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
-
-    async def _io(self, function: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a blocking store/file call on the database thread, keeping the event loop free."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db_thread, lambda: function(*args, **kwargs))
-
-    async def _store_call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
-        """A store call of the games (start, result, reads) on the database thread; the calls that queue
-        up while it works go together in one transaction (``ResultStore.batch``): one sync to disk."""
-        return await self._store_calls.submit((function, args, kwargs))
 
     # -- connections ----------------------------------------------------------------------
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any, Generic, TypeVar
 
-__all__ = ["ThreadBatcher", "Outcome", "run_in_one_transaction"]
+__all__ = ["ThreadBatcher", "Outcome"]
 
 J = TypeVar("J")
 #: What a batch function says of one job: ``(True, result)`` or ``(False, exception)``.
@@ -84,16 +84,3 @@ def _settle(futures: list[asyncio.Future[Any]], outcomes: Sequence[Outcome]) -> 
             future.set_result(value)
         else:
             future.set_exception(value)
-
-
-def run_in_one_transaction(store: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]]
-                           ) -> list[Outcome]:
-    """Make ``calls`` on a ``ResultStore`` in one transaction (``store.batch()``): one commit for them all."""
-    outcomes: list[Outcome] = []
-    with store.batch():
-        for function, args, kwargs in calls:
-            try:
-                outcomes.append((True, function(*args, **kwargs)))
-            except Exception as exc:  # noqa: BLE001 - that call's error, raised to its caller
-                outcomes.append((False, exc))
-    return outcomes

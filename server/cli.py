@@ -19,6 +19,7 @@ from shared.quoridor import RULESETS
 from . import eventloop
 from .app import ArenaServer
 from .live import LiveReporter, PlainReporter
+from .logfile import out_of_descriptors
 from .settings import ServerSettings
 from .store import StoreError
 
@@ -95,7 +96,11 @@ def _json_object(path: Path, pairs: list[tuple[str, object]]) -> dict[str, objec
 
 
 def read_roster(path: Path) -> dict[str, str]:
-    """Read a roster: a JSON object ``{"key": "name"}`` or lines ``key name`` (``#`` comments)."""
+    """Read a roster: a JSON object ``{"key": "name"}`` or lines ``key name``.
+
+    In the lines form, blank lines and lines whose first non-blank character is ``#`` are
+    skipped; anywhere else ``#`` is part of the key or the name.
+    """
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
@@ -116,8 +121,9 @@ def read_roster(path: Path) -> dict[str, str]:
             roster[key] = name.strip()  # type: ignore[union-attr]
     else:
         for number, line in enumerate(text.splitlines(), 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
+            line = line.strip()
+            # A comment is a whole line: keys and names may hold '#' ("k3y Team #7" is team "Team #7").
+            if not line or line.startswith("#"):
                 continue
             # The key ends at the first space or comma; the rest (spaces, commas and all) is the name.
             parts = re.split(r"[\s,]+", line, maxsplit=1)
@@ -196,6 +202,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"quoridor-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"quoridor-server: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        # Not a failure to listen: ArenaServer.start reports those (a ValueError naming the address).
+        print(f"quoridor-server: {_os_error(exc, settings.puzzles_only)}", file=sys.stderr)
         return 1
+
+
+def _os_error(exc: OSError, puzzles_only: bool) -> str:
+    """What the system refused the running server, said plainly (and what ran out, if that was it)."""
+    text = str(exc)
+    what = out_of_descriptors(exc)
+    if what is not None and not text.startswith(what):
+        text = f"{what}: {text}"
+    if what is not None:
+        text += "; raise the limit (ulimit -n) or play fewer games at once (-c)"
+    if not puzzles_only:
+        text += "; finished games are saved: start again with --resume to continue"
+    return text

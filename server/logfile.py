@@ -10,6 +10,7 @@ server calls it on its log thread.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import secrets
@@ -20,18 +21,60 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
+try:
+    import resource     # POSIX only; imported now: out of descriptors, an import cannot open its file
+except ImportError:     # pragma: no cover - Windows
+    resource = None     # type: ignore[assignment]
+
 from shared.gamelog import (
     GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_header, format_log, format_outcome, format_row,
     parse_log,
 )
 
 __all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
-           "PART_SUFFIX"]
+           "PART_SUFFIX", "LogUnavailableError", "out_of_descriptors"]
 
 log = logging.getLogger("quoridor.server")
 
 PART_SUFFIX = ".part"
 """The suffix of a game log that is still being played (or was cut short by a crash)."""
+
+
+def out_of_descriptors(error: BaseException) -> str | None:
+    """What ran out, when ``error`` is the process's (EMFILE) or the system's (ENFILE) lack of file
+    descriptors: ``"out of file descriptors (ulimit -n 1024)"``; None for any other error."""
+    if not isinstance(error, OSError):
+        return None
+    if error.errno == errno.ENFILE:
+        return "out of file descriptors (the system's table of open files is full)"
+    if error.errno != errno.EMFILE:
+        return None
+    if resource is None:
+        return "out of file descriptors (the process's limit)"
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):
+        return "out of file descriptors (the process's limit)"
+    return f"out of file descriptors (ulimit -n {'unlimited' if soft == resource.RLIM_INFINITY else soft})"
+
+
+class LogUnavailableError(OSError):
+    """A game's log could not be written while the server was out of file descriptors, not even after
+    retrying for ``waited_s`` seconds: the game is not recorded and must be voided and played again.
+
+    An ``OSError`` with the cause's ``errno`` (EMFILE or ENFILE) and the log's path as ``filename``.
+    """
+
+    def __init__(self, path: Path, cause: OSError, waited_s: float) -> None:
+        super().__init__(cause.errno, cause.strerror, str(path))
+        self.path = Path(path)
+        self.cause = cause
+        self.waited_s = waited_s
+
+    def __str__(self) -> str:
+        what = out_of_descriptors(self.cause) or "out of file descriptors"
+        return (f"{what}: the log {self.path} could not be written in {self.waited_s:.1f} s of retrying "
+                f"({self.cause.strerror or self.cause}); the game must be played again")
 
 
 def part_path(path: Path) -> Path:
@@ -95,6 +138,10 @@ class LiveLogWriter:
     Calls from several threads never interleave inside a row, but rows land in the order the calls
     run: give one game's calls to one thread in order (a one-worker executor, awaited ``to_thread``).
     A game started again under the same ``path`` starts a fresh ``.part`` file.
+
+    Every row is also kept in memory, so the finished log is complete even when the ``.part`` file
+    is opened late (rows that came before are written by ``open``) or never (then only a crash
+    loses them).
     """
 
     def __init__(self, path: Path, header: GameHeader, *, fsync_rows: bool = False, open_now: bool = True) -> None:
@@ -104,35 +151,40 @@ class LiveLogWriter:
         self.part = part_path(self.path)
         self.header = header
         self.records: list[StepRecord] = []
-        self._texts: list[str] = []         # the log so far (header, rows): finish adds the end
+        self._texts = [format_header(header)]   # the log so far (header, rows): finish adds the end
         #: Also fsync each row (survives a power cut, not only a crash of the server); slower.
         self.fsync_rows = fsync_rows
         self._lock = threading.Lock()
         self._file: TextIO | None = None
-        self._failed: OSError | None = None     # why ``open`` could not create the .part file
+        self._closed = False                    # finished or closed: no more rows, no .part file again
         if open_now:
             self.open()
 
-    def open(self) -> None:
-        """Create the ``.part`` file and write the header (``open_now=False`` leaves this to the log thread).
+    @property
+    def closed(self) -> bool:
+        """True once the log is finished or ``close``d: rows and ``finish`` then raise ``ValueError``."""
+        return self._closed
 
-        Raises ``OSError`` when the file cannot be made; every later write, and ``finish``, then
-        raise it again, so that the game's end says what went wrong.
+    def open(self) -> None:
+        """Create the ``.part`` file with the header and the rows so far (``open_now=False`` leaves this
+        to the log thread); does nothing if it is open already.
+
+        Raises ``OSError`` when the file cannot be made (nothing changes: it may be tried again) and
+        ``ValueError`` once the writer is closed. Until it is open, rows are kept in memory only.
         """
         with self._lock:
-            try:
-                self._file = self.part.open("w", encoding="utf-8", newline="")
-            except OSError as exc:
-                self._failed = exc
-                raise
-            self._texts.append(format_header(self.header))
-            self._write(self._texts[0])
+            if self._closed:
+                raise ValueError(f"the live log {str(self.part)!r} is closed")
+            if self._file is not None:
+                return
+            self._file = self.part.open("w", encoding="utf-8", newline="")
+            self._write("".join(self._texts))
 
     def _write(self, text: str) -> None:
-        if self._failed is not None:
-            raise self._failed
-        if self._file is None:
+        if self._closed:
             raise ValueError(f"the live log {str(self.part)!r} is closed")
+        if self._file is None:
+            return                              # not open (yet): the text is kept in memory only
         self._file.write(text)
         self._file.flush()
         if self.fsync_rows:
@@ -159,15 +211,26 @@ class LiveLogWriter:
         ((ok, value),) = finish_logs([(self, outcome)])
         if not ok:
             raise value
-        return value
+        game: GameLog = value
+        return game
 
     def _publish(self, outcome: GameOutcome) -> GameLog:
-        """The finished log under its final name, synced (its folder not yet: ``finish_logs`` does that)."""
+        """The finished log under its final name, synced (its folder not yet: ``finish_logs`` does that).
+
+        Written from memory, so it needs no ``.part`` file (it is closed first, and left on disk);
+        may be called again after it failed.
+        """
         with self._lock:
-            if self._failed is not None:
-                raise self._failed
-            if self._file is None:
+            if self._closed:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
+            if self._file is not None:
+                # Every row is on disk and in memory: out of file descriptors, the .part file's is
+                # the one the finished log can have (the file stays until the log is in place).
+                try:
+                    self._file.close()
+                except OSError:
+                    pass        # its rows are in memory: the finished log is what counts now
+                self._file = None
             game = GameLog(self.header, list(self.records), outcome)
             # format_log(game), from the rows already formatted for the .part file
             _replace_with(self.path, "".join(self._texts) + format_outcome(outcome))
@@ -176,6 +239,7 @@ class LiveLogWriter:
     def _retire(self) -> None:
         """Close and remove the ``.part`` file, once the finished log is safely in place."""
         with self._lock:
+            self._closed = True
             if self._file is not None:
                 self._file.close()
                 self._file = None
@@ -187,6 +251,7 @@ class LiveLogWriter:
     def close(self) -> None:
         """Stop writing and keep the ``.part`` file (an unfinished game); safe to call twice."""
         with self._lock:
+            self._closed = True
             if self._file is not None:
                 self._file.close()
                 self._file = None
@@ -205,7 +270,8 @@ def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple
     Each finished log is written and synced under a temporary name and renamed (several at once, on
     a few threads); then each folder is synced once (the renames are durable); only then do the
     ``.part`` files go. A crash at any point leaves a game's ``.part``, its finished log, or both,
-    never neither.
+    never neither. A folder that cannot be synced (e.g. no file descriptor left to open it) fails
+    its jobs with that error and keeps their ``.part`` files: finishing them again is safe.
     """
     if len(jobs) > 1:
         # Side by side: the file system commits syncs that wait together at once (measured here: 300
@@ -213,11 +279,19 @@ def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple
         outcomes = list(_sync_pool().map(_publish, jobs))
     else:
         outcomes = [_publish(job) for job in jobs]
-    done = [writer for (writer, _), (ok, _) in zip(jobs, outcomes) if ok]
-    for folder in dict.fromkeys(writer.path.parent for writer in done):
-        _fsync_dir(folder)
-    for writer in done:
-        writer._retire()
+    unsynced: dict[Path, OSError] = {}
+    for folder in dict.fromkeys(writer.path.parent for (writer, _), (ok, _) in zip(jobs, outcomes) if ok):
+        try:
+            _fsync_dir(folder)
+        except OSError as exc:
+            unsynced[folder] = exc
+    for index, ((writer, _), (ok, _)) in enumerate(zip(jobs, outcomes)):
+        if not ok:
+            continue
+        if writer.path.parent in unsynced:
+            outcomes[index] = (False, unsynced[writer.path.parent])
+        else:
+            writer._retire()
     return outcomes
 
 

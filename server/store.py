@@ -6,6 +6,7 @@ and ``--resume`` can rebuild the tournament from the database alone.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from .logfile import out_of_descriptors
 from .store_export import GameRow, TournamentRow, to_json, write_export
 
 __all__ = ["ResultStore", "TournamentRow", "GameRow", "StoreError", "NotFoundError", "StoreUsageError",
@@ -84,6 +86,19 @@ class StoreUsageError(ValueError):
     """A bad argument, or a call that contradicts what is stored (e.g. another result for a finished game)."""
 
 
+def _out_of_descriptors_now() -> str | None:
+    """What ran out if the process cannot open a file now for lack of descriptors, else None.
+
+    SQLite says only "unable to open database file"; trying to open one file ourselves tells
+    whether descriptors are the cause.
+    """
+    try:
+        os.close(os.open(os.devnull, os.O_RDONLY))
+    except OSError as exc:
+        return out_of_descriptors(exc)
+    return None
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -125,12 +140,16 @@ class ResultStore:
         self.path = Path(path)
         self._lock = threading.RLock()
         self._batching = False
+        #: Transactions this connection has committed (reads included; a batch counts once).
+        self.commits = 0
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)  # the server opens us before making --data-dir
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, so every write commits by itself.
             self._conn: sqlite3.Connection | None = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
+            if (ran_out := out_of_descriptors(exc) or _out_of_descriptors_now()) is not None:
+                raise StoreError(f"cannot open database {self.path}: {ran_out}; raise the limit (ulimit -n)") from None
             raise StoreError(f"cannot open database {self.path}: {exc}; check the path and its permissions, "
                              "or pass another --data-dir") from None
         self._conn.row_factory = sqlite3.Row
@@ -165,6 +184,9 @@ class ResultStore:
             # FULL, not NORMAL: NORMAL survives a killed server but may drop the last commits on power
             # loss; a fsync per commit costs nothing at a few commits per game.
             self._conn.execute("PRAGMA synchronous = FULL")
+            # SQLite opens the -wal and -shm files at the first read and keeps them: read now, so that a
+            # server short of file descriptors mid-tournament (a socket each) needs no new one to record.
+            self._conn.execute("SELECT count(*) FROM tournaments").fetchone()
 
     @staticmethod
     def _use_wal(conn: sqlite3.Connection) -> None:
@@ -213,6 +235,9 @@ class ResultStore:
             if "not a database" in text:
                 raise StoreError(f"database {self.path} is not a Quoridor Arena results database (not an "
                                  f"SQLite file: {text}); pass another --data-dir") from None
+            if "unable to open" in text and (ran_out := _out_of_descriptors_now()) is not None:
+                raise StoreError(f"{what} database {self.path} failed: {text}: {ran_out}; raise the limit "
+                                 "(ulimit -n) or play fewer games at once (-c)") from exc
             hint = (f"another process held it for over {BUSY_TIMEOUT_S:g} s; retry, or stop the other server"
                     if "locked" in text or "busy" in text else "pass another --data-dir")
             raise StoreError(f"{what} database {self.path} failed: {text}; {hint}") from exc
@@ -246,6 +271,7 @@ class ResultStore:
                     conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            self.commits += 1
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -280,6 +306,7 @@ class ResultStore:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                self.commits += 1
 
     def close(self) -> None:
         """Close the connection; idempotent. Everything was already committed."""

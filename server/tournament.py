@@ -3,7 +3,9 @@
 The scheduler's state lives in the results store only: the plan (every game of a round-robin,
 or each knockout round as it comes) is written before it is played and every result as soon
 as it is known, so a server killed mid-tournament and started with ``--resume`` rebuilds the
-same state from the database and plays only what is missing.
+same state from the database and plays only what is missing. A game whose log cannot be
+written (the server ran out of file descriptors for longer than the log writer retries) is not
+counted: it is voided and played again, up to ``VOID_REPLAYS`` times.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from shared.gamelog import GameOutcome
 from shared.referee import GameFinished, GameReferee, StepJudged
 from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, round_robin
 
-from .log_batcher import RowBatcher
+from .log_batcher import LogUnavailableError, RowBatcher
 from .match import MatchResult, MatchRunner, game_over
 from .players import PlayerSession
 from .settings import ServerSettings
-from .store import ResultStore
+from .results import Results
 
 __all__ = ["TournamentRunner", "Reporter", "GameKey", "game_key"]
 
@@ -36,6 +38,8 @@ log = logging.getLogger("quoridor.server")
 #: clock up for 0.15 s; a handful per pass made the last game of a big round start 0.6 s after the first.
 STARTS_PER_PASS = 100
 GameKey = tuple[int, int, int]
+#: Times a game whose log could not be written (out of file descriptors) is voided and played again.
+VOID_REPLAYS = 3
 
 
 def game_key(game: ScheduledGame) -> GameKey:
@@ -60,19 +64,18 @@ def _safe(name: str) -> str:
 
 
 class TournamentRunner:
-    """Runs one tournament between the seated sessions, recording everything in ``store``."""
+    """Runs one tournament between the seated sessions, recording everything in ``results``."""
 
-    def __init__(self, settings: ServerSettings, store: ResultStore, tournament_id: int, folder: Path,
-                 sessions: Sequence[PlayerSession], *, io: Callable[..., Any], executor: Executor,
+    def __init__(self, settings: ServerSettings, results: Results, tournament_id: int, folder: Path,
+                 sessions: Sequence[PlayerSession], *, executor: Executor,
                  reporter: Reporter, broadcast: Callable[[Standings], Any],
                  on_step: Callable[[MatchRunner, StepJudged], None]) -> None:
         self.settings = settings
-        self.store = store
+        self.results = results
         self.tid = tournament_id
         self.folder = folder
         self.sessions = {s.name: s for s in sessions}
         self.players = [s.name for s in sessions]
-        self.io = io                    # awaitable runner of blocking store calls (one worker thread)
         self.rows = RowBatcher(executor)  # every game's log: opened, fed and finished in batches on the log thread
         self.executor = executor        # the log-writing thread
         self.reporter = reporter
@@ -81,7 +84,6 @@ class TournamentRunner:
         self.standings = Standings(self.players)
         self.finished: dict[GameKey, GameResult] = {}
         self.running: dict[str, MatchRunner] = {}
-        self._writes: set[asyncio.Future[Any]] = set()
         self.limit = asyncio.Semaphore(settings.concurrency) if settings.concurrency else None
         self.name = folder.name
         #: Games in the whole tournament (round-robin), or None while a knockout is undecided.
@@ -90,25 +92,24 @@ class TournamentRunner:
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
         """Play every game that is not finished yet; returns the final standings."""
-        for name, (timeouts, kicked) in (await self.io(self.store.player_states, self.tid)).items():
+        for name, (timeouts, kicked) in (await self.results.player_states(self.tid)).items():
             if name in self.sessions:       # a resumed tournament: timeouts so far, and who was removed
                 self.sessions[name].timeouts, self.sessions[name].kicked = timeouts, kicked
-        for row in await self.io(self.store.games, self.tid, "finished"):
+        for row in await self.results.games(self.tid, "finished"):
             result = GameResult(row.white, row.black, row.winner, row.reason, row.thinking_ms, row.violations)
             self.finished[(row.round, row.pairing, row.game_in_pairing)] = result
             self.standings.add(result)
-        seed = (await self.io(self.store.tournament, self.tid)).seed
+        seed = (await self.results.tournament(self.tid)).seed
         if self.settings.format == "knockout":
             await self._knockout(seed)
         else:
             rounds = round_robin(self.players, self.settings.games_per_pairing, seed)
             total = self.games_total = sum(len(r) for r in rounds)
             self.reporter.tournament_started(self.name, self.players, total)
-            await self.io(self.store.schedule, self.tid, [g for r in rounds for g in r])
+            await self.results.schedule(self.tid, [g for r in rounds for g in r])
             for games in rounds:
                 await self._round(games)
-        if self._writes:
-            await asyncio.gather(*list(self._writes), return_exceptions=True)
+        await self.results.flush()
         return self.standings
 
     async def _knockout(self, seed: int | None) -> None:
@@ -116,7 +117,7 @@ class TournamentRunner:
         self.reporter.tournament_started(self.name, self.players, None)
         while True:
             games = ko.current_round()
-            await self.io(self.store.schedule, self.tid, games)
+            await self.results.schedule(self.tid, games)
             await self._round(games)
             for game in games:
                 ko.record(self.finished[game_key(game)])
@@ -158,11 +159,23 @@ class TournamentRunner:
 
     # -- one game -----------------------------------------------------------------------------
     async def _game(self, game: ScheduledGame) -> GameResult:
+        """Play one scheduled game (or forfeit it); a game whose log could not be written is voided and replayed."""
         white, black = self.sessions[game.white], self.sessions[game.black]
         game_id = f"t{self.tid}-r{game.round + 1}-p{game.pairing + 1}-g{game.game_in_pairing + 1}"
-        absent = [s for s in (white, black) if not await self._present(s)]
-        if absent:
-            return await self._forfeit(game, game_id, absent)
+        for attempt in range(VOID_REPLAYS + 1):
+            absent = [s for s in (white, black) if not await self._present(s)]
+            if absent:
+                return await self._forfeit(game, game_id, absent)
+            try:
+                return await self._play(game, game_id if attempt == 0 else f"{game_id}-replay{attempt}")
+            except LogUnavailableError as exc:
+                if attempt == VOID_REPLAYS:
+                    raise
+                self.reporter.message(f"{game_id}: {exc}; the game does not count and is played again")
+        raise AssertionError("unreachable")
+
+    async def _play(self, game: ScheduledGame, game_id: str) -> GameResult:
+        white, black = self.sessions[game.white], self.sessions[game.black]
         log_path = self.folder / (f"r{game.round + 1:02d}-p{game.pairing + 1:02d}-g{game.game_in_pairing + 1}"
                                   f"_{_safe(white.name)}_vs_{_safe(black.name)}.csv")
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
@@ -170,15 +183,15 @@ class TournamentRunner:
                              tournament=self.name, on_step=self._on_step, rows=self.rows)
         self.running[game_id] = runner
         # Stored while the game starts (the game does not wait for the disk), and before its result.
-        started = asyncio.ensure_future(self.io(self.store.mark_started, self.tid, game_key(game), game_id,
-                                                runner.started_at))
+        started = asyncio.ensure_future(self.results.mark_started(self.tid, game_key(game), game_id,
+                                                                  runner.started_at))
         self.reporter.game_started(game_id, white.name, black.name)
 
         async def record(match: MatchResult) -> None:
             await started
-            await self.io(self.store.record_result, self.tid, game_key(game), _result(game, match.outcome),
-                          log_path=str(match.log_path), game_id=game_id, started_at=match.started_at,
-                          ended_at=match.ended_at, steps=match.steps)
+            await self.results.record_result(self.tid, game_key(game), _result(game, match.outcome),
+                                             log_path=str(match.log_path), game_id=game_id,
+                                             started_at=match.started_at, ended_at=match.ended_at, steps=match.steps)
         try:
             match = await runner.run(on_result=record)   # stored before the players hear game_over
         finally:
@@ -211,7 +224,7 @@ class TournamentRunner:
         finished = events[-1]
         assert isinstance(finished, GameFinished)
         result = _result(game, finished.outcome)
-        await self.io(self.store.record_result, self.tid, game_key(game), result, log_path=None,
+        await self.results.record_result(self.tid, game_key(game), result, log_path=None,
                       game_id=game_id, started_at=None, ended_at=_now(), steps=0)
         self.reporter.message(f"{game_id}: {', '.join(sorted(names))} absent — forfeit")
         self.reporter.game_finished(game_id, game.white, game.black, result)
@@ -230,22 +243,11 @@ class TournamentRunner:
             session.timeouts += 1
             removed = session.timeouts >= kick and not session.kicked
             # Stored, so that a resumed tournament still counts them (and keeps a removed bot out).
-            self._store_later(self.store.record_timeout, self.tid, session.name, kicked=removed)
+            self.results.record_timeout_later(self.tid, session.name, kicked=removed)
             if removed:
                 session.kicked = True
                 self.reporter.message(f"{session.name} removed after {session.timeouts} timeouts")
                 runner.submit_forfeit(judged.seat)
-
-    def _store_later(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        """A store write from a callback that cannot wait for it; ``run`` waits for them all before it returns."""
-        task = asyncio.ensure_future(self.io(function, *args, **kwargs))
-        self._writes.add(task)
-        task.add_done_callback(self._written)
-
-    def _written(self, task: asyncio.Future[Any]) -> None:
-        self._writes.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("storing a timeout failed: %s", task.exception())
 
 
 def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import re
 import socket
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from server import cli
 from server.cli import build_parser, main, read_roster, settings_from_args
+from server.logfile import LogUnavailableError
 from tests.server.conftest import ScriptedBot, bounded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,12 +81,20 @@ def test_roster_formats(tmp_path):
     as_json.write_text('\ufeff{"k1": "Team 1", "k2": " Team 2 "}', encoding="utf-8")
     assert read_roster(as_json) == {"k1": "Team 1", "k2": "Team 2"}
     as_lines = tmp_path / "roster.txt"
-    as_lines.write_text("# key name\nk1 Team One   # the first\n\n  k2,Smith, J.\nk3\tThird team\n", encoding="utf-8")
+    as_lines.write_text("# key name\nk1 Team One\n\n  # the second\n  k2,Smith, J.\nk3\tThird team\n", encoding="utf-8")
     assert read_roster(as_lines) == {"k1": "Team One", "k2": "Smith, J.", "k3": "Third team"}
     args = build_parser().parse_args(["--roster", str(as_lines), "-n", "3", "-r", "2", "-d"])
     settings = settings_from_args(args)
     assert settings.roster == read_roster(as_lines) and settings.games_per_pairing == 2 and settings.debug
     assert settings.effective_time_limit_ms is None
+
+
+def test_a_roster_comment_is_a_whole_line_and_names_and_keys_may_hold_a_hash(tmp_path):
+    # Only a line whose first non-blank character is '#' is a comment: "Team #7" is a name.
+    path = tmp_path / "roster.txt"
+    path.write_text("# key name\n   # an indented comment\nk3y Team #7\nk#2 C# bots  #1\n#k4 Commented Out\n",
+                    encoding="utf-8")
+    assert read_roster(path) == {"k3y": "Team #7", "k#2": "C# bots  #1"}
 
 
 def test_resume_without_a_tournament_exits_1(capsys, tmp_path):
@@ -100,6 +111,20 @@ def test_a_port_in_use_exits_1(capsys, tmp_path):
         assert main(["-p", str(port), "--data-dir", str(tmp_path), "--view", "plain"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith(f"quoridor-server: cannot listen on 127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize("error", [
+    OSError(errno.EMFILE, "Too many open files", "replays/cup/r01-p01-g1_a_vs_b.csv.part"),
+    LogUnavailableError(Path("replays/cup/g.csv"), OSError(errno.EMFILE, "Too many open files"), 30.0),
+])
+def test_running_out_of_descriptors_mid_tournament_says_so_not_cannot_listen(capsys, tmp_path, monkeypatch, error):
+    async def run_out(settings, reporter):
+        raise error
+    monkeypatch.setattr(cli, "_run", run_out)
+    assert main(["-p", "0", "--data-dir", str(tmp_path), "--view", "plain"]) == 1
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith("quoridor-server: out of file descriptors (ulimit -n ") and "cannot listen" not in line
+    assert line.count("out of file descriptors") == 1 and "--resume" in line
 
 
 async def test_python_m_server_runs_a_match_and_writes_results(tmp_path):

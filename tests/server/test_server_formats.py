@@ -135,5 +135,5 @@ async def test_a_result_is_stored_before_the_players_hear_of_it(make_server):
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     assert heard.games_over, "the game never ended"
-    finished = await server._io(server.store.games, server.tournament_id, "finished")
+    finished = await server.results.games(server.tournament_id, "finished")
     assert [g.game_id for g in finished] == [heard.games_over[0]["game"]]   # a resume will not replay it

@@ -128,8 +128,7 @@ async def test_a_removed_bot_stays_removed_after_a_resume(make_server, tmp_path)
     run = asyncio.create_task(server.run_tournament())
     while server.runner is None or not server.runner.sessions["slow"].kicked:
         await bounded(asyncio.sleep(0.01))
-    while server.runner._writes:                    # the removal is in the database...
-        await bounded(asyncio.sleep(0.01))
+    await bounded(server.results.flush())           # the removal is in the database...
     assert len(server.runner.finished) < 2          # ...and the server dies while round 1 is still played
     run.cancel()
     for task in tasks:

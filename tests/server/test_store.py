@@ -447,3 +447,40 @@ def test_an_unusable_path_gives_a_store_error(tmp_path):
     blocker.write_text("not a folder")
     with pytest.raises(StoreError, match="cannot open database"):
         ResultStore(blocker / "arena.db")
+
+
+# -- out of file descriptors --------------------------------------------------------------------------
+DESCRIPTORS_RUN_OUT = """
+import os, resource, sys
+from pathlib import Path
+from server.store import ResultStore, StoreError
+from shared.tournament import GameResult, ScheduledGame
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+folder = Path(sys.argv[1])
+store = ResultStore(folder / "arena.db")
+taken = []
+try:
+    while True:                                  # a server full of sockets: every other descriptor is taken
+        taken.append(os.open(os.devnull, os.O_RDONLY))
+except OSError:
+    pass
+tid = store.create_tournament("cup", "knockout", 1, 5, ["a", "b"], {})
+store.schedule(tid, [ScheduledGame(0, 0, 0, "a", "b")])
+store.record_result(tid, (0, 0, 0), GameResult("a", "b", 0, "goal"), log_path=None, game_id="g",
+                    started_at=None, ended_at="t", steps=3)
+print(len(store.results(tid)))
+try:
+    ResultStore(folder / "other.db")
+except StoreError as exc:
+    print(exc)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file descriptor limits are POSIX")
+def test_an_open_store_records_with_every_descriptor_taken_and_a_new_one_says_what_ran_out(tmp_path):
+    done = subprocess.run([sys.executable, "-c", DESCRIPTORS_RUN_OUT, str(tmp_path)], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    assert done.returncode == 0, done.stderr
+    recorded, refused = done.stdout.splitlines()
+    assert recorded == "1"
+    assert refused.startswith(f"cannot open database {tmp_path / 'other.db'}: out of file descriptors (ulimit -n 64)")
