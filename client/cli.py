@@ -144,6 +144,9 @@ def run_replays(config: ClientConfig, logs: Sequence[Path], console: Console) ->
 
 
 def _report(console: Console, summary: RunSummary, config: ClientConfig) -> int:
+    if summary.refused:                     # it played nothing: the reason is the one thing to say
+        console.print(Text(f"quoridor-client: {summary.problem}", "red"), soft_wrap=True)
+        return 1
     console.print(Text.assemble((summary.player or config.key, "bold"), f": {summary.line()}"), soft_wrap=True)
     if summary.logs:
         console.print(Text(f"{len(summary.logs)} game logs in {summary.logs[0].parent}/"), soft_wrap=True)

@@ -69,6 +69,8 @@ class RunSummary:
     completed: bool = False
     #: Why the run ended before that, for people (``None`` when it completed).
     problem: str | None = None
+    #: True when the server refused this client at ``hello`` (it played nothing: ``problem`` says why).
+    refused: bool = False
     #: The game logs the client wrote itself (``--save-log``), in play order.
     logs: list[Path] = field(default_factory=list)
 
@@ -163,10 +165,11 @@ class BotRunner:
             rules = f" · {message.rules.ruleset} rules · " + (f"{limit} ms per step" if limit else "no time limit")
             self._tell(f"joined {message.server} as ", (message.player, Tone.NAME), rules)
         elif isinstance(message, ErrorMessage):
-            self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
             if message.frame_type == "hello":
+                self.summary.refused = True
                 self.summary.problem = f"the server refused to let this client play ({message.code}: {message.message})"
                 return True
+            self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
         elif isinstance(message, TournamentOver):
             self.summary.completed = True
             self._tell(f"tournament {message.tournament} is over")

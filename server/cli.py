@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", type=Path, default=Path("replays"),
                    help="where logs, results and the database go (default replays/)")
     p.add_argument("--roster", type=Path, metavar="FILE",
-                   help="key -> player name file (JSON object, or 'key name' lines); only listed keys may play")
+                   help="key -> player name file (JSON object, or 'key name' lines where a line starting "
+                        "with # is a comment); only listed keys may play")
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished tournament in --data-dir instead of starting a new one")
     p.add_argument("--seed", type=int, help="seed for pairings (default: random, stored for --resume)")

@@ -1,2 +1,2 @@
-"""Pure core of Quoridor Arena: the grid library, the game rules and (later) puzzles and
-protocol models. Nothing in this package performs I/O or imports asyncio, sockets or UI code."""
+"""Pure core of Quoridor Arena: the grid library, the game rules, the referee, the log format,
+the puzzles and the protocol models. Nothing in this package performs I/O or imports asyncio, sockets or UI code."""

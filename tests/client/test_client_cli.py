@@ -49,7 +49,10 @@ async def test_a_key_the_roster_refuses_exits_1_with_the_reason(make_server, cap
                                                   "--wait", "5"]))
     err = capsys.readouterr().err
     assert code == 1
-    assert "did not finish" in err and "unknown_key" in err
+    assert err.strip().splitlines() == [
+        "quoridor-client: the server refused to let this client play (unknown_key: this key is not on the "
+        "server's roster; ask the organiser for yours)"]
+
 
 
 async def test_a_server_that_goes_away_before_the_end_exits_1(make_server, capsys):
