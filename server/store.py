@@ -1,7 +1,9 @@
 """``ResultStore``: the SQLite database of tournaments, their players and games, and the scheduler's state.
 
-Every write is its own committed transaction, so a killed server loses nothing it has recorded
-and ``--resume`` can rebuild the tournament from the database alone.
+Every write is committed before the call that made it returns: alone, or inside a ``batch``
+(one commit for the calls made together, each still all or nothing by itself). So a killed
+server loses nothing it has recorded and ``--resume`` can rebuild the tournament from the
+database alone. ``server.results.Results`` is how the server calls it, off the event loop.
 """
 
 from __future__ import annotations
