@@ -304,7 +304,10 @@ class Router:
                 try:
                     reply = await self.desk.answer(peer.role, client.room, message)
                 except RoomError as exc:
-                    self._strike(peer, exc.code, exc.message, message.type)
+                    if exc.code == "busy":      # back-pressure, not misbehaviour: no strike
+                        peer.tell(exc.code, exc.message, message.type)
+                    else:
+                        self._strike(peer, exc.code, exc.message, message.type)
                 else:
                     peer.send_now(reply)
                 client.puzzles.popleft()

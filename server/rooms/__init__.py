@@ -1,18 +1,19 @@
 """Puzzle side rooms served beside the Quoridor room: ``sokoban``, ``ice`` and ``circuit``.
 
 Each room is a class in its own module; ``build_rooms`` makes one of each around a shared
-leaderboard.
+leaderboard. A room's long answers are ``Job``s, which ``workers.WorkerPool`` runs in worker
+processes for the server's ``PuzzleDesk``.
 """
 
 from __future__ import annotations
 
-from .base import Room, RoomContext, RoomError
+from .base import Job, Reply, Room, RoomContext, RoomError
 from .circuit import CircuitRoom
 from .ice import IceRoom
 from .leaderboard import Entry, Leaderboard
 from .sokoban import SokobanRoom
 
-__all__ = ["ROOM_CLASSES", "Room", "RoomContext", "RoomError", "Leaderboard", "Entry", "build_rooms"]
+__all__ = ["ROOM_CLASSES", "Job", "Reply", "Room", "RoomContext", "RoomError", "Leaderboard", "Entry", "build_rooms"]
 
 #: Room name -> its class.
 ROOM_CLASSES: dict[str, type[Room]] = {room.name: room for room in (SokobanRoom, IceRoom, CircuitRoom)}

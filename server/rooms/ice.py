@@ -10,6 +10,9 @@ and the player's ``rank`` on the level once the end is reached (score ``(moves, 
 
 ``action``: ``u d l r`` (or ``move`` with ``{"direction": "u"}``), ``undo``, ``redo``, ``reset``,
 and ``leaderboard`` (the state then holds the level's best entries).
+
+Generating a maze takes a few milliseconds at the largest side; judging an answer of more than
+``INLINE_ANSWER`` moves is a ``Job`` (the server runs it in a worker process).
 """
 
 from __future__ import annotations
@@ -20,18 +23,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.grid import Direction, Pos
-from shared.ice import IceMaze, check_answer, generate_maze
+from shared.ice import IceMaze, IceVerdict, check_answer, generate_maze, parse_maze
 from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 
-from .base import Room, RoomContext, RoomError
+from .base import Job, Reply, Room, RoomContext, RoomError
 
-__all__ = ["IceRoom", "SIDES", "MIN_SIDE", "MAX_SIDE"]
+__all__ = ["IceRoom", "SIDES", "MIN_SIDE", "MAX_SIDE", "INLINE_ANSWER", "judge_route"]
 
 MIN_SIDE, MAX_SIDE = 4, 34          #: sides a client may ask for
 #: Difficulty -> range of sides drawn from the seed; ``None`` is the kata's range.
 SIDES: dict[str | None, tuple[int, int]] = {
     None: (10, 34), "easy": (6, 10), "normal": (10, 16), "hard": (16, 24), "hell": (24, 34)}
 MAX_ANSWER = 10_000                 # moves in one answer; longer is refused unread
+#: Moves judged in the room's thread (about 15 ms); a longer answer (0.3 s for ``MAX_ANSWER``) is a ``Job``.
+INLINE_ANSWER = 500
+#: Seconds a worker may spend judging one answer.
+JUDGE_SECONDS = 5.0
 TOP_N = 10
 _ACTIONS = "u, d, l, r, move, undo, redo, reset or leaderboard"
 
@@ -56,6 +63,11 @@ class IcePlay:
     def solved(self) -> bool:
         """True once the player stands on the end."""
         return self.player == self.maze.end
+
+
+def judge_route(rows: list[str], answer: list[str]) -> IceVerdict:
+    """``check_answer`` of ``answer`` on the maze of ``rows`` (a worker's job)."""
+    return check_answer(parse_maze(rows), answer)
 
 
 class IceRoom(Room):
@@ -87,6 +99,16 @@ class IceRoom(Room):
 
     def solution(self, ctx: RoomContext, message: Solution) -> Verdict:
         """Judge a whole route from the start; a route that reaches the end goes on the leaderboard."""
+        return self._solution_job(ctx, message).run_here()
+
+    def prepare(self, ctx: RoomContext, message: PuzzleRequest | Solution | Action) -> Reply | Job[Any]:
+        """A ``Job`` for an answer longer than ``INLINE_ANSWER`` moves; the reply otherwise."""
+        if isinstance(message, Solution):
+            job = self._solution_job(ctx, message)
+            return job if len(message.answer) > INLINE_ANSWER else job.run_here()
+        return super().prepare(ctx, message)
+
+    def _solution_job(self, ctx: RoomContext, message: Solution) -> Job[Verdict]:
         play = self._play(ctx, message.puzzle)
         answer = message.answer
         if isinstance(answer, list) and any(not isinstance(a, str) for a in answer):
@@ -94,17 +116,24 @@ class IceRoom(Room):
                                           "not numbers")
         if len(answer) > MAX_ANSWER:
             raise RoomError("bad_answer", f"the answer has {len(answer)} moves; at most {MAX_ANSWER} are read")
-        verdict = check_answer(play.maze, list(answer))
-        figures: dict[str, int | float | bool] = {
-            "moves": verdict.moves, "distance": verdict.distance, "reached": verdict.reached,
-            "optimal": verdict.optimal}
-        if verdict.best is not None:
-            figures["best_moves"], figures["best_distance"] = verdict.best
-        if verdict.reached:
-            figures["rank"] = self.leaderboard.record(self.name, play.level, ctx.player,
-                                                      (verdict.moves, verdict.distance), "".join(answer).lower())
-        return Verdict(puzzle=message.puzzle, valid=verdict.valid, solved=verdict.reached,
-                       failed_at=verdict.failed_at, reason=verdict.reason, figures=figures)
+        moves: list[str] = list(answer)
+
+        def finish(verdict: IceVerdict) -> Verdict:
+            figures: dict[str, int | float | bool] = {
+                "moves": verdict.moves, "distance": verdict.distance, "reached": verdict.reached,
+                "optimal": verdict.optimal}
+            if verdict.best is not None:
+                figures["best_moves"], figures["best_distance"] = verdict.best
+            if verdict.reached:
+                figures["rank"] = self.leaderboard.record(self.name, play.level, ctx.player,
+                                                          (verdict.moves, verdict.distance), "".join(moves).lower())
+            return Verdict(puzzle=message.puzzle, valid=verdict.valid, solved=verdict.reached,
+                           failed_at=verdict.failed_at, reason=verdict.reason, figures=figures)
+
+        def stopped() -> Verdict:
+            raise RoomError("internal_error", f"judging this answer ran past {JUDGE_SECONDS:g} s and was stopped")
+
+        return Job(judge_route, (play.maze.rows(), moves), JUDGE_SECONDS, finish, stopped)
 
     def action(self, ctx: RoomContext, message: Action) -> PuzzleState:
         """Play one move, undo, redo, reset, or show the leaderboard."""

@@ -37,7 +37,8 @@ ERROR_CODES: dict[str, str] = {
     "stale_turn": "the step answers a turn that is already over; it was discarded",
     "frame_too_large": "the frame is larger than the server accepts",
     "rate_limited": "too many frames in too short a time; slow down",
-    "busy": "a puzzle room is still working on this connection's earlier requests; wait for their answers",
+    "busy": "a puzzle room cannot take this request now (earlier ones are still being answered, or every "
+            "worker is busy); wait for the answers, then try again",
     "too_many_connections": "too many connections (from your address, or to this server)",
     "room_unavailable": "this server does not serve the requested room",
     "unknown_puzzle": "the puzzle id is unknown or expired",

@@ -22,6 +22,7 @@ PI-corrals (``pi_corral_pushes``) with only boxes off goals counting as change, 
 some boxes does not need every goal filled. A search cut short proves nothing, so the limits only
 trade deadlocks found for time. After the corral deadlocks of JSoko and YASS (Sokoban wiki, "How to
 detect deadlocks"); the second search is what solves Microban 153 (rooms joined by one-cell doors).
+Both check the board's ``Budget`` (the solve's time limit) before each position they expand.
 """
 
 from __future__ import annotations
@@ -133,7 +134,9 @@ class CorralDeadlocks:
         live = board.live
         seen = {(kept, region & -region)}
         queue = deque([(kept, region, 1)])
+        check = board.budget.check
         for _ in range(self.open_limit):
+            check()
             if not queue:
                 return -1
             boxes, region, pushes = queue.popleft()
@@ -169,7 +172,9 @@ class CorralDeadlocks:
         seen = {(kept, region & -region)}
         heap = [(0, 0, kept, region)]
         counter = 0
+        check = board.budget.check
         for _ in range(self.clear_limit):
+            check()
             if not heap:
                 return False
             _, _, boxes, region = heapq.heappop(heap)

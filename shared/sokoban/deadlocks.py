@@ -4,6 +4,9 @@
   (found by pulling a box backwards from every goal); a box pushed there is lost.
 * A **freeze deadlock** is a box that can move neither along a row nor along a column (walls,
   dead squares on both sides, or boxes that are themselves frozen) while off a goal.
+
+The tables cost a breadth-first search per goal (and per goal again for each new set of boxes
+frozen on goals); the ``Budget`` given is checked before each one.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Iterable
 
 from shared.grid import bfs_distances
 
+from .budget import Budget
 from .level import Level
 from .matching import INFINITE
 
@@ -21,7 +25,11 @@ __all__ = ["Board"]
 class Board:
     """A level's fixed facts for the solver: cell offsets, goal distances per cell, live squares."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, budget: Budget | None = None) -> None:
+        #: The solve's time budget: checked before each breadth-first search here and in ``rows``, and by
+        #: the corral-deadlock searches on this board.
+        self.budget = budget = budget or Budget.unlimited()
+        budget.check()
         self.level = level
         self.stride = level.stride
         self.floor = level.floor
@@ -30,9 +38,16 @@ class Board:
         goals = level.goals & level.floor      # goals the player cannot reach hold fixed boxes
         self.goal_cells = [i for i in range(level.floor.bit_length()) if goals >> i & 1]
         # distances[g][cell]: pushes to bring a box from cell to goal g alone (INFINITE if it cannot).
-        self.distances = [self.pull_distances([goal]) for goal in self.goal_cells]
+        self.distances: list[list[int]] = []
+        for goal in self.goal_cells:
+            budget.check()
+            self.distances.append(self.pull_distances([goal]))
         size = level.floor.bit_length()
-        self.nearest = [min((d[cell] for d in self.distances), default=INFINITE) for cell in range(size)]
+        nearest = [INFINITE] * size
+        for d in self.distances:
+            budget.check()
+            nearest = list(map(min, nearest, d))
+        self.nearest = nearest
         #: Floor cells from which a box can still reach some goal.
         self.live = sum(1 << cell for cell in range(size) if self.nearest[cell] < INFINITE and level.floor >> cell & 1)
         self.size = size
@@ -75,11 +90,16 @@ class Board:
         """
         table = self._rows.get(frozen)
         if table is None:
-            distances = [self.distances[g] if not frozen else
-                         [0 if cell == goal else INFINITE for cell in range(self.size)] if frozen >> goal & 1 else
-                         self.pull_distances([goal], self.floor & ~frozen)
-                         for g, goal in enumerate(self.goal_cells)]
-            table = [[d[cell] for d in distances] for cell in range(self.size)]
+            distances = []
+            for g, goal in enumerate(self.goal_cells):
+                self.budget.check()
+                distances.append(self.distances[g] if not frozen else
+                                 [0 if cell == goal else INFINITE for cell in range(self.size)] if frozen >> goal & 1
+                                 else self.pull_distances([goal], self.floor & ~frozen))
+            self.budget.check()
+            # One row per cell, one column per goal: a transpose at C speed (a comprehension per cell
+            # costs about ten times as much on the largest levels the rooms take).
+            table = [list(row) for row in zip(*distances)] if distances else [[] for _ in range(self.size)]
             self._rows[frozen] = table
         return table
 

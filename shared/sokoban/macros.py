@@ -10,6 +10,7 @@ states where the tunnel is half filled out of the search.
 
 from __future__ import annotations
 
+from .budget import Budget
 from .level import Level
 
 __all__ = ["Tunnels"]
@@ -18,13 +19,16 @@ __all__ = ["Tunnels"]
 class Tunnels:
     """The goal tunnels of a level, as one mask per push direction (up, down, left, right)."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, budget: Budget | None = None) -> None:
+        """Find the tunnels of ``level``: a walk over its cells per direction (``budget`` checked before each)."""
+        check = (budget or Budget.unlimited()).check
         stride, floor, goals = level.stride, level.floor, level.goals
         self.offsets = (-stride, stride, -1, 1)
         size = floor.bit_length()
         #: ``slide[d]``: goal-tunnel cells that a push in direction ``d`` drives deeper.
         self.slide = [0, 0, 0, 0]
         for d, offset in enumerate(self.offsets):
+            check()
             across = (1, -1) if d < 2 else (stride, -stride)
 
             def walled(cell: int, across: tuple[int, int] = across) -> bool:

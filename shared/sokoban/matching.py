@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from .budget import Budget
+
 __all__ = ["INFINITE", "Matching", "match", "rematch"]
 
 #: The cost of an impossible pair (a box that cannot reach a goal); a matching costing this much is infeasible.
@@ -71,11 +73,13 @@ def _total(costs: Sequence[Sequence[int]], owner: Sequence[int]) -> int:
     return sum(costs[owner[j] - 1][j - 1] for j in range(1, len(owner)))
 
 
-def match(costs: Sequence[Sequence[int]]) -> Matching:
-    """The optimal matching of a square cost matrix (rows = boxes, columns = goals)."""
+def match(costs: Sequence[Sequence[int]], budget: Budget | None = None) -> Matching:
+    """The optimal matching of a square cost matrix (rows = boxes, columns = goals); ``budget`` checked per row."""
     n = len(costs)
     u, v, owner = [0] * (n + 1), [0] * (n + 1), [0] * (n + 1)
     for row in range(1, n + 1):
+        if budget is not None:
+            budget.check()
         _augment(costs, row, u, v, owner)
     return Matching(_total(costs, owner), tuple(u), tuple(v), tuple(owner))
 

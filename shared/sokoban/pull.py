@@ -17,6 +17,7 @@ import heapq
 
 from shared.grid import bfs_distances, iter_bits
 
+from .budget import Budget
 from .corrals import reach
 from .level import Level
 from .matching import INFINITE, match, rematch
@@ -28,12 +29,16 @@ __all__ = ["PullBoard", "PullSearch", "pull_moves"]
 class PullBoard:
     """A level's fixed facts for pulling: pull distances from each cell back to each starting box cell."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, budget: Budget | None = None) -> None:
+        check = (budget or Budget.unlimited()).check
         self.stride = level.stride
         self.floor = level.floor
         self.offsets = (-level.stride, level.stride, -1, 1)
         self.starts = list(iter_bits(level.boxes & level.floor))
-        self.distances = [self._push_distances(start) for start in self.starts]
+        self.distances: list[list[int]] = []
+        for start in self.starts:
+            check()
+            self.distances.append(self._push_distances(start))
         size = level.floor.bit_length()
         #: Floor cells from which a box can be pulled back to some starting cell.
         self.live = sum(1 << cell for cell in range(size)
@@ -73,17 +78,20 @@ def pull_moves(boxes: int, region: int, free: int, offsets: tuple[int, ...]) -> 
 class PullSearch:
     """A best-first search by pulls from every solved position; ``found`` holds a key a forward search reached."""
 
-    def __init__(self, level: Level, weight: int, forward: list[dict[int, tuple[int, int, int, int] | None]]) -> None:
-        self.board = board = PullBoard(level)
+    def __init__(self, level: Level, weight: int, forward: list[dict[int, tuple[int, int, int, int] | None]],
+                 budget: Budget | None = None) -> None:
+        #: The solve's time budget, checked through the set-up (per table, per root) and per pull tried.
+        self.budget = budget = budget or Budget.unlimited()
+        self.board = board = PullBoard(level, budget)
         self.weight, self.forward = weight, forward
         self.floor, self.stride = level.floor, level.stride
         self.shift = self.floor.bit_length()
         goals = level.goals & level.floor
         cells = list(iter_bits(goals))
         #: Pull distances by the player's side of the box (see ``sides``); rows are redone per root.
-        self.sides = Sides(level.floor, level.stride, board.starts, pulls=True)
+        self.sides = Sides(level.floor, level.stride, board.starts, pulls=True, budget=budget)
         costs = [board.row(cell) for cell in cells]
-        matching = match(costs)
+        matching = match(costs, budget)
         #: key -> (child key, cell, direction index): the forward push (cell, d) leads from key to the child.
         self.parents: dict[int, tuple[int, int, int] | None] = {}
         self.heap: list[tuple] = []
@@ -94,13 +102,14 @@ class PullSearch:
             return
         rest = self.floor & ~goals
         while rest:                   # one root per region the player may finish in
+            budget.check()
             region = reach(rest & -rest, rest, self.stride)
             rest &= ~region
             player = (region & -region).bit_length() - 1
             key = (goals << self.shift) | player
             self.parents[key] = None
             root_costs = [self.sides.row(cell, player) for cell in cells]
-            root = match(root_costs)
+            root = match(root_costs, budget)
             if root.cost >= INFINITE:
                 continue
             self.counter += 1
@@ -119,6 +128,7 @@ class PullSearch:
         offsets, live, sides = self.board.offsets, self.board.live, self.sides
         cuts = sides.cuts
         parents, heap, forward = self.parents, self.heap, self.forward
+        check = self.budget.check
         for _ in range(batch):
             if not heap:
                 return False
@@ -128,6 +138,7 @@ class PullSearch:
             for cell, d in pull_moves(boxes, region, free, offsets):
                 if not live >> cell & 1:
                     continue
+                check()
                 offset = offsets[d]
                 box = cell + offset
                 new_boxes = boxes ^ (1 << box) ^ (1 << cell)
@@ -146,6 +157,7 @@ class PullSearch:
                     i = new_cells.index(other)
                     fresh = sides.row(other, player)
                     if fresh != new_costs[i]:
+                        check()
                         new_costs[i] = fresh
                         new_matching = rematch(new_matching, new_costs, i)
                 if new_matching.cost >= INFINITE:

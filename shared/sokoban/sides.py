@@ -7,6 +7,9 @@ on the side of the cell the box left. Where a box cuts the floor in two (a corri
 the player may be shut out of the side it must push from, and the distance grows or becomes
 infinite. Every real solution, projected on one box, is a solution of this relaxation (other
 boxes only block), so the distances are lower bounds and an infinite one is a deadlock.
+
+The tables cost a flood fill per box cell and side, then a breadth-first search per target; the
+``Budget`` given is checked before each box cell and each target.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections import deque
 
 from shared.grid import iter_bits
 
+from .budget import Budget
 from .corrals import reach
 from .matching import INFINITE
 
@@ -24,8 +28,10 @@ __all__ = ["Sides"]
 class Sides:
     """Per box cell, its sides (player components) and, per side, the moves to each target (pushes, or pulls)."""
 
-    def __init__(self, floor: int, stride: int, targets: list[int], pulls: bool = False) -> None:
+    def __init__(self, floor: int, stride: int, targets: list[int], pulls: bool = False,
+                 budget: Budget | None = None) -> None:
         """Tables for boxes on ``floor`` (connected) going to ``targets`` (floor cells), by pushes or by ``pulls``."""
+        check = (budget or Budget.unlimited()).check
         offsets = (-stride, stride, -1, 1)
         size = floor.bit_length()
         #: ``parts[b]``: the components of ``floor`` without ``b`` that touch ``b`` (bit masks).
@@ -33,6 +39,7 @@ class Sides:
         #: ``side[b][d]``: index in ``parts[b]`` of the component holding ``b + offsets[d]`` (-1: a wall).
         side: list[list[int]] = [[-1] * 4 for _ in range(size)]
         for b in iter_bits(floor):
+            check()
             rest = floor & ~(1 << b)
             for d, offset in enumerate(offsets):
                 n = b + offset
@@ -64,6 +71,7 @@ class Sides:
                 j = side[after][d if pulls else d ^ 1]
                 into.setdefault((after, j), []).append((b, i))
         for t, target in enumerate(targets):
+            check()
             dist = {(target, i): 0 for i in range(len(self.parts[target]))}
             queue = deque(dist)
             while queue:

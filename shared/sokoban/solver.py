@@ -12,6 +12,11 @@ A backward search (``pull``) pulls boxes from the solved position towards the st
 reaching the start or by meeting a forward search. The pushes found are joined by shortest walks
 into a LURD solution, checked with ``judge`` before it is returned. Solutions are valid, not
 necessarily optimal (weighted bounds, macros, meeting points).
+
+The time limit holds from the first instruction: one ``Budget`` on the clock given is checked
+through the set-up (every table above, built per goal, per box cell, per root), per state
+expanded and per push tried in the searches, and per push joined into the LURD text; when it is
+spent the result is ``time_limit``, whatever phase was running.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 
 from shared.grid import DIRECTIONS, iter_bits, shortest_path
 
+from .budget import Budget, OutOfTime
 from .corral_deadlocks import CorralDeadlocks
 from .corrals import pi_corral_pushes, reach
 from .deadlocks import Board
@@ -72,7 +78,7 @@ def _pushes(boxes: int, region: int, targets: int, offsets: tuple[int, ...]) -> 
 PORTFOLIO: tuple[tuple[int, int], ...] = ((3, 2), (100, 1), (1, 1))
 #: The backward (pull) searches ``solve`` runs beside them, same form; packing levels fall to these.
 PULLS: tuple[tuple[int, int], ...] = ((3, 2),)
-_BATCH = 128      # expansions per turn of one search (and per clock check)
+_BATCH = 128      # expansions per turn of one search (the budget is checked within it, per expansion)
 
 
 class _Search:
@@ -87,7 +93,7 @@ class _Search:
         self.shift = self.floor.bit_length()
         boxes0, region0, cells0, costs0, matching0 = start
         key0 = (boxes0 << self.shift) | ((region0 & -region0).bit_length() - 1)
-        self.tunnels = Tunnels(level)
+        self.tunnels = Tunnels(level, board.budget)
         self.sides = sides
         #: key -> (parent key, box cell pushed, direction index, pushes in a row); the start has no parent.
         self.parents: dict[int, tuple[int, int, int, int] | None] = {key0: None}
@@ -116,15 +122,18 @@ class _Search:
         slide = tunnels.slide
         cuts = self.sides.cuts
         corrals = self.corrals
+        check = board.budget.check
         for _ in range(batch):
             if not heap:
                 return False
+            check()
             _, _, _, pushes, key, boxes, region, cells, costs, matching, frozen = heapq.heappop(heap)
             self.nodes += 1
             candidates = pi_corral_pushes(board, boxes, region) if corrals is not None else None
             if candidates is None:
                 candidates = _pushes(boxes, region, floor & ~boxes & live, offsets)
             for box, d in candidates:
+                check()
                 offset = offsets[d]
                 target = box + offset
                 if slide[d] >> target & 1:        # into a goal tunnel: on to its deepest free cell
@@ -146,7 +155,7 @@ class _Search:
                 if group & ~frozen:               # boxes newly frozen on goals: walls from now on
                     new_frozen = frozen | group
                     new_costs = [self._row(cell, player, new_frozen) for cell in new_cells]
-                    new_matching = match(new_costs)
+                    new_matching = match(new_costs, board.budget)
                 else:
                     new_frozen = frozen
                     new_costs = costs.copy()
@@ -156,6 +165,7 @@ class _Search:
                         i = new_cells.index(other)
                         fresh = self._row(other, player, frozen)
                         if fresh != new_costs[i]:
+                            check()
                             new_costs[i] = fresh
                             new_matching = rematch(new_matching, new_costs, i)
                 if new_matching.cost >= INFINITE:
@@ -184,25 +194,40 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     it is *not* guaranteed to be optimal in moves or pushes. ``corrals`` turns PI-corral pruning and the
     corral-deadlock tests on.
     ``unsolvable`` means a search ran out of states to expand (every pruning used is sound).
+    ``time_limit`` counts on ``clock`` from the call's first instruction, set-up included (see the
+    module's notes): a clock already past the limit stops the solve before any table is built.
     """
-    started = clock()
-    board = Board(level)
+    budget = Budget(time_limit, clock)
+    searches: list[tuple[_Search | PullSearch, int]] = []
+    try:
+        return _solve(level, budget, node_limit, portfolio, pulls, corrals, searches)
+    except OutOfTime:
+        nodes = sum(search.nodes for search, _ in searches)
+        return SolveResult("time_limit", None, 0, 0, nodes, budget.spent())
+
+
+def _solve(level: Level, budget: Budget, node_limit: int | None, portfolio: tuple[tuple[int, int], ...],
+           pulls: tuple[tuple[int, int], ...], corrals: bool,
+           searches: list[tuple[_Search | PullSearch, int]]) -> SolveResult:
+    """``solve``'s body; ``searches`` is filled as the searches are made, so that an ``OutOfTime`` can count them."""
+    spent = budget.spent
+    board = Board(level, budget)
     floor, goals = level.floor, level.goals & level.floor
     fixed = level.boxes & ~floor                 # boxes the player can never reach
     if fixed & ~level.goals:
-        return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
+        return SolveResult("unsolvable", None, 0, 0, 0, spent())
     boxes0 = level.boxes & floor
     if boxes0 == goals:
-        return SolveResult("solved", "", 0, 0, 0, clock() - started)
+        return SolveResult("solved", "", 0, 0, 0, spent())
     cells0 = list(iter_bits(boxes0))
     if any(not board.live >> cell & 1 for cell in cells0 if not goals >> cell & 1):
-        return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
-    sides = Sides(floor, level.stride, board.goal_cells)
+        return SolveResult("unsolvable", None, 0, 0, 0, spent())
+    sides = Sides(floor, level.stride, board.goal_cells, budget=budget)
     region0 = reach(1 << level.player, floor & ~boxes0, level.stride)
     costs0 = [sides.row(cell, level.player) for cell in cells0]
-    matching0 = match(costs0)
+    matching0 = match(costs0, budget)
     if matching0.cost >= INFINITE:
-        return SolveResult("unsolvable", None, 0, 0, 0, clock() - started)
+        return SolveResult("unsolvable", None, 0, 0, 0, spent())
     start = (boxes0, region0, cells0, costs0, matching0)
     tests = CorralDeadlocks(board) if corrals else None       # one table of verdicts for all the searches
     forward = [(_Search(level, board, sides, weight, tests, start), share) for weight, share in portfolio]
@@ -210,10 +235,10 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     if not tables:                               # a backward search alone still stops at the start
         shift = floor.bit_length()
         tables = [{(boxes0 << shift) | ((region0 & -region0).bit_length() - 1): None}]
-    backward = [(PullSearch(level, weight, tables), share) for weight, share in pulls]
+    backward = [(PullSearch(level, weight, tables, budget), share) for weight, share in pulls]
     for search, _ in forward:
         search.backward = [pull.parents for pull, _ in backward]
-    searches: list[tuple[_Search | PullSearch, int]] = [*forward, *backward]
+    searches += [*forward, *backward]
     status, winner = "time_limit", None
     nodes = 0
     while winner is None:
@@ -222,22 +247,21 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
                 winner = search
                 break
         nodes = sum(search.nodes for search, _ in searches)
-        if winner is None and clock() - started > time_limit:
+        if winner is None and budget.over():
             break
         if winner is None and node_limit is not None and nodes >= node_limit:
             status = "node_limit"
             break
-    seconds = clock() - started
     if winner is None or winner.found is None:
-        return SolveResult("unsolvable" if winner is not None else status, None, 0, 0, nodes, seconds)
+        return SolveResult("unsolvable" if winner is not None else status, None, 0, 0, nodes, spent())
     key = winner.found
     pushes = next((_pushes_to(search.parents, key) for search, _ in forward if key in search.parents), [])
     pushes += next((pull.pushes_from(key) for pull, _ in backward if key in pull.parents), [])
-    lurd = _lurd(level, pushes)
+    lurd = _lurd(level, pushes, budget)
     verdict = judge(level, lurd)
     if not (verdict.valid and verdict.solved):       # a bug, not a property of the level
         raise AssertionError(f"solver produced a wrong solution: {verdict.reason}")
-    return SolveResult("solved", lurd, verdict.moves, verdict.pushes, nodes, seconds)
+    return SolveResult("solved", lurd, verdict.moves, verdict.pushes, nodes, spent())
 
 
 def _pushes_to(parents: dict[int, tuple[int, int, int, int] | None], key: int) -> list[tuple[int, int, int]]:
@@ -252,14 +276,16 @@ def _pushes_to(parents: dict[int, tuple[int, int, int, int] | None], key: int) -
     return pushes
 
 
-def _lurd(level: Level, pushes: list[tuple[int, int, int]]) -> str:
+def _lurd(level: Level, pushes: list[tuple[int, int, int]], budget: Budget | None = None) -> str:
     """Join ``pushes`` (box cell, direction index, pushes in a row) by shortest walks from the player's start."""
+    check = (budget or Budget.unlimited()).check
     stride, floor = level.stride, level.floor
     offsets = (-stride, stride, -1, 1)
     letters = [direction.letter for direction in DIRECTIONS]
     player, boxes = level.player, level.boxes
     out: list[str] = []
     for box, d, count in pushes:
+        check()                                  # a walk is a breadth-first search of the floor
         offset = offsets[d]
         stand = box - offset
         free = floor & ~boxes

@@ -1,10 +1,13 @@
 """The circuit room, called directly: requests, verdicts on rotations and clicks, play, leaderboard."""
 
+import random
+
 import pytest
 
 from server.rooms import Leaderboard, RoomContext, RoomError
 from server.rooms.circuit import CircuitRoom
 from shared.circuit import parse_circuit, solve
+from shared.grid import Pos
 from shared.protocol import Action, PuzzleRequest, Solution
 
 
@@ -130,3 +133,23 @@ def test_puzzles_of_another_room_are_unknown_here(room):
     with pytest.raises(RoomError) as info:
         room.action(ctx, Action(puzzle=pid, action="undo"))
     assert info.value.code == "unknown_puzzle"
+
+
+def test_long_click_answers_are_judged_as_the_clicks_played_one_by_one(room):
+    ctx = RoomContext("ann")
+    puzzle = ask(room, ctx, difficulty="hell", seed=4)
+    initial = ctx.puzzle(puzzle.puzzle).level.initial
+    movable = initial.movable()
+    rng = random.Random(7)
+    clicks = [f"{p.row},{p.col}" for p in rng.choices(movable, k=600)]
+    played = initial
+    for click in clicks:
+        played = played.rotate(Pos(*map(int, click.split(","))))
+    verdict = room.solution(ctx, Solution(puzzle=puzzle.puzzle, answer=clicks))
+    assert verdict.valid and verdict.solved == played.connected and verdict.figures["rotations"] == 600
+    fixed = room.solution(ctx, Solution(puzzle=puzzle.puzzle, answer=clicks + solution_clicks(played)))
+    assert fixed.solved and fixed.figures["rotations"] == 600 + len(solution_clicks(played))
+    empty = next(p for p in initial.grid().positions() if p not in movable)
+    for bad, why in ((f"{empty.row},{empty.col}", "does not turn"), ("99,0", "outside"), ("1;2", "expected")):
+        verdict = room.solution(ctx, Solution(puzzle=puzzle.puzzle, answer=clicks[:400] + [bad] + clicks[400:]))
+        assert not verdict.valid and verdict.failed_at == 400 and why in verdict.reason

@@ -1,9 +1,9 @@
-"""The ice room, called directly: requests, verdicts, step-by-step play, leaderboard."""
+"""The ice room, called directly: requests, verdicts (long ones as jobs), step-by-step play, leaderboard."""
 
 import pytest
 
-from server.rooms import Leaderboard, RoomContext, RoomError
-from server.rooms.ice import IcePlay, IceRoom
+from server.rooms import Job, Leaderboard, RoomContext, RoomError
+from server.rooms.ice import INLINE_ANSWER, IcePlay, IceRoom
 from shared.ice import best_route, parse_maze
 from shared.protocol import Action, PuzzleRequest, Solution
 
@@ -106,3 +106,16 @@ def test_bumps_and_bad_actions(room):
         with pytest.raises(RoomError) as info:
             room.action(ctx, Action(puzzle=pid, action=action, args=args))
         assert info.value.code == "invalid_fields"
+
+
+def test_a_long_answer_is_a_job_judged_as_the_room_would(room):
+    ctx = RoomContext("ann")
+    pid = ctx.new_puzzle("ice", IcePlay(parse_maze(["S  ", "   ", "  E"]), "ice-bounce", 0))
+    bounce = ["r", "l"] * (INLINE_ANSWER // 2) + ["d", "r"]          # slides to and fro, then to the end
+    short = room.prepare(ctx, Solution(puzzle=pid, answer=["d", "r"]))
+    assert short.solved and short.figures["optimal"]
+    job = room.prepare(ctx, Solution(puzzle=pid, answer=bounce))
+    assert isinstance(job, Job)
+    verdict = job.finish(job.function(*job.args))
+    assert verdict == room.solution(ctx, Solution(puzzle=pid, answer=bounce))
+    assert verdict.solved and not verdict.figures["optimal"] and verdict.figures["moves"] == len(bounce)

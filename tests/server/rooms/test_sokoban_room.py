@@ -1,10 +1,10 @@
-"""The sokoban room, called directly: requests, verdicts with ranks, step play, leaderboard, errors."""
+"""The sokoban room, called directly: requests, verdicts with ranks, step play, leaderboard, errors, caps, jobs."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.rooms import Leaderboard, RoomContext, RoomError
+from server.rooms import Job, Leaderboard, RoomContext, RoomError, sokoban
 from server.rooms.sokoban import SokobanRoom, bundled_collections
 from shared.protocol import Action, PuzzleRequest, Solution
 
@@ -123,3 +123,63 @@ def test_unknown_action(room):
     with pytest.raises(RoomError) as caught:
         room.action(ctx, Action(puzzle=puzzle, action="jump"))
     assert caught.value.code == "invalid_fields" and "'jump'" in caught.value.message
+
+
+def room_text(width: int, height: int, boxes: int) -> str:
+    """A walled ``width`` x ``height`` room with ``boxes`` boxes on its top inner rows, goals below, the player last."""
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+    marks = {cell: "$" for cell in inner[:boxes]} | {cell: "." for cell in inner[boxes:2 * boxes]}
+    marks[inner[-1]] = "@"
+    return "\n".join("".join("#" if r in (0, height - 1) or c in (0, width - 1) else marks.get((r, c), " ")
+                             for c in range(width)) for r in range(height))
+
+
+@pytest.mark.parametrize("xsb, words", [
+    (room_text(101, 100, 3), "101x100 = 10100 cells"),
+    (room_text(80, 30, sokoban.MAX_BOXES + 1), f"{sokoban.MAX_BOXES + 1} boxes"),
+    # Run-length counts that would expand to a huge map (or one too long for int()): refused unexpanded.
+    ("#####\n#@$.#\n999999999999#", "too large"),
+    ("#####\n#@$.#\n" + "9" * 5000 + "#", "too large"),
+    ("#####\n#@$.#\n" + "50000#", "too large"),
+    ("#####\n#@$.#\n" + "20000#", "20000x3 = 60000 cells"),
+])
+def test_levels_over_the_caps_are_refused(room, xsb, words):
+    with pytest.raises(RoomError) as caught:
+        ask(room, RoomContext("eve"), xsb=xsb)
+    assert caught.value.code == "bad_level" and words in caught.value.message
+
+
+def test_the_caps_apply_to_the_level_asked_for_not_the_rest_of_the_text(room):
+    big = room_text(120, 100, 3)
+    message = ask(room, RoomContext("eve"), xsb=LEVEL + "\n\n" + big)
+    assert message.data["width"] == 7
+    wide = "#" * 3000 + "\n#@ $ ." + " " * 2993 + "#\n" + "#" * 3000      # 9,000 cells: within the cap
+    assert ask(room, RoomContext("eve"), xsb=wide).data["width"] == 3000
+
+
+def test_a_hint_is_a_job_and_says_why_it_has_none(room):
+    ctx = RoomContext("dave")
+    puzzle = ask(room, ctx, xsb=LEVEL).puzzle
+    job = room.prepare(ctx, Action(puzzle=puzzle, action="hint"))
+    assert isinstance(job, Job) and job.budget_s == sokoban.HINT_SECONDS
+    assert job.run_here().state["hint"] == "rRR"
+    assert job.stopped().state == {**job.run_here().state, "hint": None, "hint_status": "stopped"}
+    stuck = ask(room, ctx, xsb="#####\n#@$ #\n#  .#\n#####").puzzle
+    room.action(ctx, Action(puzzle=stuck, action="r"))          # the box into a corner, off its goal
+    state = room.action(ctx, Action(puzzle=stuck, action="hint")).state
+    assert state["hint"] is None and state["hint_status"] == "unsolvable"
+
+
+def test_quick_frames_are_answered_at_once_and_long_answers_are_jobs(room):
+    ctx = RoomContext("dave")
+    puzzle = ask(room, ctx, xsb=LEVEL).puzzle
+    assert room.prepare(ctx, Action(puzzle=puzzle, action="r")).counters["moves"] == 1
+    room.action(ctx, Action(puzzle=puzzle, action="reset"))
+    short = room.prepare(ctx, Solution(puzzle=puzzle, answer="rRR"))
+    assert short.solved and short.figures["rank"] == 1
+    wander = "rl" * (sokoban.INLINE_ANSWER // 2 + 1) + "rRR"
+    job = room.prepare(ctx, Solution(puzzle=puzzle, answer=wander))
+    assert isinstance(job, Job)
+    verdict = job.finish(job.function(*job.args))
+    assert verdict == room.solution(ctx, Solution(puzzle=puzzle, answer=wander))
+    assert verdict.solved and verdict.figures["moves"] == len(wander)
