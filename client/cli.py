@@ -8,11 +8,17 @@ Short flags follow the course's C++ client where they do not clash with ``--help
 (``network.host``, ``network.port``, ``playerKey``, ``saveLog``, ``gameReplay``,
 ``gameReplayCmd``) and ours (``server``, ``bot``, ``name``, ``logDir``); command-line options win.
 
+Without ``--bot`` (or ``bot`` in the config) the client plays the built-in ``random`` bot, and the
+line that says it joined says so.
+
 ``saveLog`` (``--save-log [DIR]``) makes the client write each game's log itself, rebuilt from
-what it was told (see ``client.gamerecord``), under ``replays/client/`` unless ``logDir`` / DIR
-says otherwise. ``gameReplay`` (``--replay``) replays those local logs once the run is over, as
-the old client did (a viewer opened between games would stall the bot's next game); it saves
-the logs even without ``saveLog``, since the server's may be on another machine.
+what it was told (see ``client.gamerecord``), in a folder of the run's own under
+``replays/client/`` (``replays/client/<date>-<time>/``), or in ``logDir`` / DIR when one is given.
+``gameReplay`` (``--replay``) replays those local logs once the run is over, as the old client did
+(a viewer opened between games would stall the bot's next game): the run's folder in one
+``quoridor-replay`` (its list of games), or ``gameReplayCmd`` once per log when one is set
+(``%file%`` is the log). It saves the logs even without ``saveLog``, since the server's may be on
+another machine.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +40,18 @@ from rich.text import Text
 
 from .bots import BOTS
 from .commands import installed_command
-from .loader import BotLoadError, load_bot
+from .connecting import ServerUnavailable, check_server_url
+from .loader import BotCrashed, BotLoadError, bot_label, load_bot, resolve_spec
 from .logfiles import DEFAULT_LOG_DIR
+from .notices import Notice, Tone
 from .render import notice_printer
-from .runner import BotRunner, RunSummary, ServerUnavailable
+from .runner import BotRunner, RunSummary
 
-__all__ = ["main", "ClientConfig", "read_config", "build_parser", "config_from_args", "run_replays"]
+__all__ = ["main", "ClientConfig", "read_config", "build_parser", "config_from_args", "run_replays", "run_log_dir",
+           "DEFAULT_BOT"]
 
-
-def _default_replay_cmd() -> str:
-    return f"{installed_command('quoridor-replay')} %file%"
+#: The bot played when none is chosen (``--bot`` / ``bot``).
+DEFAULT_BOT = "random"
 
 
 @dataclass
@@ -52,11 +61,13 @@ class ClientConfig:
     server: str = "ws://127.0.0.1:19330/"
     key: str = "19120000"
     name: str | None = None
-    bot: str = "random"
+    #: The bot spec chosen; ``None``: none was, ``DEFAULT_BOT`` plays.
+    bot: str | None = None
     save_log: bool = False
     log_dir: Path = DEFAULT_LOG_DIR
     replay: bool = False
-    replay_cmd: str = field(default_factory=_default_replay_cmd)
+    #: The replay command for each log (``%file%``); ``None``: the run's folder in ``quoridor-replay``.
+    replay_cmd: str | None = None
     wait_s: float = 60.0
 
 
@@ -104,14 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--port", type=int, help="server port (default 19330)")
     p.add_argument("-k", "--key", help="your player key")
     p.add_argument("-n", "--name", help="display name (default: the key)")
-    p.add_argument("-b", "--bot", help=f"built-in bot ({', '.join(BOTS)}), FILE.py:CLASS or MODULE:CLASS "
-                                       "(default random)")
+    p.add_argument("-b", "--bot", help=f"built-in bot ({', '.join(BOTS)}), FILE.py (its one bot class), "
+                                       f"FILE.py:CLASS or MODULE:CLASS (default {DEFAULT_BOT})")
     p.add_argument("-l", "--save-log", nargs="?", const=True, default=None, metavar="DIR",
-                   help=f"write each game's log (the server's CSV format) in DIR (default {DEFAULT_LOG_DIR}/)")
+                   help=f"write each game's log (the server's CSV format) in DIR "
+                        f"(default: a folder per run under {DEFAULT_LOG_DIR}/)")
     p.add_argument("--replay", action="store_true", default=None,
-                   help="replay each game's local log when the run is over (saves the logs)")
-    p.add_argument("--replay-cmd", help="replay command, %%file%% = the local log "
-                                        "(default: quoridor-replay beside this Python, %%file%%)")
+                   help="open the run's games in quoridor-replay when the run is over (saves the logs)")
+    p.add_argument("--replay-cmd", help="instead, run this command on each local log, %%file%% = the log")
     p.add_argument("--wait", type=float, dest="wait_s", help="seconds to wait for the server to come up (default 60)")
     return p
 
@@ -130,17 +141,40 @@ def config_from_args(args: argparse.Namespace) -> ClientConfig:
         values["save_log"] = True
         if args.save_log is not True:
             values["log_dir"] = Path(args.save_log)
-    return ClientConfig(**values)
+    config = ClientConfig(**values)
+    check_server_url(config.server)      # ValueError: one line saying how to write it
+    return config
+
+
+def run_log_dir(config: ClientConfig, now: datetime | None = None) -> Path:
+    """Where this run's logs go: ``log_dir`` when one was given, else a new folder of the run's own under it."""
+    if config.log_dir != DEFAULT_LOG_DIR:
+        return config.log_dir
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    folder, number = config.log_dir / stamp, 1
+    while folder.exists():
+        number += 1
+        folder = config.log_dir / f"{stamp}-{number}"
+    return folder
+
+
+def _run(command: str, console: Console) -> None:
+    try:
+        subprocess.run(command, shell=True, check=False, timeout=3600)
+    except (OSError, subprocess.SubprocessError) as exc:
+        console.print(Text(f"replay command failed: {exc}", "yellow"), soft_wrap=True)
 
 
 def run_replays(config: ClientConfig, logs: Sequence[Path], console: Console) -> None:
-    """Run the replay command on each local log, one after the other."""
+    """Replay the run's local logs: their folder in one ``quoridor-replay``, or ``replay_cmd`` on each in turn."""
+    if not logs:
+        return
+    if config.replay_cmd is None:
+        folder = logs[0].parent
+        _run(f"{installed_command('quoridor-replay')} {shlex.quote(str(folder))}", console)
+        return
     for log in logs:
-        command = config.replay_cmd.replace("%file%", shlex.quote(str(log)))
-        try:
-            subprocess.run(command, shell=True, check=False, timeout=3600)
-        except (OSError, subprocess.SubprocessError) as exc:
-            console.print(Text(f"replay command failed: {exc}", "yellow"), soft_wrap=True)
+        _run(config.replay_cmd.replace("%file%", shlex.quote(str(log))), console)
 
 
 def _report(console: Console, summary: RunSummary, config: ClientConfig) -> int:
@@ -162,18 +196,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = config_from_args(args)
-        player = load_bot(config.bot, config.key)
+        spec = resolve_spec(config.bot or DEFAULT_BOT)
+        player = load_bot(spec, config.key)
+    except BotCrashed as exc:              # the bot's bug, not the command line's: no usage line
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
     except (ValueError, BotLoadError) as exc:
         parser.error(str(exc))
     console = Console(stderr=True)
-    log_dir = config.log_dir if config.save_log or config.replay else None
-    runner = BotRunner(player, config.server, config.key, name=config.name, say=notice_printer(console),
-                       wait_s=config.wait_s, log_dir=log_dir)
+    say = notice_printer(console)
+    log_dir = run_log_dir(config) if config.save_log or config.replay else None
+    where = "-p/--server" if args.config is None or args.server or args.host or args.port else \
+        f"-p/--server or network in {args.config}"
+    runner = BotRunner(player, config.server, config.key, name=config.name, say=say, wait_s=config.wait_s,
+                       log_dir=log_dir, label=bot_label(spec), hint=f"check {where}",
+                       label_note="" if config.bot else "the default bot: choose yours with --bot")
     try:
         summary = asyncio.run(runner.run())
     except ServerUnavailable as exc:
-        console.print(Text.assemble((str(exc), "red"), "; is the server running? (quoridor-server -p PORT)"),
-                      soft_wrap=True)
+        say(Notice.of((f"quoridor-client: {exc}", Tone.BAD)))
         return 1
     except KeyboardInterrupt:
         console.print("interrupted")

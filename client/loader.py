@@ -1,31 +1,88 @@
-"""Load a bot from a spec: a built-in name (``strong``), a file (``mybot.py:MyPlayer``) or a module
-(``mypackage.bots:MyPlayer``). Errors say what was wrong and how to write the spec."""
+"""Load a bot from a spec: a built-in name (``strong``), a file (``mybot.py:MyPlayer``, or ``mybot.py`` when
+it defines one bot class) or a module (``mypackage.bots:MyPlayer``). Errors say what was wrong and how
+to write the spec; when the bot's own code raises (importing its file, creating it), the error is one
+line that starts with the bot's own ``file:line``."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
+import sysconfig
+import traceback
 from pathlib import Path
+from types import ModuleType, TracebackType
 from typing import Any
 
 from .bots import BOTS, make_bot
 
-__all__ = ["BotLoadError", "load_bot", "bot_label"]
+__all__ = ["BotLoadError", "BotCrashed", "load_bot", "bot_label", "resolve_spec", "bot_classes"]
 
-_HOW = "give a built-in name (" + ", ".join(BOTS) + "), FILE.py:CLASS or MODULE:CLASS"
+_HOW = "give a built-in name (" + ", ".join(BOTS) + "), FILE.py, FILE.py:CLASS or MODULE:CLASS"
 
 
 class BotLoadError(ValueError):
     """A bot spec that cannot be turned into a bot."""
 
 
+class BotCrashed(BotLoadError):
+    """The bot's own code raised while its file was imported or its class was created (the message says where)."""
+
+
 def bot_label(spec: str) -> str:
-    """A short display name for a spec: ``strong``, ``MyPlayer``."""
-    return spec.rsplit(":", 1)[-1] if ":" in spec else spec
+    """A short display name for a spec: ``strong``, ``MyPlayer`` (a file spec's stem when it names no class)."""
+    if ":" in spec:
+        return spec.rsplit(":", 1)[-1]
+    return Path(spec).stem if _is_file(spec) else spec
 
 
-def _import_file(path: Path) -> Any:
+def _is_file(where: str) -> bool:
+    return where.endswith(".py") or "/" in where or "\\" in where
+
+
+# Where code that is not the bot's own lives: the standard library, installed packages, this package.
+_NOT_OWN = tuple(os.path.join(str(Path(p).resolve()), "") for p in {
+    *(sysconfig.get_paths()[name] for name in ("stdlib", "platstdlib", "purelib", "platlib")),
+    Path(__file__).resolve().parent})
+
+
+def _shown(filename: str) -> str:
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return filename
+
+
+def _own_line(exc: BaseException) -> str | None:
+    """``file:line`` of the innermost frame of ``exc``'s traceback in the bot's own code (``None`` when none is)."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return f"{_shown(exc.filename)}:{exc.lineno}"
+    found: str | None = None
+    tb: TracebackType | None = exc.__traceback__
+    for frame, line in traceback.walk_tb(tb):
+        name = frame.f_code.co_filename
+        if name.startswith("<"):
+            continue
+        try:
+            resolved = str(Path(name).resolve())
+        except (OSError, RuntimeError):
+            continue
+        if not resolved.startswith(_NOT_OWN):
+            found = f"{_shown(name)}:{line}"
+    return found
+
+
+def _crash(what: str, exc: BaseException) -> BotCrashed:
+    """One line: where the bot's code raised, what it was doing, and the exception."""
+    text = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+    where = _own_line(exc)
+    return BotCrashed(f"{where + ': ' if where else ''}{what} raised {type(exc).__name__}"
+                      f"{': ' + text if text else ''}")
+
+
+def _import_file(path: Path) -> ModuleType:
     if not path.is_file():
         raise BotLoadError(f"bot file {str(path)!r} does not exist")
     name = f"quoridor_bot_{abs(hash(path.resolve()))}"
@@ -39,8 +96,40 @@ def _import_file(path: Path) -> Any:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise BotLoadError(f"importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from exc
+        raise _crash(f"importing {path}", exc) from exc
     return module
+
+
+def _is_bot_class(value: object) -> bool:
+    return isinstance(value, type) and (hasattr(value, "next_step") or hasattr(value, "nextStep"))
+
+
+def bot_classes(module: ModuleType) -> list[type]:
+    """The bot classes ``module`` defines itself (imported ones, such as ``Player``, left out), in file order."""
+    return [v for v in vars(module).values() if _is_bot_class(v) and v.__module__ == module.__name__]
+
+
+def _only_class(where: str, module: ModuleType) -> type:
+    """The one bot class a file defines; ``BotLoadError`` naming them when there are none or several."""
+    found = bot_classes(module)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise BotLoadError(f"{where} defines no bot class (a subclass of Player with next_step(change)); {_HOW}")
+    names = ", ".join(cls.__name__ for cls in found)
+    raise BotLoadError(f"{where} has {len(found)} bots: {names}; name one as {where}:{found[0].__name__}")
+
+
+def resolve_spec(spec: str) -> str:
+    """``spec`` naming its class: ``FILE.py`` becomes ``FILE.py:CLASS`` when the file defines one bot class.
+
+    Other specs come back as they are (stripped); ``BotLoadError`` when the file cannot be read
+    or does not define exactly one bot class.
+    """
+    spec = spec.strip()
+    if spec in BOTS or ":" in spec or not _is_file(spec):
+        return spec
+    return f"{spec}:{_only_class(spec, _import_file(Path(spec))).__name__}"
 
 
 def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
@@ -49,24 +138,37 @@ def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
     if spec in BOTS:
         return make_bot(spec, key) if not kwargs else BOTS[spec](key, **kwargs)
     if ":" not in spec:
+        if _is_file(spec):
+            return _create(_only_class(spec, _import_file(Path(spec))), key, kwargs)
         raise BotLoadError(f"unknown bot {spec!r}: {_HOW}")
     where, class_name = spec.rsplit(":", 1)
-    if where.endswith(".py") or "/" in where or "\\" in where:
+    if _is_file(where):
         module = _import_file(Path(where))
     else:
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
             raise BotLoadError(f"cannot import module {where!r}: {exc}; {_HOW}") from None
+        except Exception as exc:
+            raise _crash(f"importing {where}", exc) from exc
     cls = getattr(module, class_name, None)
     if cls is None:
-        found = sorted(n for n, v in vars(module).items()
-                       if isinstance(v, type) and (hasattr(v, "next_step") or hasattr(v, "nextStep")))
+        found = sorted(n for n, v in vars(module).items() if _is_bot_class(v))
         hint = f" (bot classes there: {', '.join(found)})" if found else ""
         raise BotLoadError(f"{where!r} has no class {class_name!r}{hint}")
-    if not isinstance(cls, type) or not (hasattr(cls, "next_step") or hasattr(cls, "nextStep")):
+    if not _is_bot_class(cls):
         raise BotLoadError(f"{class_name!r} in {where!r} is not a bot class: it needs next_step(change) or nextStep")
+    return _create(cls, key, kwargs)
+
+
+def _create(cls: type, key: str, kwargs: dict[str, Any]) -> Any:
+    """``cls(key, **kwargs)``; a crash in the bot's ``__init__`` becomes a one-line ``BotCrashed``."""
     try:
         return cls(key, **kwargs)
     except TypeError as exc:
-        raise BotLoadError(f"cannot create {class_name}({key!r}): {exc}; a bot class takes the player key") from None
+        if exc.__traceback__ is not None and exc.__traceback__.tb_next is None:   # the call itself: the signature
+            raise BotLoadError(f"cannot create {cls.__name__}({key!r}): {exc}; a bot class takes the player key") \
+                from None
+        raise _crash(f"creating the bot {cls.__name__}", exc) from exc
+    except Exception as exc:
+        raise _crash(f"creating the bot {cls.__name__}", exc) from exc

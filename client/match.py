@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,13 +23,14 @@ from shared.referee import RefereeEvent, RefereeSettings, TurnRequest
 from shared.referee.local import LocalGame, play_local_game
 
 from .driver import BotDriver, BotProblem, ProblemKind
-from .loader import bot_label, load_bot
+from .loader import bot_label, load_bot, resolve_spec
 from .logfiles import write_log_atomic
 from .notices import Notice, Say, Tone, say_plain
 
 __all__ = ["MatchTally", "match_labels", "play_game", "play_match", "wilson_interval", "TRACEBACKS_SHOWN"]
 
-#: Tracebacks printed per bot and match: a bot that raises on every turn would flood the terminal.
+#: Tracebacks printed per bot and match: a bot that raises on every turn would flood the terminal. A
+#: failure from another line of the bot is still shown; repeats are counted and told once at the end.
 TRACEBACKS_SHOWN = 3
 
 
@@ -95,14 +97,17 @@ def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *,
                ) -> tuple[MatchTally, MatchTally, list[LocalGame]]:
     """Play ``games`` games between two bot specs, colours alternating; returns both tallies and the games.
 
-    A bot's failures are told to ``say`` (tracebacks for the first ``TRACEBACKS_SHOWN``); ``on_game``
-    hears each game's number (from 0) once it is played and its log written.
+    A bot's failures are told to ``say`` (tracebacks for the first ``TRACEBACKS_SHOWN``, and for
+    each new place in the bot's code; the repeats are counted and told after the last game);
+    ``on_game`` hears each game's number (from 0) once it is played and its log written.
     """
+    specs = (resolve_spec(specs[0]), resolve_spec(specs[1]))
     labels = match_labels(specs)
     tallies = (MatchTally(labels[0]), MatchTally(labels[1]))
     played: list[LocalGame] = []
-    drivers = tuple(BotDriver(load_bot(spec, label), _problem_teller(tally, say)) for spec, label, tally
-                    in zip(specs, labels, tallies))
+    tellers = tuple(_ProblemTeller(tally, say) for tally in tallies)
+    drivers = tuple(BotDriver(load_bot(spec, label), teller.told) for spec, label, teller
+                    in zip(specs, labels, tellers))
     try:
         for number in range(games):
             order = (0, 1) if number % 2 == 0 else (1, 0)      # who takes seat 0
@@ -117,18 +122,52 @@ def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *,
     finally:
         for driver in drivers:
             driver.close()
+        for teller in tellers:
+            teller.tell_repeats()
     return tallies[0], tallies[1], played
 
 
-def _problem_teller(tally: MatchTally, say: Say) -> Callable[[BotProblem], None]:
-    """Counts a bot's problems in its tally and tells them, the bot's traceback with the first few."""
-    def told(problem: BotProblem) -> None:
-        tally.errors += 1
+class _ProblemTeller:
+    """Counts a bot's problems in its tally and tells them: each with the bot's traceback while few have been
+    shown or it comes from a new place in the bot's code, else counted and told once by ``tell_repeats``."""
+
+    def __init__(self, tally: MatchTally, say: Say) -> None:
+        self.tally = tally
+        self.say = say
+        self.shown = 0
+        self.places: set[tuple[str, str, str, int | None]] = set()
+        self.repeats: dict[tuple[str, str, str, int | None], tuple[str, int]] = {}
+
+    def told(self, problem: BotProblem) -> None:
+        """One failure of the bot's hook (the driver has answered for it)."""
+        self.tally.errors += 1
+        label = self.tally.label
         if problem.kind is not ProblemKind.RAISED:
-            say(Notice.of((f"{tally.label}: {problem.message}", Tone.BAD)))
-        elif tally.errors <= TRACEBACKS_SHOWN:
-            say(Notice.of((f"{tally.label}: {problem.message}", Tone.BAD), "\n" + problem.traceback))
-    return told
+            self.say(Notice.of((f"{label}: {problem.message}", Tone.BAD)))
+            return
+        place = _place(problem)
+        if self.shown < TRACEBACKS_SHOWN or place not in self.places:
+            self.shown += 1
+            self.places.add(place)
+            self.say(Notice.of((f"{label}: {problem.message}", Tone.BAD), "\n" + problem.traceback))
+            return
+        message, count = self.repeats.get(place, (problem.message, 0))
+        self.repeats[place] = (message, count + 1)
+
+    def tell_repeats(self) -> None:
+        """Tell how many failures were only counted, one line per place in the bot's code."""
+        for message, count in self.repeats.values():
+            self.say(Notice.of((f"{self.tally.label}: {message} — and {count} more {'time' if count == 1 else 'times'}"
+                                " (tracebacks not shown)", Tone.BAD)))
+        self.repeats.clear()
+
+
+def _place(problem: BotProblem) -> tuple[str, str, str, int | None]:
+    """Where a raised problem comes from: the hook, the exception's type, and the innermost frame's file and line."""
+    error = problem.error
+    frames = traceback.extract_tb(error.__traceback__) if error is not None else []
+    last = frames[-1] if frames else None
+    return (problem.hook, type(error).__name__, last.filename if last else "", last.lineno if last else None)
 
 
 def _tally(game: LocalGame, order: tuple[int, int], tallies: tuple[MatchTally, MatchTally]) -> None:

@@ -1,9 +1,15 @@
 """``quoridor-match``: the command line of the local match (``client.match``), in the terminal.
 
-It parses the options, checks both bot specs before any game, shows a progress bar while the
-games are played, prints each bot's failures as they happen (its own traceback, as it is: never
-read as markup) and then a table of results with win rates and 95% (Wilson) intervals, and says
-where the logs are and how to replay one. Each bot's ``time_limit_ms`` is set to the ``-t`` limit.
+It parses the options, checks both bot specs before any game (a bot whose own code raises while
+it is loaded or created gets one line: its ``file:line`` and the exception), shows a progress bar
+while the games are played, prints each bot's failures as they happen (its own traceback, as it
+is: never read as markup; repeats counted) and then a table of results with win rates and 95%
+(Wilson) intervals, and says where the logs are and how to replay one. Each bot's
+``time_limit_ms`` is set to the ``-t`` limit.
+
+Exit codes: 0 the games were played and no bot's code failed, 1 a bot's code failed during the
+games (raised, or returned no ``Step``) or the logs could not be written, 2 bad options or a bot
+that cannot be loaded.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from shared.quoridor import RULESETS, find_ruleset
 from shared.referee import RefereeSettings
 
 from .commands import installed_command
-from .loader import BotLoadError, load_bot
+from .loader import BotCrashed, BotLoadError, load_bot, resolve_spec
 from .match import MatchTally, match_labels, play_match, wilson_interval
 from .render import notice_printer
 
@@ -61,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="quoridor-match", description="Play two bots against each other locally (no server), "
                                            "with the server's referee; prints win rates and writes the logs.",
         epilog="example: quoridor-match strong mybot.py:MyPlayer -g 20")
-    p.add_argument("bots", nargs=2, metavar="BOT", help="built-in name, FILE.py:CLASS or MODULE:CLASS")
+    p.add_argument("bots", nargs=2, metavar="BOT",
+                   help="built-in name, FILE.py (its one bot class), FILE.py:CLASS or MODULE:CLASS")
     p.add_argument("-g", "--games", type=int, default=10, help="games to play, colours alternating (default 10)")
     p.add_argument("-t", "--time-limit", type=int, default=1000, metavar="MS",
                    help="thinking time limit per step (default 1000; 0 = none)")
@@ -73,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a local match; 0 on success, 2 for bad options."""
+    """Run a local match; the exit code as the module doc says (0 when no bot's code failed)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -88,11 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         log_dir = None
     console = Console()
     try:
-        for spec in args.bots:             # fail early, with the reason, before any game is played
+        specs = (resolve_spec(args.bots[0]), resolve_spec(args.bots[1]))
+        for spec in specs:                 # fail early, with the reason, before any game is played
             load_bot(spec, "check")
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True)
-        first, second = run_match((args.bots[0], args.bots[1]), args.games, settings, log_dir, console)
+        first, second = run_match(specs, args.games, settings, log_dir, console)
+    except BotCrashed as exc:              # the bot's bug, not the command line's: no usage line
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
     except BotLoadError as exc:
         parser.error(str(exc))
     except OSError as exc:
@@ -102,7 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if log_dir is not None:
         console.print(Text(f"logs in {log_dir}/ — replay one with: {installed_command('quoridor-replay')} "
                            f"{log_dir}/<game>.csv"), soft_wrap=True)
-    return 0
+    failed = [t for t in (first, second) if t.errors]
+    for tally in failed:
+        console.print(Text(f"quoridor-match: {tally.label}'s code failed {tally.errors} "
+                           f"{'time' if tally.errors == 1 else 'times'} (see above)", "red"), soft_wrap=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -23,18 +23,24 @@ class Tone(enum.Enum):
     GOOD = "good"          # a won game
     BAD = "bad"            # an error, a lost game
     CAUTION = "caution"    # a warning, a drawn game
+    QUIET = "quiet"        # a note of something expected (a late answer discarded), a countdown
 
 
 @dataclass(frozen=True)
 class Notice:
-    """One line (or a few, with a traceback) for the user: ``(text, tone)`` parts in order."""
+    """One line (or a few, with a traceback) for the user: ``(text, tone)`` parts in order.
+
+    A ``live`` notice is a status that the next one replaces (a countdown): a terminal shows it on
+    one line rewritten in place, plain output only now and then (``client.render.notice_printer``).
+    """
 
     parts: tuple[tuple[str, Tone], ...]
+    live: bool = False
 
     @classmethod
-    def of(cls, *parts: str | tuple[str, Tone]) -> Notice:
+    def of(cls, *parts: str | tuple[str, Tone], live: bool = False) -> Notice:
         """A notice from plain strings and ``(text, tone)`` pairs."""
-        return cls(tuple((part, Tone.PLAIN) if isinstance(part, str) else part for part in parts))
+        return cls(tuple((part, Tone.PLAIN) if isinstance(part, str) else part for part in parts), live)
 
     @property
     def text(self) -> str:
@@ -47,5 +53,9 @@ Say = Callable[[Notice], None]
 
 
 def say_plain(notice: Notice) -> None:
-    """Print a notice as plain text on standard error (the default when no terminal UI is given)."""
-    print(notice.text, file=sys.stderr, flush=True)
+    """Print a notice as plain text on standard error (the default when no terminal UI is given).
+
+    Live notices (a countdown) are left out: a line per second would bury the rest.
+    """
+    if not notice.live:
+        print(notice.text, file=sys.stderr, flush=True)

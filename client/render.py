@@ -5,7 +5,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from rich.console import Console
+from rich.control import Control, ControlType
 from rich.text import Text
 
 from shared.quoridor import SIZE, BlockBar, Location, Position, diagram
@@ -13,7 +17,7 @@ from shared.quoridor import SIZE, BlockBar, Location, Position, diagram
 from .notices import Notice, Say, Tone
 
 __all__ = ["render_board", "render_board_marked", "render_notice", "notice_printer", "PAWN_STYLES", "MARK_STYLE",
-           "TONE_STYLES"]
+           "TONE_STYLES", "LIVE_LINE_EVERY_S"]
 
 #: Colour of each player's pawn (player 0 first).
 PAWN_STYLES = ("bold bright_cyan", "bold bright_magenta")
@@ -85,7 +89,11 @@ def render_board_marked(pos: Position, *, wall: BlockBar | None = None, cell: Lo
 
 
 #: How each tone of a notice looks.
-TONE_STYLES = {Tone.PLAIN: "", Tone.NAME: "bold", Tone.GOOD: "green", Tone.BAD: "red", Tone.CAUTION: "yellow"}
+TONE_STYLES = {Tone.PLAIN: "", Tone.NAME: "bold", Tone.GOOD: "green", Tone.BAD: "red", Tone.CAUTION: "yellow",
+               Tone.QUIET: "dim"}
+
+#: Seconds between two live notices printed as lines where there is no terminal to rewrite one in place.
+LIVE_LINE_EVERY_S = 10.0
 
 
 def render_notice(notice: Notice) -> Text:
@@ -93,8 +101,33 @@ def render_notice(notice: Notice) -> Text:
     return Text.assemble(*((text, TONE_STYLES[tone]) for text, tone in notice.parts))
 
 
-def notice_printer(console: Console) -> Say:
-    """A ``Say`` that prints each notice on ``console``, long lines wrapped by the terminal (not cut)."""
+def notice_printer(console: Console, *, clock: Callable[[], float] = time.monotonic,
+                   live_every_s: float = LIVE_LINE_EVERY_S) -> Say:
+    """A ``Say`` that prints each notice on ``console``, long lines wrapped by the terminal (not cut).
+
+    A live notice (``Notice.live``) rewrites one line in place on a terminal (cut to its width),
+    the next notice taking that line; elsewhere it is printed as a line only when ``live_every_s``
+    have passed since the last line printed.
+    """
+    shown_live = False
+    last_line: float | None = None
+
+    def clear_live() -> None:
+        nonlocal shown_live
+        if shown_live:
+            console.control(Control.move_to_column(0), Control((ControlType.ERASE_IN_LINE, 2)))
+            shown_live = False
+
     def say(notice: Notice) -> None:
+        nonlocal shown_live, last_line
+        if notice.live and console.is_terminal:
+            clear_live()
+            console.print(render_notice(notice), end="", no_wrap=True, overflow="ellipsis", crop=True)
+            shown_live = True
+            return
+        if notice.live and last_line is not None and clock() - last_line < live_every_s:
+            return
+        clear_live()
         console.print(render_notice(notice), soft_wrap=True)
+        last_line = clock()
     return say

@@ -8,31 +8,40 @@ its own traceback and answered for with an empty step (a violation, as the rules
 connection is kept. With ``log_dir`` it rebuilds each game's log (``client.gamerecord``) and
 writes it there (``client.logfiles``).
 
+Frames are read as they arrive, also while the bot thinks, and handled in order. A turn the
+server has already timed out (a later turn, or the end of its game, came meanwhile) is not
+answered: the late answer is dropped with a quiet note, as is one that crossed the server's move
+on the wire (a ``stale_turn`` error). The server's ``tournament_over`` is always handled, even
+when it closed the connection while the bot was thinking.
+
 What happens is told as ``Notice``s to ``say`` (``client.notices``); the runner prints nothing
-itself, and text from the bot or the server goes into a notice as it is.
+itself, and text from the bot or the server goes into a notice as it is. Reaching the server,
+with its waiting and countdown, is ``client.connecting``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
 
 from shared.gamelog import GameLog
 from shared.protocol import (
-    ErrorMessage, GameOver, GameStart, ProtocolError, Standings, StepMessage, TournamentOver, Turn, Welcome, dump,
-    parse_server, to_blockbar, to_location,
+    ErrorMessage, GameOver, GameStart, ProtocolError, ServerMessage, Standings, StepMessage, TournamentOver, Turn,
+    Welcome, dump, parse_server, to_blockbar, to_location,
 )
-from shared.quoridor import GameStatus, find_ruleset
+from shared.quoridor import GameStatus, Step, find_ruleset
 from shared.quoridor.types import ChessboardChange
 
+from .connecting import ServerUnavailable, connect_waiting
 from .driver import BotDriver, BotProblem
 from .gamerecord import GameRecorder
 from .logfiles import log_path, write_log_atomic
@@ -47,8 +56,13 @@ CLOSE_CALL = 0.8
 #: the file is complete once ``BotRunner.run`` has returned).
 GameOverHook = Callable[[GameOver, Path | None], None]
 
-class ServerUnavailable(ConnectionError):
-    """The server could not be reached within the waiting time."""
+#: Errors the server answers a late step with, and what they mean for people.
+_LATE = {"stale_turn": "its turn was over", "wrong_game": "its game was over"}
+
+
+def _refuses_hello(message: ServerMessage) -> bool:
+    """True for the error that refuses this client at ``hello`` (the server closes next)."""
+    return isinstance(message, ErrorMessage) and message.frame_type == "hello"
 
 
 @dataclass
@@ -83,14 +97,20 @@ class RunSummary:
 class BotRunner:
     """Plays ``player`` on the server at ``url`` under ``key``; with ``log_dir`` it writes each game's log there.
 
-    ``say`` hears what happens (default: plain text on standard error).
+    ``say`` hears what happens (default: plain text on standard error). ``label`` names the bot
+    on the line that says the client joined (default: its class), ``label_note`` adds why
+    (``the default bot``); ``hint`` ends the question asked while no server answers.
     """
 
     def __init__(self, player: Any, url: str, key: str, *, name: str | None = None,
                  say: Say = say_plain, wait_s: float = 60.0,
                  on_game_over: GameOverHook | None = None, log_dir: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, label: str | None = None,
+                 label_note: str = "", hint: str = "") -> None:
         self.player = player
+        self.label = label or type(player).__name__
+        self.label_note = label_note
+        self.hint = hint
         self.driver = BotDriver(player, self._bot_problem)
         self.url = url
         self.key = key
@@ -104,53 +124,75 @@ class BotRunner:
         self.ruleset = find_ruleset("course")
         self.recorder: GameRecorder | None = None
         self._writes: set[asyncio.Task[None]] = set()
+        self._newest: dict[str, int] = {}     # the newest turn read per game (the reader's, ahead of the bot)
+        self._ended: dict[str, GameOver] = {}  # the game_over frames read, by game
 
     async def run(self) -> RunSummary:
-        """Connect (waiting for the server to come up), play, and return the summary."""
-        ws = await self._connect()
+        """Connect (waiting for the server to come up), play, and return the summary.
+
+        ``ServerUnavailable`` when no server could be reached in ``wait_s``; ``ValueError`` for a URL
+        that is not a websocket URL.
+        """
+        ws = await connect_waiting(self.url, self.wait_s, self.say, hint=self.hint)
         async with ws:
             hello: dict[str, Any] = {"type": "hello", "protocol": 1, "role": "player", "key": self.key}
             if self.name:
                 hello["name"] = self.name
             await ws.send(json.dumps(hello))
-            try:
-                async for raw in ws:
-                    if await self._handle(ws, raw):
-                        break
-            except ConnectionClosed:
-                pass
+            await self._play(ws)
         if self._writes:
             await asyncio.wait(self._writes)        # every log is on disk before the run is over
         if not self.summary.completed and self.summary.problem is None:
             self.summary.problem = "the server closed the connection before the tournament was over"
         return self.summary
 
-    async def _connect(self) -> ClientConnection:
-        """Retry with backoff while the server is not up yet."""
-        deadline = time.monotonic() + self.wait_s
-        delay = 0.1
-        announced = False
-        while True:
-            try:
-                return await connect(self.url, open_timeout=10)
-            except (OSError, InvalidHandshake, TimeoutError) as exc:
-                if time.monotonic() + delay > deadline:
-                    raise ServerUnavailable(f"no server at {self.url} after {self.wait_s:.0f} s ({exc})") from None
-                if not announced:
-                    self._tell(f"waiting for the server at {self.url} …")
-                    announced = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-            except InvalidURI:
-                raise ServerUnavailable(f"{self.url!r} is not a websocket URL (expected ws://HOST:PORT/)") from None
+    async def _play(self, ws: ClientConnection) -> None:
+        """Read frames as they come (``_read``) while they are handled in order here, the bot's turns included.
 
-    async def _handle(self, ws: ClientConnection, raw: str | bytes) -> bool:
-        """Handle one frame; True when the run is over."""
+        Reading never waits for the bot: a turn that has passed, or a game that is over, is known
+        the moment the server says so, and an answer that comes too late is not sent. Every frame
+        that arrived before the server closed the connection (``tournament_over`` last) is handled.
+        """
+        inbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        reader = asyncio.get_running_loop().create_task(self._read(ws, inbox))
         try:
-            message = parse_server(raw)
-        except ProtocolError as exc:
-            self._tell((f"unreadable frame from the server ({exc.code}): {exc.message}", Tone.BAD))
-            return False
+            while (message := await inbox.get()) is not None:
+                if await self._handle(ws, message):
+                    break
+        finally:
+            reader.cancel()
+            await asyncio.wait({reader})
+        failure = None if reader.cancelled() else reader.exception()
+        if failure is not None:
+            raise failure
+
+    async def _read(self, ws: ClientConnection, inbox: asyncio.Queue[ServerMessage | None]) -> None:
+        """Parse each frame, note what it says of the games in progress, and queue it; ``None`` once no more come."""
+        try:
+            async for raw in ws:
+                try:
+                    message = parse_server(raw)
+                except ProtocolError as exc:
+                    self._tell((f"unreadable frame from the server ({exc.code}): {exc.message}", Tone.BAD))
+                    continue
+                if isinstance(message, Turn):
+                    self._newest[message.game] = max(message.turn, self._newest.get(message.game, -1))
+                elif isinstance(message, GameOver):
+                    self._ended[message.game] = message
+                inbox.put_nowait(message)
+                if isinstance(message, TournamentOver) or _refuses_hello(message):
+                    break                           # the last frame of the run: the server closes next
+        except ConnectionClosed:
+            pass
+        finally:
+            inbox.put_nowait(None)
+
+    def _overtaken(self, turn: Turn) -> bool:
+        """True once the server has moved past ``turn`` (a later turn, or the end of its game, has arrived)."""
+        return turn.game in self._ended or self._newest.get(turn.game, turn.turn) > turn.turn
+
+    async def _handle(self, ws: ClientConnection, message: ServerMessage) -> bool:
+        """Handle one frame; True when the run is over."""
         if isinstance(message, Turn):
             await self._turn(ws, message)
         elif isinstance(message, GameStart):
@@ -163,13 +205,18 @@ class BotRunner:
             limit = message.rules.time_limit_ms
             self.driver.tell_time_limit(limit)
             rules = f" · {message.rules.ruleset} rules · " + (f"{limit} ms per step" if limit else "no time limit")
-            self._tell(f"joined {message.server} as ", (message.player, Tone.NAME), rules)
+            self._tell(f"joined {message.server} as ", (message.player, Tone.NAME), " with ", (self.label, Tone.NAME),
+                       *([(f" ({self.label_note})", Tone.CAUTION)] if self.label_note else []), rules)
         elif isinstance(message, ErrorMessage):
-            if message.frame_type == "hello":
+            if _refuses_hello(message):
                 self.summary.refused = True
                 self.summary.problem = f"the server refused to let this client play ({message.code}: {message.message})"
                 return True
-            self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
+            if message.frame_type == "step" and message.code in _LATE:
+                # A step that crossed the server's move on the wire: the turn was already a Timeout.
+                self._tell((f"a late answer was discarded by the server ({_LATE[message.code]})", Tone.QUIET))
+            else:
+                self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
         elif isinstance(message, TournamentOver):
             self.summary.completed = True
             self._tell(f"tournament {message.tournament} is over")
@@ -205,6 +252,11 @@ class BotRunner:
             self._tell((f"your previous step earned {status.name}", Tone.CAUTION))
         if self.recorder is not None:
             self.recorder.turn(turn)
+        if turn.game in self._ended:
+            # The game ended while this turn waited to be handled (the bot was still on an earlier
+            # one): nobody awaits an answer, and the bot hears of the end next (restart).
+            self._unanswered(turn)
+            return
         change = ChessboardChange(status, to_location(turn.my_loc), to_location(turn.enemy_loc),
                                   to_blockbar(turn.enemy_wall))
         step = await self.driver.ask(change, turn.walls_left, turn.time_limit_ms)
@@ -212,13 +264,32 @@ class BotRunner:
         if turn.time_limit_ms and elapsed_ms > CLOSE_CALL * turn.time_limit_ms:
             self.summary.close_calls += 1
             self._tell((f"slow step: {elapsed_ms:.0f} ms of the {turn.time_limit_ms} ms limit", Tone.CAUTION))
+        if self._overtaken(turn):
+            # Too late: the server has timed the turn out and moved on (docs/protocol.md, Timing), so
+            # the answer is not sent (it would only earn a stale_turn error, a strike).
+            self._tell((f"a late answer to turn {turn.turn} was discarded", Tone.QUIET))
+            self._unanswered(turn)
+            return
         if self.recorder is not None:
             self.recorder.sent(step, turn.turn, elapsed_ms, turn.time_limit_ms)
         message = StepMessage(game=turn.game, turn=turn.turn,
                               move=list(step.new_loc) if step.new_loc.is_valid() else None,  # type: ignore[arg-type]
                               wall=None if step.new_wall.is_none() else
                               [list(step.new_wall.start), list(step.new_wall.stop)])  # type: ignore[arg-type]
-        await ws.send(dump(message))
+        try:
+            await ws.send(dump(message))
+        except ConnectionClosed:
+            # The server closed while the bot thought (after the last game's end, or a crash): the
+            # frames it sent before are still handled, tournament_over among them.
+            self._tell((f"a late answer to turn {turn.turn} was discarded (the connection is closed)", Tone.QUIET))
+
+    def _unanswered(self, turn: Turn) -> None:
+        """No answer to ``turn`` went out: the log gets what the server did instead."""
+        over = self._ended.get(turn.game)
+        if self.recorder is None or (over is not None and (over.reason, over.result) != ("violations", "loss")):
+            return      # the game ended otherwise (the opponent left): the server judged no step of this turn
+        # The server timed the turn out: an empty step, a Timeout (the losing violation when the game ended on it).
+        self.recorder.sent(Step(), turn.turn, math.inf, turn.time_limit_ms)
 
     def _game_over(self, over: GameOver) -> None:
         s = self.summary

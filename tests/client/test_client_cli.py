@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import shlex
 import socket
 import sys
 from pathlib import Path
+
+import pytest
 
 from client.cli import main
 from client.player import Player
@@ -73,7 +76,7 @@ async def test_the_client_waits_for_a_server_that_comes_up_late(make_server):
     console = quiet()
     early = asyncio.create_task(BotRunner(Walker("one"), f"ws://127.0.0.1:{port}/", "one", say=notice_printer(console),
                                           wait_s=30).run())
-    await poll(lambda: "waiting for the server" in console.file.getvalue())
+    await poll(lambda: "nothing answers at" in console.file.getvalue())
     server = await make_server(port=port, players=2, games_per_pairing=1)
     other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
     await bounded(server.run_tournament())
@@ -107,3 +110,118 @@ async def test_an_async_nextstep_bot_plays_and_is_told_the_time_limit(make_serve
     assert a.completed and a.games == 2 and a.wins == 1 and b.wins == 1
     assert a.violations == a.bot_errors == 0
     assert bot.seen_limits == {700}
+
+
+SLOW_BOT = '''
+import time
+
+from client.player import Player
+from shared.quoridor import Step
+
+
+class Slow(Player):
+    """Walks, but thinks 400 ms on every turn: over a 300 ms limit, so every step is late."""
+
+    def next_step(self, change):
+        time.sleep(0.4)
+        pos = self.position
+        return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(self.seat)))
+'''
+
+
+@pytest.mark.parametrize("games", [1, 2])
+async def test_a_bot_that_times_out_in_the_last_game_finishes_the_run(make_server, tmp_path, capsys, games):
+    # The server ends the last game on the bot's 3rd timeout, says tournament_over and closes
+    # while the bot is still thinking: the run is over all the same, and a late answer is no error.
+    server = await make_server(players=2, games_per_pairing=games, time_limit_ms=300)
+    path = tmp_path / "slow_bot.py"
+    path.write_text(SLOW_BOT)
+    client = asyncio.create_task(asyncio.to_thread(main, ["--server", url(server), "-k", "one", "--bot", str(path),
+                                                          "--wait", "10"]))
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
+    await bounded(server.run_tournament())
+    code = await bounded(client)
+    await bounded(other)
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert f"one: {games} games: 0 won, {games} lost, 0 drawn; {3 * games} violations ({2 * games} timeouts)" in err
+    assert "did not finish" not in err and "server error" not in err
+    assert re.search(r"^a late answer to turn \d+ was discarded$", err, re.M), err
+
+
+async def test_without_bot_the_joined_line_names_the_default_bot(make_server, capsys):
+    server = await make_server(players=2, games_per_pairing=1)
+    client = asyncio.create_task(asyncio.to_thread(main, ["--server", url(server), "-k", "nobot", "--wait", "10"]))
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
+    await bounded(server.run_tournament())
+    assert await bounded(client) == 0
+    await bounded(other)
+    joined = [line for line in capsys.readouterr().err.splitlines() if line.startswith("joined")]
+    assert len(joined) == 1
+    assert " as nobot with random (the default bot: choose yours with --bot) · course rules" in joined[0]
+
+
+async def test_the_joined_line_names_a_bot_given_as_a_file_alone(make_server, tmp_path, capsys):
+    server = await make_server(players=2, games_per_pairing=1)
+    path = tmp_path / "walker_bot.py"
+    path.write_text(WALKER_BOT)
+    client = asyncio.create_task(asyncio.to_thread(main, ["--server", url(server), "-k", "one", "--bot", str(path),
+                                                          "--wait", "10"]))
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
+    await bounded(server.run_tournament())
+    assert await bounded(client) == 0
+    await bounded(other)
+    err = capsys.readouterr().err
+    assert " as one with Walking · " in err and "default" not in err
+    assert "one: 1 games: " in err
+
+
+WALKER_BOT = '''
+from client.player import Player
+from shared.quoridor import Step
+
+
+class Walking(Player):
+    def next_step(self, change):
+        pos = self.position
+        return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(self.seat)))
+'''
+
+BROKEN_BOT = '''
+from client.player import Player
+
+
+class Broken(Player):
+    def __init__(self, key=""):
+        super().__init__(key)
+        raise FileNotFoundError("weights.bin is missing")
+'''
+
+
+def test_a_bot_that_raises_in_init_gets_one_line_with_its_own_line(tmp_path, capsys):
+    path = tmp_path / "broken_bot.py"
+    path.write_text(BROKEN_BOT)
+    with pytest.raises(SystemExit) as info:
+        main(["--bot", f"{path}:Broken", "-k", "one", "--wait", "1"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert err.splitlines() == [f"quoridor-client: error: {path}:8: creating the bot Broken raised "
+                                "FileNotFoundError: weights.bin is missing"]
+
+
+async def test_replay_opens_the_runs_folder_in_one_viewer(make_server, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    opened = tmp_path / "opened.txt"
+    viewer = f"{shlex.quote(sys.executable)} -c {shlex.quote(REPLAY_SCRIPT)} {shlex.quote(str(opened))}"
+    monkeypatch.setattr("client.cli.installed_command", lambda name: viewer if name == "quoridor-replay" else name)
+    server = await make_server(players=2, games_per_pairing=2)
+    client = asyncio.create_task(asyncio.to_thread(main, ["--server", url(server), "-k", "one", "--bot", "runner",
+                                                          "--replay", "--wait", "10"]))
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
+    await bounded(server.run_tournament())
+    assert await bounded(client) == 0
+    await bounded(other)
+    runs = list((tmp_path / "replays" / "client").iterdir())
+    assert len(runs) == 1 and len(list(runs[0].glob("*.csv"))) == 2     # a folder of the run's own
+    assert opened.read_text().splitlines() == [str(Path("replays") / "client" / runs[0].name)]   # opened once
+    assert f"2 game logs in {Path('replays') / 'client' / runs[0].name}/" in capsys.readouterr().err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 from client.gamerecord import GameRecorder
@@ -9,7 +11,7 @@ from client.player import Player
 from shared.gamelog import GameLog, canonical_step, parse_log
 from shared.protocol import Turn
 from shared.quoridor import COURSE, ChessboardChange, GameStatus, Step
-from tests.client.support import best_move, duel
+from tests.client.support import Walker, best_move, duel
 
 
 class Clumsy(Player):
@@ -88,3 +90,24 @@ def test_the_server_and_the_old_clients_names_for_the_seats():
     assert GameRecorder("g", "me", "you", 1, COURSE).players == ("you", "me")
     assert GameRecorder("g", "same", "same", 0, COURSE).players == ("Me", "Enemy")
     assert GameRecorder("g", " padded", "you", 0, COURSE).players == ("Me", "Enemy")
+
+
+class Late(Player):
+    """Walks, but thinks 600 ms on every turn: twice the 300 ms limit, so every answer comes after its turn."""
+
+    def next_step(self, change: ChessboardChange) -> Step:
+        time.sleep(0.6)
+        return best_move(self)
+
+
+async def test_late_answers_are_not_sent_and_the_log_is_still_the_servers(make_server, tmp_path):
+    (late, _), (out, _), _ = await duel(make_server, Late("one"), Walker("two"), games=1,
+                                        server={"time_limit_ms": 300}, options=({"log_dir": tmp_path}, {}))
+    assert late.completed and late.games == 1 and late.losses == 1
+    assert late.violations == 3 and late.timeouts == 2      # the 3rd violation is RulesBreaker, the game's end
+    assert re.search(r"^a late answer to turn \d+ was discarded$", out, re.M) and "server error" not in out
+    mine = parse_log(late.logs[0].read_text(encoding="utf-8"))
+    theirs = parse_log(Path(late.results[0]["log"]).read_text(encoding="utf-8"))
+    assert mine.problems == [] and rows(mine) == rows(theirs)
+    assert [status for player, _, status, _ in rows(mine) if player == "one"] == \
+        [GameStatus.TIMEOUT, GameStatus.TIMEOUT, GameStatus.RULES_BREAKER]

@@ -84,7 +84,7 @@ async def test_server_text_is_printed_as_it_is(make_server):
 def test_quoridor_match_prints_a_bots_error_as_it_is(tmp_path, capsys):
     path = tmp_path / "bad_bot.py"
     path.write_text(BAD_BOT)
-    assert match_main(["runner", f"{path}:Bad", "-g", "2", "--log-dir", "none", "-t", "0"]) == 0
+    assert match_main(["runner", f"{path}:Bad", "-g", "2", "--log-dir", "none", "-t", "0"]) == 1   # the bot failed
     out = capsys.readouterr().out
     assert "return table[key]" in out and "KeyError: '[/]'" in out
     lines = the_traceback(out)

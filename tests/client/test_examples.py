@@ -29,3 +29,11 @@ def test_the_example_file_runs_as_the_readme_shows(capsys, monkeypatch):
     assert main(command.split()[1:] + ["--log-dir", "none"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"MyPlayer\s+│\s+10\s+│\s+10/0/0", out), out
+
+
+def test_the_example_file_alone_names_its_bot(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "160")
+    assert main(["runner", "examples/my_first_bot.py", "-g", "2", "--log-dir", "none"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"MyPlayer\s+│\s+2\s+│\s+2/0/0", out), out

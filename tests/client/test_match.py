@@ -75,7 +75,8 @@ def test_a_failing_bot_is_counted_and_told_with_its_traceback_a_few_times(tmp_pa
                                     log_dir=None, say=told.append)
     assert crasher.errors == texter.errors == 3 + 2              # a game ends at seat 0's 3rd violation
     crashes = [n.text for n in told if n.text.startswith("Crasher")]
-    assert len(crashes) == TRACEBACKS_SHOWN and all("Traceback" in text for text in crashes)
+    assert len(crashes) == TRACEBACKS_SHOWN + 1 and all("Traceback" in text for text in crashes[:-1])
     assert crashes[0].startswith("Crasher: next_step raised RuntimeError: every turn\nTraceback")
+    assert crashes[-1] == "Crasher: next_step raised RuntimeError: every turn — and 2 more times (tracebacks not shown)"
     assert [n.text for n in told if n.text.startswith("Texter")] == \
         ["Texter: next_step returned 'e2' (str); it must return a Step"] * 5
