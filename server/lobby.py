@@ -7,6 +7,8 @@
   started keeps it and may come back with the same key.
 * On ``--resume`` the seats belong to the stored players: only they are admitted.
 * Websocket and legacy TCP players share the seats; a session keeps the transport it was made for.
+* A name never holds a comma (the course's old log viewer splits on commas): ``Smith, J`` plays
+  as ``Smith; J``, and ``welcome`` tells the player so.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from typing import Any
+
+from shared.gamelog import log_safe_name
 
 from .players import PlayerSession
 
@@ -69,7 +73,8 @@ class Lobby:
             raise AdmissionError("key_in_use", "a player with this key is already connected")
         if self.started:
             raise AdmissionError("server_full", "a tournament is in progress; new players cannot join it")
-        name = self.roster[key] if self.roster is not None else (wanted_name or key)
+        # The course's old log viewer splits rows on commas: a name never carries one (it gets ";").
+        name = log_safe_name(self.roster[key] if self.roster is not None else (wanted_name or key))
         if self.expected is not None:
             taken = {s.name for s in self.sessions}
             # The stored seat of this name, or of a copy of it (bot_1) when the same key joined twice.

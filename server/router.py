@@ -241,7 +241,9 @@ class Router:
             client.session, peer.role = session, "player"
             self.connections.greeted.add(peer)
             peer.send_now(self.welcome(session.name))
-            self.say(f"{session.name} joined from {peer.address}")
+            wanted = roster[hello.key] if roster is not None else (hello.name or hello.key)
+            renamed = f" (as {session.name!r}: names hold no commas in the logs)" if "," in wanted else ""
+            self.say(f"{session.name} joined from {peer.address}{renamed}")
         else:
             peer.role = "spectator"
             self.connections.spectators[peer] = set()

@@ -1,4 +1,5 @@
-"""What comes out of the results store: its rows, and ``results.json``/``results.csv`` written atomically.
+"""What comes out of the results store: its rows, and ``results.json``/``results.csv`` written atomically,
+with the course's old server's ``result.csv`` and ``player_list.csv`` beside them (``legacy_results``).
 
 Also the JSON encoding the store uses for settings and standings, so both speak the same JSON.
 """
@@ -16,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .legacy_results import PLAYER_LIST_CSV, RESULT_CSV, player_list_csv, result_csv
 from .logfile import write_text_atomic
 
 __all__ = ["TournamentRow", "GameRow", "EXPORT_VERSION", "CSV_COLUMNS", "to_json", "result_text",
-           "export_documents", "write_export"]
+           "export_documents", "write_export", "legacy_paths"]
 
 EXPORT_VERSION = 1
 """The ``export_version`` of ``results.json``; raised when a field changes meaning or disappears."""
@@ -178,15 +180,25 @@ def export_documents(tournament: TournamentRow, games: Sequence[GameRow]) -> tup
     return to_json(document, indent=2) + "\n", buffer.getvalue()
 
 
+def legacy_paths(folder: Path) -> tuple[Path, Path]:
+    """Where ``write_export`` puts the old server's ``result.csv`` and ``player_list.csv`` in ``folder``."""
+    return Path(folder) / RESULT_CSV, Path(folder) / PLAYER_LIST_CSV
+
+
 def write_export(folder: Path, tournament: TournamentRow, games: Sequence[GameRow]) -> tuple[Path, Path]:
     """Write ``folder/results.json`` and ``folder/results.csv`` (creating ``folder``); returns both paths.
 
-    Each file is replaced atomically; the two are written one after the other, JSON first.
+    Then the old server's ``result.csv`` and ``player_list.csv`` (``legacy_paths``; times in the
+    server's local time, as the old server wrote them). Each file is replaced atomically; the four
+    are written one after the other, JSON first.
     """
     folder = Path(folder)
     json_text, csv_text = export_documents(tournament, games)
+    old_texts = result_csv(tournament, games), player_list_csv(tournament)
     folder.mkdir(parents=True, exist_ok=True)
     json_path, csv_path = folder / "results.json", folder / "results.csv"
     write_text_atomic(json_path, json_text)
     write_text_atomic(csv_path, csv_text)
+    for path, text in zip(legacy_paths(folder), old_texts):
+        write_text_atomic(path, text)
     return json_path, csv_path

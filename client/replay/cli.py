@@ -36,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=_PROG, description="Replay Quoridor game logs in the terminal (ours, the old server's and the old "
                                 "client's), list a tournament's games, export SVG/HTML, or watch games live.",
-        epilog="examples: quoridor-replay replays/t1/r01-p01-g1_alice_vs_bob.csv   |   "
-               "quoridor-replay replays/t1/   |   quoridor-replay game.csv --print --step 12   |   "
+        epilog="examples: quoridor-replay replays/tournament-20240501-120000/t1-r1-p1-g1_alice_vs_bob.csv   |   "
+               "quoridor-replay replays/tournament-20240501-120000/   |   quoridor-replay replays/   |   "
+               "quoridor-replay game.csv --print --step 12   |   "
                "quoridor-replay game.csv --svg game.svg --html game.html   |   "
                "quoridor-replay --live ws://127.0.0.1:19330/")
     p.add_argument("path", nargs="?", type=Path, help="a game log (.csv), or a folder of logs (a tournament's)")

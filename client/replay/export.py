@@ -121,6 +121,8 @@ def _frame_lines(game: ReplayGame, frame: Frame) -> list[tuple[str, str]]:
         status = STATUS_NAMES.get(frame.status, "?") if frame.status is not None else "?"
         lines.append((f"step {frame.step}/{game.last_step}: {frame.player} "
                       f"{describe_step(frame.sent, frame.status)} · {status}", "#111827"))
+    if frame.ignored_wall_note:
+        lines.append((frame.ignored_wall_note, _WARN))
     if frame.reason:
         lines.append((frame.reason, _BAD if frame.is_violation else "#111827"))
     if frame.problem is not None:
@@ -208,7 +210,8 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
     for frame in game.frames[1:]:
         seat_class = f' class="p{frame.seat}"' if frame.seat is not None else ""
         status = STATUS_NAMES.get(frame.status, "?") if frame.status is not None else "?"
-        note = "; ".join(n for n in (frame.problem, frame.stop, frame.reason, frame.unverified_note) if n)
+        note = "; ".join(n for n in (frame.problem, frame.stop, frame.reason, frame.ignored_wall_note,
+                                     frame.unverified_note) if n)
         row_class = ' class="bad"' if frame.flagged else ' class="unverified"' if frame.unverified is not None else ""
         out.append(f"<tr{row_class}><td>{frame.step}</td>"
                    f"<td><span{seat_class}>{escape(frame.player or '?')}</span></td>"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from shared.gamelog import DRAWN, GameLog, ReplayStep, replay
 from shared.protocol import GameUpdate, to_blockbar, to_location
-from shared.quoridor import GameStatus, Position, Step, find_ruleset, step_name
+from shared.quoridor import BlockBar, GameStatus, Position, Step, find_ruleset, step_name
 
 __all__ = ["Frame", "ReplayGame", "STATUS_NAMES", "frames_from_log", "apply_update", "describe_step", "result_text"]
 
@@ -85,6 +85,22 @@ class Frame:
         return not self.flagged
 
     @property
+    def ignored_wall(self) -> BlockBar | None:
+        """The wall this step also carried though it counts as a move (handout rule 5), never placed; else None."""
+        if self.status is None or not self.sent.is_move() or self.sent.new_wall.is_none():
+            return None
+        return self.sent.new_wall
+
+    @property
+    def ignored_wall_note(self) -> str:
+        """What the frame says of a wall sent beside a move (``ignored_wall``); ``""`` when there is none."""
+        wall = self.ignored_wall
+        if wall is None:
+            return ""
+        return (f"this row also gives the wall {_notation(Step(new_wall=wall))}: not placed, because a step with "
+                "both a cell and a wall counts as the move (handout rule 5); the course's viewer ignores it too")
+
+    @property
     def unverified_note(self) -> str:
         """What a frame the rules did not check says about itself; ``""`` for a checked frame."""
         if self.unverified is None or self.stop is not None:
@@ -100,6 +116,8 @@ class ReplayGame:
 
     ``problems`` are the log's disagreements with the rules (``line N: ...``); ``rows`` is how
     many step rows the source holds, which is more than ``len(frames) - 1`` when the replay stopped.
+    ``end_unverified`` is True when ``winner``/``reason`` are what the log's last row claims, past a
+    disagreement, unchecked by the rules.
     """
 
     key: str
@@ -112,10 +130,11 @@ class ReplayGame:
     reason: str | None = None
     rows: int = 0
     live: bool = False
+    end_unverified: bool = False
 
     @property
     def over(self) -> bool:
-        """True when the game's end is known."""
+        """True when the game's end is known (``end_unverified``: as the log's last row claims it)."""
         return self.reason is not None
 
     @property
@@ -134,15 +153,16 @@ class ReplayGame:
         return next((f.unverified for f in self.frames if f.unverified is not None), None)
 
     def result(self) -> str:
-        """``alice won (goal)``, ``draw (step cap)``, ``in progress`` or ``no result``."""
-        return result_text(self.players, self.winner, self.reason, live=self.live)
+        """``alice won (goal)``, ``draw (step cap)``, ``alice won (goal, unverified)``, ``in progress``, ``no result``."""
+        return result_text(self.players, self.winner, self.reason, live=self.live, unverified=self.end_unverified)
 
 
-def result_text(players: tuple[str, str], winner: int | None, reason: str | None, *, live: bool = False) -> str:
-    """The end of a game in words, for people."""
+def result_text(players: tuple[str, str], winner: int | None, reason: str | None, *, live: bool = False,
+                unverified: bool = False) -> str:
+    """The end of a game in words, for people; ``unverified``: as the log gives it, not checked by the rules."""
     if reason is None:
         return "in progress" if live else "no result"
-    why = reason.replace("_", " ")
+    why = reason.replace("_", " ") + (", unverified" if unverified else "")
     return f"draw ({why})" if winner is None else f"{players[winner]} won ({why})"
 
 
@@ -197,8 +217,11 @@ def frames_from_log(log: GameLog, *, key: str = "", title: str = "") -> ReplayGa
             "", first.message if run.halt.line == first.line else None, record.thinking_ms, frames[-1].clocks_ms,
             frames[-1].violations, run.halt.line, False, first.line, run.halt.message))
         problems.append(str(run.halt))
+    winner, reason, claimed = run.winner, run.reason, False
+    if reason is None and run.claimed is not None:     # the last row says how it ended; the rules could not check it
+        (winner, reason), claimed = run.claimed, True
     return ReplayGame(key or log.header.game or "game", players, frames, log.header.ruleset, title,
-                      problems, run.winner, run.reason, len(log.steps))
+                      problems, winner, reason, len(log.steps), end_unverified=claimed)
 
 
 def _reason(done: ReplayStep) -> str:

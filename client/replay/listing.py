@@ -15,11 +15,12 @@ from typing import Any
 
 from .sources import ReplayFileError, load_game
 
-__all__ = ["GameEntry", "FolderError", "list_folder", "SCORES"]
+__all__ = ["GameEntry", "FolderError", "list_folder", "SCORES", "NOT_LOGS"]
 
 SCORES = {0: "1-0", 1: "0-1", None: "½-½"}
 """The score of a finished game by winner seat (None: a draw)."""
-_NOT_LOGS = {"results.csv"}
+NOT_LOGS = frozenset({"results.csv", "result.csv", "player_list.csv"})
+"""The ``.csv`` files of a tournament folder that are no game logs: the server's tables, ours and the old server's."""
 _PART = ".csv.part"
 
 
@@ -36,7 +37,8 @@ class GameEntry:
     black: str
     #: ``1-0``, ``0-1``, ``½-½``; ``*`` while unfinished; ``?`` when the log cannot be read.
     score: str
-    #: How it ended (``goal``, ``step cap``, ...), or ``unfinished``, ``no result``, ``not a game log``.
+    #: How it ended (``goal``, ``step cap``, ``goal, unverified``...), or ``unfinished``, ``no result``,
+    #: ``not a game log``.
     result: str
     path: Path | None
     steps: int | None = None
@@ -68,7 +70,7 @@ def _prefixed(prefix: str, entry: GameEntry) -> GameEntry:
 
 
 def _logs(folder: Path) -> list[Path]:
-    files = [p for p in folder.iterdir() if p.is_file() and p.name not in _NOT_LOGS and not p.name.startswith(".")]
+    files = [p for p in folder.iterdir() if p.is_file() and p.name not in NOT_LOGS and not p.name.startswith(".")]
     return sorted(p for p in files if p.suffix.lower() == ".csv" or p.name.endswith(_PART))
 
 
@@ -126,6 +128,8 @@ def _from_log(path: Path) -> GameEntry:
     white, black = game.players
     if game.over:
         score, result = SCORES[game.winner], str(game.reason).replace("_", " ")
+        if game.end_unverified:     # what the log's last row says, past a disagreement
+            result += ", unverified"
     else:
         score, result = "*", "unfinished" if path.name.endswith(_PART) else game.result()
     note = f"disagrees with the rules at {game.problems[0].split(':')[0]}" if game.problems else ""

@@ -67,7 +67,7 @@ def render_title(game: ReplayGame) -> Text:
     text.append_text(_player(game, 0)).append(" (0) vs ")
     text.append_text(_player(game, 1)).append(" (1)")
     text.append(f" · {game.ruleset} rules · ")
-    text.append(game.result(), _GOOD if game.over else "")
+    text.append(game.result(), _WARN if game.end_unverified else _GOOD if game.over else "")
     if game.problems:
         text.append(f" · disagrees with the rules at {game.problems[0].split(':')[0]}", _BAD)
     return text
@@ -85,6 +85,8 @@ def render_info(game: ReplayGame, index: int) -> Text:
         text.append_text(_player(game, frame.seat, frame.player))
         text.append(f" {describe_step(frame.sent, frame.status)}")
         text.append(f"  [{frame.notation}]\n" if frame.notation else "\n")
+    if frame.ignored_wall_note:
+        text.append(frame.ignored_wall_note + "\n", _WARN)
     if frame.status is not None:
         name = STATUS_NAMES.get(frame.status, str(int(frame.status)))
         checked = frame.problem is None and frame.unverified is None and frame.stop is None
@@ -109,7 +111,7 @@ def render_info(game: ReplayGame, index: int) -> Text:
         text.append(f"{label:<11}")
         text.append(values[0], PAWN_STYLES[0]).append(" · ").append(values[1], PAWN_STYLES[1]).append("\n")
     if index == len(game.frames) - 1 and game.over:
-        text.append(game.result(), _GOOD)
+        text.append(game.result(), _WARN if game.end_unverified else _GOOD)
     elif index == len(game.frames) - 1 and game.live:
         text.append("in progress", _WARN)
     text.rstrip()

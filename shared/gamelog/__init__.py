@@ -5,13 +5,16 @@ from .csvformat import (
     COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
     format_outcome, format_row, parse_log, row_lines,
 )
-from .records import REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name
+from .records import (
+    NAME_COMMA_STANDIN, REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name,
+    log_safe_name,
+)
 from .replay import STEP_CAP, VIOLATIONS_TO_LOSE, Replay, ReplayStep, final_position, replay, validate
 
 __all__ = [
     "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS",
-    "LogFormatError", "LogProblem", "REASONS", "Replay", "ReplayStep", "STEP_CAP", "StepRecord",
+    "LogFormatError", "LogProblem", "NAME_COMMA_STANDIN", "REASONS", "Replay", "ReplayStep", "STEP_CAP", "StepRecord",
     "Undrawable", "VIOLATIONS_TO_LOSE", "canonical_step", "check_player_name", "draw_as_given", "final_position",
     "format_header",
-    "format_log", "format_outcome", "format_row", "parse_log", "replay", "row_lines", "validate",
+    "format_log", "format_outcome", "format_row", "log_safe_name", "parse_log", "replay", "row_lines", "validate",
 ]

@@ -33,10 +33,16 @@ Layout. The first eight columns are exactly the course viewer's; five extra colu
   unfinished game (the server's live ``.part`` file never contains one). The per-seat totals
   stand in the ``value`` column, so summing the ``thinking_ms`` column still gives them.
 
-Limits of the old viewer, which reads without CSV quoting: a name or value containing a comma
-is quoted by us (and read back exactly) but makes the old viewer stop with "too many columns";
-a quote character shows up doubled there. The old client's ``LogPlayer`` (a bot replaying a
-log) takes every row as a step, metadata rows included; only the viewer is kept compatible.
+No commas in the text. The old viewer splits every line on commas without CSV quoting (even a
+metadata row, before it looks at the name): one comma anywhere makes it stop with "log file
+have too many columns". So the step rows name a player as ``log_safe_name`` spells it, each
+comma as ``;`` (what the old viewer shows), and the ``player``, ``game`` and ``tournament`` rows
+hold their text with ``,`` written ``%2C`` and ``%`` written ``%25``; a reader decodes them and
+takes a step row's ``;`` spelling as the declared name, so our logs still read back exactly.
+(``GameHeader`` refuses two names that the step rows would spell alike.) A text with a quote
+character is quoted; the old viewer shows the quotes doubled and reads the file all the same.
+The old client's ``LogPlayer`` (a bot replaying a log) takes every row as a step, metadata rows
+included; only the viewer is kept compatible.
 
 Reading (``parse_log``): columns are matched by name, unknown extra columns and unknown
 metadata keys are ignored, numbers may carry surrounding blanks (the old viewer trims them).
@@ -59,7 +65,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from ..quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
-from .records import REASONS, GameHeader, GameLog, GameOutcome, StepRecord, check_player_name
+from .records import REASONS, GameHeader, GameLog, GameOutcome, StepRecord, check_player_name, log_safe_name
 from .replay import validate
 
 __all__ = [
@@ -131,14 +137,17 @@ _QUOTED = (",", '"', "\n", "\r")
 
 
 def format_row(record: StepRecord, *, seat: int | None = None) -> str:
-    """One step row, line break included (for appending as the game goes); ``seat`` fills the seat column."""
+    """One step row, line break included (for appending as the game goes); ``seat`` fills the seat column.
+
+    The player is written as ``log_safe_name`` gives it: never with a comma (module doc).
+    """
     check_player_name(record.player)   # an empty name would turn the row into a metadata row
     if seat not in (None, 0, 1):
         raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
     step = canonical_step(record.step)
     loc, (start, stop) = step.new_loc, step.new_wall
-    name = record.player
-    if "," in name or '"' in name:      # the only characters of a valid name that CSV must quote
+    name = log_safe_name(record.player)
+    if '"' in name:      # with commas gone, the only character of a valid name that CSV must quote
         return _csv_line([name, loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
                           _text(record.thinking_ms), _text(record.turn), _text(seat), "", ""])
     # Every other field is a number or empty: the csv module would write them as they are. (A server
@@ -147,11 +156,26 @@ def format_row(record: StepRecord, *, seat: int | None = None) -> str:
             f"{_text(record.thinking_ms)},{_text(record.turn)},{_text(seat)},,\n")
 
 
+_ENCODED_KEYS = ("player", "game", "tournament")
+_ESCAPES = {"%": "%25", ",": "%2C"}
+_ESCAPED = re.compile("%25|%2C")
+
+
+def _encode(text: str) -> str:
+    """A metadata text without commas for the old viewer: ``,`` as ``%2C``, ``%`` as ``%25``."""
+    return "".join(_ESCAPES.get(c, c) for c in text) if "," in text or "%" in text else text
+
+
+def _decode(text: str) -> str:
+    """The text ``_encode`` wrote (a text without ``%`` is read as it stands)."""
+    return _ESCAPED.sub(lambda m: "%" if m.group() == "%25" else ",", text) if "%" in text else text
+
+
 def _header_items(header: GameHeader) -> list[tuple[str, str, int | None]]:
-    items = [("format", FORMAT, None), ("player", header.players[0], 0), ("player", header.players[1], 1),
-             ("ruleset", header.ruleset, None)]
-    items += [(key, value, None) for key in ("game", "tournament", "started")
-              if (value := getattr(header, key)) is not None]
+    items = [("format", FORMAT, None), ("player", _encode(header.players[0]), 0),
+             ("player", _encode(header.players[1]), 1), ("ruleset", header.ruleset, None)]
+    items += [(key, _encode(value) if key in _ENCODED_KEYS else value, None)
+              for key in ("game", "tournament", "started") if (value := getattr(header, key)) is not None]
     return items
 
 
@@ -167,7 +191,8 @@ def format_outcome(outcome: GameOutcome) -> str:
 
 
 def format_log(log: GameLog) -> str:
-    """The whole log as CSV text (``\\n`` line breaks); ``ValueError`` if a row names no player of the game."""
+    """The whole log as CSV text (``\\n`` line breaks), without a comma in any text (module doc);
+    ``ValueError`` if a row names no player of the game."""
     rows = [format_row(r, seat=log.header.seat(r.player)) for r in log.steps]
     end = format_outcome(log.outcome) if log.outcome is not None else ""
     return format_header(log.header) + "".join(rows) + end
@@ -315,7 +340,7 @@ class _Parser:
             if value.strip() != FORMAT:
                 self.fail(line, f"log format {_short(value.strip())} is not supported; this reader knows {FORMAT!r}")
         elif key in ("ruleset", "game", "tournament", "started"):
-            text = value.strip() if key in ("ruleset", "started") else value
+            text = value.strip() if key in ("ruleset", "started") else _decode(value)
             try:   # the header's own checks, one field at a time so the error names this line
                 GameHeader(("a", "b"), **{key: text})
             except ValueError as exc:
@@ -333,7 +358,7 @@ class _Parser:
             self.fail(line, f"the {key!r} row needs seat 0 or 1 in the seat column")
         if key == "player":
             try:
-                self.declared[seat] = check_player_name(value.strip())
+                self.declared[seat] = check_player_name(_decode(value.strip()))
             except ValueError as exc:
                 self.fail(line, str(exc))
             return
@@ -346,13 +371,20 @@ class _Parser:
     # -- the whole log
     def finish(self) -> GameLog:
         players = self.players()
-        for record, line, seat in zip(self.steps, self.lines, self.seats):
-            if record.player not in players:
+        # A step row names its player as declared, or spelled without commas (``log_safe_name``).
+        spelled = {name: name for name in players}
+        for name in players:
+            spelled.setdefault(log_safe_name(name), name)
+        for index, (record, line, seat) in enumerate(zip(self.steps, self.lines, self.seats)):
+            name = spelled.get(record.player)
+            if name is None:
                 self.fail(line, f"{record.player!r} is not a player of this game "
                                 f"({players[0]!r} and {players[1]!r})")
-            if seat is not None and players[seat] != record.player:
+            if seat is not None and players[seat] != name:
                 self.fail(line, f"the seat column says {seat}, but {record.player!r} plays seat "
-                                f"{players.index(record.player)}")
+                                f"{players.index(name)}")
+            if name != record.player:
+                self.steps[index] = dataclasses.replace(record, player=name)
         header = GameHeader(players, **self.texts)
         return GameLog(header, self.steps, self.outcome(), [], tuple(self.lines), self.result_line)
 
@@ -365,6 +397,10 @@ class _Parser:
             if self.declared[0] == self.declared[1]:
                 self.fail(self.seen["player", 1], f"both seats are named {self.declared[0]!r}; "
                                                   "the players of a game need distinct names")
+            if log_safe_name(self.declared[0]) == log_safe_name(self.declared[1]):
+                self.fail(self.seen["player", 1], f"seats named {self.declared[0]!r} and {self.declared[1]!r} "
+                                                  "cannot be told apart in the step rows, which spell both "
+                                                  f"{log_safe_name(self.declared[0])!r}")
             return self.declared[0], self.declared[1]
         if not self.steps:
             self.fail(1, "no step rows and no player rows: the file records no game")

@@ -16,6 +16,7 @@ from ..quoridor import RULESETS, GameStatus, Step
 
 __all__ = [
     "StepRecord", "GameHeader", "GameOutcome", "GameLog", "LogProblem", "REASONS", "check_player_name",
+    "log_safe_name", "NAME_COMMA_STANDIN",
 ]
 
 REASONS = ("goal", "violations", "disconnect", "step_cap", "forfeit")
@@ -36,6 +37,19 @@ def check_player_name(name: str) -> str:
     if _BAD_TEXT.search(name):
         raise ValueError(f"player name {name!r} contains a control character (line break, tab, ...)")
     return name
+
+
+NAME_COMMA_STANDIN = ";"
+"""What stands for each comma of a player's name in a log (see ``log_safe_name``)."""
+
+
+def log_safe_name(name: str) -> str:
+    """``name`` as a log writes it: each comma becomes ``;``; any other name is returned unchanged.
+
+    The course's viewer (``LogLoader``) splits every row on commas without CSV quoting, so one comma
+    in a name makes the whole file unreadable to it ("log file have too many columns").
+    """
+    return name.replace(",", NAME_COMMA_STANDIN)
 
 
 def _check_text(what: str, value: str | None) -> None:
@@ -87,6 +101,11 @@ class GameHeader:
         # The CSV rows name the player, not the seat: equal names could not be told apart.
         if players[0] == players[1]:
             raise ValueError(f"both seats are named {players[0]!r}; the players of a game need distinct names")
+        written = log_safe_name(players[0])
+        if written == log_safe_name(players[1]):
+            raise ValueError(f"players {players[0]!r} and {players[1]!r} would both be written {written!r} in the "
+                             f"log (a comma in a name is written {NAME_COMMA_STANDIN!r}); the players of a game "
+                             "need distinct names")
         object.__setattr__(self, "players", players)
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; expected one of: {', '.join(RULESETS)}")

@@ -45,13 +45,23 @@ def _status(status: GameStatus) -> str:
 
 
 def _describe(step: Step) -> str:
+    """The step in words: ``the empty step``, ``a move to e2 (5,2)``, ``the wall e7h ((4,7),(6,7))``."""
     if not step.is_move() and not step.new_wall.is_nan():
         step = Step(new_wall=step.new_wall)     # as the rules read it: a cell off the board is no move
     try:
         name = step_name(step)
     except ValueError:        # off the board or not a real wall: no notation, show the numbers
-        return str(step)
-    return "the empty step" if name == "-" else f"{step} ({name})"
+        return f"a {step}"
+    if name == "-":
+        return "the empty step"
+    return f"a move to {name} {step.new_loc}" if step.is_move() else f"the wall {name} {step.new_wall}"
+
+
+def _misjudged(record: StepRecord, judgement: Judgement) -> str:
+    """Why a row's status is not the rules' verdict on its step, in plain words."""
+    verdict = "legal" if judgement.ok else f"status {_status(judgement.status)}: {judgement.reason}"
+    return (f"{record.player!r} sent {_describe(record.step)}: the log says status {_status(record.status)}, "
+            f"but by the rules it is {verdict}")
 
 
 class ReplayStep(NamedTuple):
@@ -84,7 +94,9 @@ class Replay:
     Past a disagreement: ``disagreement`` (the first row that disagrees, also ``problems[0]``),
     ``unverified`` (that row and the later ones drawn as the log gives them), ``halt`` (the row
     that cannot be drawn even so, which ends the replay; ``None`` when every row was drawn) and
-    ``shown_position`` (the board after the last row drawn; ``position`` when the log agrees).
+    ``shown_position`` (the board after the last row drawn; ``position`` when the log agrees), and
+    ``claimed``: the end the log's last row claims, ``(winner seat, reason)``, when the rules could
+    not check it (it is unverified, and the log has no outcome); ``None`` otherwise.
     """
 
     def __init__(self, log: GameLog, ruleset: Ruleset | None = None, *,
@@ -119,6 +131,7 @@ class Replay:
         else:
             self._check_outcome()
         self.shown_position = self._draw_rest(len(self.steps))
+        self.claimed = self._claimed_end()
         if self.reason is None and outcome is not None:
             self.winner, self.reason = outcome.winner, outcome.reason
 
@@ -158,6 +171,23 @@ class Replay:
             self.unverified.append(ReplayStep(record, position, None, line, seat, verified=False))
         return position
 
+    def _claimed_end(self) -> tuple[int, str] | None:
+        """The end the last row claims by its status, when it was drawn unchecked and nothing else says how
+        the game ended: Win (goal, or the step cap off the goal row), Lost, RulesBreaker, EnemyClosed."""
+        if self.reason is not None or self.log.outcome is not None or self.halt is not None or not self.unverified:
+            return None
+        last = self.unverified[-1]
+        seat, status = last.seat, last.record.status
+        if status is _S.WIN:
+            return seat, "goal" if last.position.winner() == seat else "step_cap"
+        if status is _S.LOST:
+            return 1 - seat, "step_cap"
+        if status is _S.RULES_BREAKER:
+            return 1 - seat, "violations"
+        if status is _S.ENEMY_CLOSED:
+            return seat, "disconnect"
+        return None
+
     # -- one row --------------------------------------------------------------------------
     def _replay_row(self, record: StepRecord, line: int) -> None:
         players = self.log.header.players
@@ -180,17 +210,14 @@ class Replay:
         if status in _APPLIED:
             judgement = pos.judge(step)
             if not judgement.ok:
-                raise _Disagreement(f"status {_status(status)}, but the rules judge {_describe(step)} by "
-                                    f"{record.player!r} {_status(judgement.status)}: {judgement.reason}")
+                raise _Disagreement(_misjudged(record, judgement))
             pos = pos.apply(step)
             self._check_end(record, seat, pos, made, line)
         elif status in _VIOLATIONS:
             if status is not _S.TIMEOUT:
                 judgement = pos.judge(step)
                 if judgement.status is not status:
-                    verdict = "legal" if judgement.ok else f"{_status(judgement.status)}: {judgement.reason}"
-                    raise _Disagreement(f"status {_status(status)}, but the rules judge {_describe(step)} by "
-                                        f"{record.player!r} {verdict}")
+                    raise _Disagreement(_misjudged(record, judgement))
             violations[seat] += 1
             if violations[seat] >= self.violations_to_lose:
                 raise _Disagreement(f"violation {violations[seat]} of {record.player!r} loses the game, so its "
@@ -200,8 +227,7 @@ class Replay:
             if not step.is_nan():
                 judgement = pos.judge(step)
                 if not judgement.ok:
-                    raise _Disagreement(f"status {_status(status)}, but the rules judge {_describe(step)} by "
-                                        f"{record.player!r} {_status(judgement.status)}: {judgement.reason}")
+                    raise _Disagreement(_misjudged(record, judgement))
             pos = pos.apply(step) if not step.is_nan() else pos.pass_turn()
             self.winner, self.reason, self._ended_line = seat, "disconnect", line
         elif status is _S.RULES_BREAKER:

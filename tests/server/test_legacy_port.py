@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from client.replay.listing import NOT_LOGS
 from server.legacy import LegacySession, legacy_identity
 from shared.quoridor import Step
 from tests.server.conftest import ScriptedBot, bounded, url
@@ -45,7 +46,7 @@ async def test_two_legacy_clients_play_a_match_to_the_close_frame(make_server):
     first = next(bot for bot in (a, b) if bot.changes[0].me == (5, 1))
     assert first.changes[0] == type(first.changes[0])(0, (5, 1), (5, 9), (-1, -1, -1, -1))
     logs = sorted(server.folder.rglob("*.csv"))
-    games = [p for p in logs if p.name != "results.csv"]
+    games = [p for p in logs if p.name not in NOT_LOGS]
     assert len(games) == 2
     steps = [r for r in csv.DictReader(games[0].open()) if not r["meta"]]   # metadata rows carry no player
     assert {r["player"] for r in steps} == names
@@ -112,7 +113,7 @@ async def test_a_late_step_is_a_timeout_and_never_counts_for_a_later_turn(make_s
     told = [c.status for c in slow.changes if not c.final][1:]   # each change reports the step before
     assert told[1] == 3                                          # the slept-over turn was a timeout
     assert set(told) <= {0, 3}                                   # nothing late was judged as a bad step
-    log = next(p for p in server.folder.rglob("*.csv") if p.name != "results.csv")
+    log = next(p for p in server.folder.rglob("*.csv") if p.name not in NOT_LOGS)
     rows = [r for r in csv.DictReader(log.open()) if r["player"] == "SLOW" and not r["meta"]]
     assert len(rows) == len([c for c in slow.changes if not c.final])   # one row per board change
     assert [r["status"] for r in rows][:len(told)] == [str(t) for t in told]

@@ -143,3 +143,15 @@ async def test_a_removed_bot_stays_removed_after_a_resume(make_server, tmp_path)
     slow_games = [g for g in results(again) if "slow" in (g["white"], g["black"])]
     assert len(slow_games) == 3 and all(g["reason"] == "forfeit" and g["winner"] != "slow" for g in slow_games)
     assert not any(f["type"] == "game_start" for f in bots[0].frames)   # it never plays again
+
+
+async def test_a_name_with_a_comma_plays_with_a_semicolon_and_is_told_so(make_server):
+    server = await make_server()
+    bots = [ScriptedBot(url(server), "k1", name="Smith, J"), ScriptedBot(url(server), "k2")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    await bounded(server.run_tournament())
+    await bounded(asyncio.gather(*tasks))
+    assert bots[0].welcome["player"] == "Smith; J"
+    log = next(server.folder.glob("*_vs_*.csv")).read_text(encoding="utf-8")
+    rows = [line for line in log.splitlines() if line.startswith("Smith")]
+    assert rows and all(line.count(",") == log.splitlines()[0].count(",") for line in rows)

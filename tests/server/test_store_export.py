@@ -81,7 +81,8 @@ def test_export_after_finishing_includes_standings_and_replaces_files(tmp_path):
     doc = json.loads(json_path.read_text(encoding="utf-8"))
     assert doc["tournament"]["finished"] is True and doc["tournament"]["finished_at"]
     assert doc["standings"] == [{"rank": 1, "player": "ann", "points": 2.5, "elo": None}]
-    assert sorted(p.name for p in folder.iterdir()) == ["results.csv", "results.json"]  # no temporary files left
+    assert sorted(p.name for p in folder.iterdir()) == ["player_list.csv", "result.csv",   # the old server's files
+                                                        "results.csv", "results.json"]  # no temporary files left
 
 
 def test_export_of_an_unknown_tournament_writes_nothing(tmp_path):

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from client.replay.cli import main
+from client.replay.cli import build_parser, main
 from shared.quoridor import diagram
 from client.replay import load_game
 from tests.client.replay.helpers import legacy
@@ -86,3 +86,23 @@ def test_usage_errors_exit_2(argv, message, capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_print_says_when_a_rows_wall_is_ignored_and_how_the_log_ends(capsys):
+    assert main([CLIENT, "--print"]) == 0
+    out = " ".join(capsys.readouterr().out.split())        # whatever the console's width
+    assert out.startswith("Me (0) vs Enemy (1) · course rules · Enemy won (goal, unverified)")
+    step2 = out.split("step 2/36 · line 3")[1].split("step 3/36")[0]
+    assert "Enemy moved to e8 [e8] this row also gives the wall e7h: not placed" in step2
+    assert out.count("this row also gives the wall") == 1
+
+
+def test_the_help_shows_real_tournament_folders(capsys):
+    epilog = build_parser().epilog or ""
+    assert "replays/t1/" not in epilog
+    assert "quoridor-replay replays/tournament-20240501-120000/t1-r1-p1-g1_alice_vs_bob.csv " in epilog
+    assert "quoridor-replay replays/tournament-20240501-120000/ " in epilog
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "20240501" in out and "replays/t1/" not in out

@@ -97,8 +97,9 @@ def test_the_old_client_log_replays_to_its_final_position_past_its_disagreement_
     # Violation rows past the disagreement are listed without changing the board.
     assert game.frames[7].status is S.INVALID_STEP and game.frames[7].position.pawns == game.frames[6].position.pawns
     assert set(game.frames[7].position.walls) == set(game.frames[6].position.walls)
-    # The end the rows show is not verified: no result is claimed.
-    assert not game.over and game.result() == "no result" and not game.frames[-1].over
+    # The last row is Enemy's Win: the end the log claims, shown as unverified (the rules checked up to line 4 only).
+    assert game.over and game.end_unverified and (game.winner, game.reason) == (1, "goal")
+    assert game.result() == "Enemy won (goal, unverified)" and not game.frames[-1].over
 
 
 def test_a_row_that_cannot_be_drawn_even_unchecked_ends_the_replay():

@@ -54,7 +54,7 @@ def test_a_folder_without_results_json_is_listed_from_its_logs(tmp_path):
     (tmp_path / "results.csv").write_text("round,pairing\n")         # the server's table, not a game
     entries = list_folder(tmp_path)
     assert [(e.game, e.score, e.result) for e in entries] == [
-        ("client_example", "*", "no result"),
+        ("client_example", "0-1", "goal, unverified"),
         ("notes", "?", "not a game log"),
         ("server_0_DEFENSIVE_VS_BASELINE", "1-0", "goal"),
         ("server_1_DEFENSIVE_VS_BASELINE", "0-1", "goal"),
@@ -106,3 +106,11 @@ def test_long_names_stay_whole_in_a_pipe(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if "r01-p01" in line)
     assert row.split()[:4] == ["1", game, white, black] and out.count("r01-p01") == 1
+
+
+def test_the_old_servers_tables_beside_the_logs_are_not_listed_as_games(tmp_path):
+    write_small_log(tmp_path, "t1-r1-p1-g1_alice_vs_bob.csv")
+    (tmp_path / "result.csv").write_text("time, player_name, score\n2024-05-01 12:00:00,bob,1\n")
+    (tmp_path / "player_list.csv").write_text("id, name, mac, ip, port\n0,alice,,,\n1,bob,,,\n")
+    entries = list_folder(tmp_path)
+    assert [e.game for e in entries] == ["t1-r1-p1-g1_alice_vs_bob"]

@@ -42,7 +42,7 @@ async def test_the_live_source_follows_every_game_to_the_positions_of_its_log(ma
     assert source.over and source.tournament == server.folder.name and len(source.standings) == 4
     assert len(source.games) == 6 and all(game.over and game.live for game in source.games.values())
     by_players = {}
-    for path in server.folder.glob("r[0-9]*.csv"):
+    for path in server.folder.glob("*_vs_*.csv"):
         game = load_game(path)
         by_players[game.players] = game
     for game in source.games.values():

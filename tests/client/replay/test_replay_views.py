@@ -58,7 +58,8 @@ def test_the_disagreement_of_the_old_client_log_is_shown():
     assert "disagrees with the rules at line 4" in out.splitlines()[0]
     assert "step 3/36 · line 4" in out and "Me sent an empty step  [-]" in out
     assert "status in the log: Ok" in out
-    assert "✗ the log disagrees with the rules (line 4): status 0 (Ok), but the rules judge" in out
+    assert ("✗ the log disagrees with the rules (line 4): 'Me' sent the empty step: the log says status 0 (Ok), "
+            "but by the rules it is status 7 (InvalidStep): empty step: neither a move nor a wall") in out
     assert "unverified: from this row on, rows are drawn as the log gives them, not checked by the rules" in out
     assert "stops here" not in out
 
@@ -88,7 +89,7 @@ def test_print_view_writes_every_frame_as_plain_text():
     out = console.file.getvalue()
     assert out.count("    a   b   c   d   e   f   g   h   i") == 2 * len(game.frames) == 2 * 37
     assert "\x1b[" not in out
-    assert "✗ line 4: status 0 (Ok)" in out.split("violations")[-1]     # after the last frame
+    assert "✗ line 4: 'Me' sent the empty step" in out.split("violations")[-1]     # after the last frame
 
 
 def test_live_line():
@@ -127,3 +128,22 @@ def test_marked_board_ignores_a_wall_that_is_not_on_the_board():
     pos = Position.initial()
     marked = render_board_marked(pos, wall=parse_wall("e7h"))
     assert not [s for s in marked.spans if str(s.style) == MARK_STYLE]
+
+
+def test_a_wall_sent_with_a_move_is_said_to_be_ignored():
+    game = load_game(legacy("client_example.csv"))
+    frame = game.frames[2]                 # line 3: Enemy,5,8,4,7,6,7,0 -- a move to e8 and the wall e7h
+    assert frame.line == 3 and frame.ignored_wall is not None and not frame.position.walls
+    out = plain(render_info(game, 2), width=200)
+    assert "Enemy moved to e8  [e8]\nthis row also gives the wall e7h: not placed, because a step with both a cell " \
+           "and a wall counts as the move (handout rule 5); the course's viewer ignores it too\n" in out
+    others = [f for f in game.frames if f is not frame]
+    assert all(f.ignored_wall is None and f.ignored_wall_note == "" for f in others)
+
+
+def test_the_title_gives_the_end_the_last_row_claims_as_unverified():
+    game = load_game(legacy("client_example.csv"))
+    title = plain(render_frame(game, 0), width=200).splitlines()[0]
+    assert title == ("Me (0) vs Enemy (1) · course rules · Enemy won (goal, unverified) · disagrees with the rules "
+                     "at line 4")
+    assert plain(render_info(game, 36), width=200).rstrip().endswith("Enemy won (goal, unverified)")

@@ -133,7 +133,7 @@ def test_rows_must_alternate_seat_0_first():
 
 def test_a_violation_row_must_be_one():
     problem = first_problem(game(("A", Step.move(5, 2), S.INVALID_STEP)))
-    assert "status 7 (InvalidStep), but the rules judge" in problem.message and "legal" in problem.message
+    assert problem.message == "'A' sent a move to e2 (5,2): the log says status 7 (InvalidStep), but by the rules it is legal"
     problem = first_problem(game(("A", Step.wall(0, 0, 0, 2), S.INSUFFICIENT_BLOCK)))
     assert "7 (InvalidStep)" in problem.message
 
@@ -199,7 +199,8 @@ def test_enemy_closed_ends_the_game_by_disconnect_and_its_player_wins():
     assert "rows make seat 1 win" in first_problem(game(*moved, outcome=GameOutcome(0, "disconnect", (0, 0),
                                                                                      (0, 0)))).message
     illegal = first_problem(game(("A", Step.move(5, 5), S.ENEMY_CLOSED)))
-    assert "status 4 (EnemyClosed), but the rules judge" in illegal.message and "not reachable" in illegal.message
+    assert "the log says status 4 (EnemyClosed), but by the rules it is status 7 (InvalidStep)" in illegal.message
+    assert "not reachable" in illegal.message
 
 
 def test_past_the_first_disagreement_rows_are_drawn_as_the_log_gives_them():
@@ -300,4 +301,40 @@ def test_a_wall_with_a_stray_cell_off_the_board_is_named_as_its_wall():
     # depend on the stray cell, which a CSV row does not keep.
     stray = Step(Location(0, 0), BlockBar(Location(5, 1), Location(7, 1)))
     assert _describe(stray) == _describe(Step(new_wall=stray.new_wall))
-    assert "(f1h)" in _describe(stray)
+    assert _describe(stray) == "the wall f1h ((5,1),(7,1))"
+
+
+def test_the_old_client_logs_last_row_claims_the_end_the_rules_could_not_check():
+    run = replay(legacy("client_example.csv"))
+    assert run.disagreement is not None and run.disagreement.line == 4
+    assert (run.winner, run.reason) == (None, None)               # no checked row ends the game
+    assert run.claimed == (1, "goal")                              # line 37: Enemy's Win on a1, its goal row
+
+
+@pytest.mark.parametrize("last, claimed", [
+    (("A", Step(), S.RULES_BREAKER), (1, "violations")),
+    (("A", Step.move(5, 3), S.LOST), (1, "step_cap")),
+    (("A", Step.move(5, 3), S.WIN), (0, "step_cap")),            # a Win off the goal row: only the step cap
+    (("A", Step.move(5, 3), S.ENEMY_CLOSED), (0, "disconnect")),
+    (("A", Step.move(5, 3), S.OK), None),
+])
+def test_the_claimed_end_goes_by_the_last_rows_status(last, claimed):
+    rows = [("A", Step.move(5, 2), S.OK), ("B", Step.move(5, 5), S.OK), last]     # B's row disagrees
+    assert replay(game(*rows)).claimed == claimed
+
+
+def test_nothing_is_claimed_when_the_rules_or_the_outcome_say_how_it_ended():
+    assert replay(game(*walk(2), ("A", Step.move(5, 3), S.OK))).claimed is None          # agrees throughout
+    outcome = GameOutcome(1, "violations", (0, 0), (0, 0))
+    rows = [("A", Step.move(5, 2), S.OK), ("B", Step.move(5, 5), S.OK), ("A", Step(), S.RULES_BREAKER)]
+    assert replay(game(*rows, outcome=outcome)).claimed is None                           # the log's outcome
+    cut = [("A", Step.move(5, 2), S.OK), ("B", Step.move(5, 5), S.OK), ("A", Step.move(0, 9), S.WIN)]
+    run = replay(game(*cut))
+    assert run.halt is not None and run.claimed is None                                   # its last row not drawn
+
+
+def test_a_misjudged_row_is_told_in_plain_words():
+    problem = first_problem(game(("A", Step(), S.OK)))
+    assert problem.message == ("'A' sent the empty step: the log says status 0 (Ok), but by the rules it is "
+                               "status 7 (InvalidStep): empty step: neither a move nor a wall")
+    assert "judge" not in problem.message
