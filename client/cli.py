@@ -109,12 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="quoridor-client", description="Connect a Quoridor bot to a Quoridor Arena server and play.",
         epilog="examples: quoridor-client --bot strong -k alice   |   "
                "quoridor-client --bot mybot.py:MyPlayer -p 19330 -k 191220000   |   quoridor-client -c config.json")
-    p.add_argument("-c", "--config", type=Path, help="JSON config file (the old client's fields work)")
+    p.add_argument("-c", "--config", type=Path, help="JSON config file (the old client's fields work; on quoridor-server, -c is games at once)")
     p.add_argument("--server", help="server URL (default ws://127.0.0.1:19330/)")
     p.add_argument("--host", help="server host (with -p; instead of --server)")
     p.add_argument("-p", "--port", type=int, help="server port (default 19330)")
     p.add_argument("-k", "--key", help="your player key")
-    p.add_argument("-n", "--name", help="display name (default: the key)")
+    p.add_argument("-n", "--name", help="display name (default: the key; on quoridor-server, -n is the number of players)")
     p.add_argument("-b", "--bot", help=f"built-in bot ({', '.join(BOTS)}), FILE.py (its one bot class), "
                                        f"FILE.py:CLASS or MODULE:CLASS (default {DEFAULT_BOT})")
     p.add_argument("-l", "--save-log", nargs="?", const=True, default=None, metavar="DIR",

@@ -2,12 +2,14 @@
 
 The server (``python -m server``) runs in the foreground with its live dashboard; each bot
 is its own ``python -m client`` process connecting over websockets, exactly as a student's bot
-would. At the end it says where the logs are and how to replay a game.
+would. The demo says what it starts before anything starts; at the end the server shows how to
+replay a game, and the demo where the logs and the bots' output are.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import socket
 import subprocess
 import sys
@@ -15,13 +17,29 @@ import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from .bots import BOTS
 from .commands import installed_command
 
-__all__ = ["main", "free_port"]
+__all__ = ["main", "free_port", "game_logs"]
 
 DEFAULT_BOTS = ("strong", "defender", "runner", "random")
+#: What ``quoridor-demo --help`` says first (the module docstring carries reST markup).
+DESCRIPTION = "A real tournament in one command: a Quoridor Arena server and built-in bots, each its own process."
+
+
+class _DeprecatedAlias(argparse.Action):
+    """An old spelling of an option: still works, and says in one line (on stderr) what to type instead."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, instead: str, why: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
+        self.instead, self.why = instead, why
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"{parser.prog}: note: {option_string} is deprecated ({self.why}); use {self.instead}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def free_port() -> int:
@@ -29,6 +47,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def game_logs(folder: Path) -> list[Path]:
+    """The game logs a tournament folder's ``results.json`` lists, in play order (none when it has none).
+
+    Not every ``.csv`` there: the server also writes ``results.csv`` and the old server's result files.
+    """
+    try:
+        games = json.loads((folder / "results.json").read_text(encoding="utf-8"))["games"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [Path(game["log_path"]) for game in games if isinstance(game, dict) and game.get("log_path")]
 
 
 def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:  # type: ignore[type-arg]
@@ -43,13 +73,16 @@ def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:  # type: ignor
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo tournament; returns the server's exit code."""
-    parser = argparse.ArgumentParser(prog="quoridor-demo", description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(prog="quoridor-demo", description=DESCRIPTION,
                                      epilog=f"after it: {installed_command('quoridor-replay')} "
                                             "replays/<tournament>/<game>.csv")
     parser.add_argument("--bots", default=",".join(DEFAULT_BOTS),
                         help=f"comma-separated built-in bots (default {','.join(DEFAULT_BOTS)}; "
                              f"choose from {', '.join(BOTS)})")
-    parser.add_argument("-r", "--rounds", type=int, default=2, help="games per pairing (default 2)")
+    parser.add_argument("-r", "--games-per-pairing", type=int, default=2, dest="games_per_pairing", metavar="R",
+                        help="games per pairing, seats alternating (default 2)")
+    parser.add_argument("--rounds", action=_DeprecatedAlias, type=int, dest="games_per_pairing",
+                        instead="-r or --games-per-pairing", why="it means games per pairing, not rounds")
     parser.add_argument("--data-dir", type=Path, default=Path("replays"), help="where logs go (default replays/)")
     parser.add_argument("--view", choices=["auto", "live", "plain"], default="auto", help="server view (default auto)")
     parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (default 600)")
@@ -58,13 +91,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [b for b in bots if b not in BOTS]
     if unknown or len(bots) < 2:
         parser.error(f"--bots needs two or more of {', '.join(BOTS)}; got {args.bots!r}")
-    if args.rounds < 1:
-        parser.error("--rounds must be at least 1")
+    if args.games_per_pairing < 1:
+        parser.error("--games-per-pairing must be at least 1")
     port = free_port()
     name = datetime.now().strftime("demo-%Y%m%d-%H%M%S")
     folder = args.data_dir / name
+    # Something on screen at once: the server's dashboard takes a second or more to come up (a Python
+    # start-up and its imports), longer on a busy machine.
+    print(f"quoridor-demo: starting a server and {len(bots)} bots ({', '.join(bots)}) …", flush=True)
     server = subprocess.Popen([sys.executable, "-m", "server", "-p", str(port), "-n", str(len(bots)),
-                               "-r", str(args.rounds), "--data-dir", str(args.data_dir), "--name", name,
+                               "-r", str(args.games_per_pairing), "--data-dir", str(args.data_dir), "--name", name,
                                "--view", args.view, "--seed", "2026"])
     clients = []
     client_log = args.data_dir / f"{name}-clients.log"
@@ -89,10 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 except subprocess.TimeoutExpired:
                     _stop(client)
             _stop(server)
-    games = sorted(p for p in folder.glob("*.csv") if p.name != "results.csv")
-    if code == 0 and games:
-        print(f"\n{len(games)} game logs in {folder}/ (bot output: {client_log})")
-        print(f"replay a game:  {installed_command('quoridor-replay')} {games[0]}")
+    games = game_logs(folder)
+    if code == 0 and games:     # the server has just said how to replay them
+        print(f"{len(games)} game logs in {folder}/ (the bots' output: {client_log})")
     elif code != 0:
         print(f"quoridor-demo: the server stopped with exit code {code}; bot output is in {client_log}",
               file=sys.stderr)

@@ -17,6 +17,7 @@ import resource
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +34,13 @@ from .match import MatchRunner
 from .puzzle_desk import PuzzleDesk
 from .router import Router
 from .settings import ServerSettings
+from .store_export import legacy_paths
 from .results import Results
 from .tournament import Reporter, TournamentRunner
 from .updates import game_update, standing_rows
 from .wire import LinkSettings, WebSocketLink
 
-__all__ = ["ArenaServer", "SilentReporter"]
+__all__ = ["ArenaServer", "SilentReporter", "Stage"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -56,6 +58,16 @@ CLOSE_TIMEOUT_S = 2.0
 PING_INTERVAL_S = 20.0
 #: Open files kept for the server's own use (logs, the databases) when it sizes its connection limit.
 FILES_IN_RESERVE = 0.5
+#: Seconds between looks at the seats while waiting: a player that leaves says nothing, the count must still drop.
+SEATS_CHECK_S = 0.5
+
+
+class Stage(Enum):
+    """How far a server's tournament has got: what stopping the server now leaves behind."""
+
+    WAITING = "waiting"         # nothing stored yet: no game played, nothing to resume
+    PLAYING = "playing"         # stored and unfinished (a resumed one too): --resume continues it
+    FINISHED = "finished"       # over and recorded: nothing to resume
 
 
 def connection_capacity(open_files: int) -> int:
@@ -112,6 +124,8 @@ class ArenaServer:
         self.folder: Path | None = None
         self.runner: TournamentRunner | None = None
         self.done = asyncio.Event()
+        self._finished = False
+        self._seated: list[str] = []                          # the names last reported while waiting
         self._closed = False
         self._log_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-logs")
 
@@ -140,7 +154,7 @@ class ArenaServer:
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
-        router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self.reporter.message)
+        router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say)
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
                                      handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
                                      ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
@@ -168,9 +182,15 @@ class ArenaServer:
             self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — serving the puzzle rooms "
                                   f"({', '.join(self.desk.rooms)}); no tournament. Ctrl-C stops.")
         else:
-            self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — waiting for "
-                                  f"{self.lobby.seats if self.lobby.expected is None else len(self.lobby.expected)}"
-                                  " players")
+            self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — waiting for {self._seats()[1]} players")
+            self.reporter.players_waiting([], self._seats()[1], None)
+
+    @property
+    def stage(self) -> Stage:
+        """How far the tournament has got (what an interrupted server tells the organiser)."""
+        if self._finished:
+            return Stage.FINISHED
+        return Stage.WAITING if self.tournament_id is None else Stage.PLAYING
 
     @property
     def port(self) -> int:
@@ -193,7 +213,10 @@ class ArenaServer:
         # A seated player may leave between the last seat being taken and this task waking up:
         # start only when every seat is still taken at the moment the doors close.
         while not self.lobby.full.is_set():
-            await self.lobby.full.wait()
+            try:
+                await asyncio.wait_for(self.lobby.full.wait(), SEATS_CHECK_S)
+            except TimeoutError:
+                self._seats_changed(None)
         sessions = self.lobby.start()
         if self.tournament_id is None:
             s = self.settings
@@ -212,8 +235,10 @@ class ArenaServer:
         standings = await self.runner.run()
         rows = standing_rows(standings)
         await self.results.finish_tournament(self.tournament_id, [r.model_dump() for r in rows])
-        files = await self.results.export(self.tournament_id, self.folder)
-        self.reporter.tournament_finished(standings, list(files))
+        self._finished = True
+        files = [*await self.results.export(self.tournament_id, self.folder), *legacy_paths(self.folder)]
+        logs = [Path(row.log_path) for row in await self.results.games(self.tournament_id, "finished") if row.log_path]
+        self.reporter.tournament_finished(standings, list(files), logs)
         if self._standings_timer is not None:          # the final table goes in tournament_over
             self._standings_timer.cancel()
             self._standings_timer = None
@@ -262,7 +287,36 @@ class ArenaServer:
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:
         self.connections.settle(peer, anonymous=False)
         self.connections.greeted.add(peer)    # it hears the end of the contest (the close frame)
-        self.reporter.message(f"{session.name} joined from {peer.address} (legacy TCP)")
+        self._say(f"{session.name} joined from {peer.address} (legacy TCP)")
+
+    def _seats(self) -> tuple[list[str], int]:
+        """The names seated so far, and the seats to fill (the stored players' on --resume)."""
+        lobby = self.lobby
+        return [s.name for s in lobby.sessions], lobby.seats if lobby.expected is None else len(lobby.expected)
+
+    def _say(self, text: str) -> None:
+        """A line from the router or the legacy port; a join while the seats fill says how many are taken."""
+        if not self._seats_changed(text):
+            self.reporter.message(text)
+
+    def _seats_changed(self, news: str | None) -> bool:
+        """Before the start, tell the reporter who is seated when that changed since it was last told; True if told.
+
+        A join comes with its line (``news``); a leave says nothing of itself and is noticed here,
+        by name, on the next look (``SEATS_CHECK_S``) or the next line.
+        """
+        if self.lobby.started or self.settings.puzzles_only:
+            return False
+        joined, seats = self._seats()
+        if joined == self._seated:
+            return False
+        gone = [name for name in self._seated if name not in joined]
+        self._seated = joined
+        lines = [news] if news else []
+        if gone:
+            lines.append(f"{', '.join(gone)} left")
+        self.reporter.players_waiting(joined, seats, "; ".join(lines) or None)
+        return True
 
     def _welcome(self, player: str) -> Welcome:
         s = self.settings

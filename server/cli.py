@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
 import re
@@ -17,13 +18,26 @@ from rich.console import Console
 from shared.quoridor import RULESETS
 
 from . import eventloop
-from .app import ArenaServer
+from .app import ArenaServer, Stage
 from .live import LiveReporter, PlainReporter
 from .logfile import out_of_descriptors
 from .settings import ServerSettings
 from .store import StoreError
 
-__all__ = ["main", "build_parser", "settings_from_args", "read_roster"]
+__all__ = ["main", "build_parser", "settings_from_args", "read_roster", "interrupted_message"]
+
+
+class _DeprecatedAlias(argparse.Action):
+    """An old spelling of an option: still works, and says in one line (on stderr) what to type instead."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, instead: str, why: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
+        self.instead, self.why = instead, why
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"{parser.prog}: note: {option_string} is deprecated ({self.why}); use {self.instead}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,16 +47,20 @@ def build_parser() -> argparse.ArgumentParser:
         description="Quoridor Arena referee server: waits for N players over websockets, runs the tournament, "
                     "shows it live, writes every game's log and the results. The puzzle rooms (sokoban, ice, "
                     "circuit) are served on the same port while it runs.",
-        epilog="example: quoridor-server -p 19330 -n 4 -r 2   (4 players, round-robin, 2 games per pairing)")
+        epilog="example: quoridor-server -p 19330 -n 4 -r 2   (4 players, round-robin, 2 games per pairing). "
+               "-n and -c mean other things to quoridor-client (its display name, its config file).")
     p.add_argument("-p", "--port", type=int, default=19330, help="port to listen on (default 19330; 0 = any free)")
     p.add_argument("--legacy-port", type=int, metavar="PORT",
                    help="also listen on this TCP port for the course's C++ clients, unchanged (the old binary "
                         "protocol; off unless given; 0 = any free)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 = all)")
     p.add_argument("-n", "--players", type=int, default=2, help="players to wait for (default 2 = a single match; 0 = no tournament, "
-                        "serve only the puzzle rooms until stopped)")
-    p.add_argument("-r", "--games-per-pairing", "--rounds", type=int, default=1, dest="games_per_pairing", metavar="R",
-                   help="games per pairing, seats alternating (default 1)")
+                        "serve only the puzzle rooms until stopped). On quoridor-client, -n is the display name")
+    p.add_argument("-r", "--games-per-pairing", type=int, default=1, dest="games_per_pairing", metavar="R",
+                   help="games per pairing, seats alternating (default 1); not rounds: a tournament's rounds (the r1, "
+                        "r2 of game ids) follow from the players")
+    p.add_argument("--rounds", action=_DeprecatedAlias, type=int, dest="games_per_pairing",
+                   instead="-r or --games-per-pairing", why="it means games per pairing, not rounds")
     p.add_argument("-f", "--format", choices=["round-robin", "knockout"], default="round-robin",
                    help="tournament format (default round-robin)")
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="course",
@@ -54,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="remove a bot after N timeouts in the contest; its remaining games are forfeits (off)")
     p.add_argument("--step-cap", type=int, default=100, metavar="N", help="steps per player per game (default 100)")
     p.add_argument("-c", "--concurrency", type=int, metavar="N",
-                   help="games at once (default: every game of a round)")
+                   help="games at once (default: every game of a round). On quoridor-client, -c is the config file")
     p.add_argument("--data-dir", type=Path, default=Path("replays"),
                    help="where logs, results and the database go (default replays/)")
     p.add_argument("--roster", type=Path, metavar="FILE",
@@ -157,10 +175,28 @@ def _problem(error: Any) -> str:
         return message
     # argparse has no public list of its actions; _actions is stable since Python 3.2.
     options = {action.dest: max(action.option_strings, key=len)
-               for action in build_parser()._actions if action.option_strings}
+               for action in build_parser()._actions if action.option_strings and action.help != argparse.SUPPRESS}
     field = str(error["loc"][0])
     name = options.get(field, "--" + field.replace("_", "-"))
     return f"{name}: {message}"
+
+
+class _Interrupted(Exception):
+    """Ctrl-C stopped the server; raised in place of the cancellation once everything is closed, with what to say."""
+
+
+def interrupted_message(stage: Stage, *, resume: bool, puzzles_only: bool, folder: Path) -> str:
+    """What a server stopped by Ctrl-C at ``stage`` tells the organiser: what is saved, and whether --resume applies."""
+    if puzzles_only:
+        return "stopped: the puzzle leaderboards are saved"
+    if stage is Stage.FINISHED:
+        return f"stopped after the tournament finished: its results are in {folder}/; there is nothing to resume"
+    if stage is Stage.PLAYING:
+        return "interrupted: finished games are saved; start again with --resume to continue"
+    if resume:      # stopped while the stored tournament was being looked up
+        return "interrupted before the tournament resumed: nothing new was played; start again with --resume"
+    return ("interrupted while waiting for players: no game was played, so there is nothing to resume; "
+            "start the server again as before")
 
 
 async def _run(settings: ServerSettings, reporter: object) -> int:
@@ -171,6 +207,11 @@ async def _run(settings: ServerSettings, reporter: object) -> int:
             await server.serve_forever()
         else:
             await server.run_tournament()
+    except asyncio.CancelledError:
+        # Ctrl-C: asyncio cancels this task and would raise a bare KeyboardInterrupt in main(), which
+        # cannot tell waiting from playing; how far the server got is known here (said after the finally).
+        raise _Interrupted(interrupted_message(server.stage, resume=settings.resume, puzzles_only=settings.puzzles_only,
+                                               folder=server.folder or settings.data_dir)) from None
     finally:
         if isinstance(reporter, LiveReporter):
             reporter.stop()
@@ -193,11 +234,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(message)s")
     try:
         return eventloop.run(_run(settings, reporter))
+    except _Interrupted as stopped:
+        print(stopped, file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
+        # A second Ctrl-C, or one before the server ran or after it closed: how far it got is unknown.
         if settings.puzzles_only:
             print("stopped: the puzzle leaderboards are saved", file=sys.stderr)
         else:
-            print("interrupted: finished games are saved; start again with --resume to continue", file=sys.stderr)
+            print("interrupted: games that finished are saved; if the tournament had started, start again with "
+                  "--resume to continue it", file=sys.stderr)
         return 130
     except (ValueError, StoreError) as exc:
         print(f"quoridor-server: {exc}", file=sys.stderr)

@@ -2,11 +2,17 @@
 
 Both are ``Reporter`` implementations. The dashboard keeps a small snapshot of the tournament
 and renders it with pure functions (``render_dashboard``) into a ``Live(auto_refresh=False)``,
-refreshed at most a few times a second so that hundreds of games never slow the referee.
+refreshed at most a few times a second so that hundreds of games never slow the referee. It
+is on screen from the moment the server listens (the seats filling, ``2 of 4 joined``), and a
+terminal too small for the full tables (80x24) gets a compact layout that fits it line for line.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -14,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.panel import Panel
 from rich.progress_bar import ProgressBar
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -27,13 +34,43 @@ from shared.tournament import GameResult, Row, Standings
 
 from .standings_view import crosstable_text, render_crosstable, render_standings, standings_text
 
-__all__ = ["PlainReporter", "LiveReporter", "Snapshot", "render_dashboard", "describe_result"]
+__all__ = ["PlainReporter", "LiveReporter", "Snapshot", "render_dashboard", "describe_result", "replay_hint",
+           "replay_command"]
+
+#: The full layout needs this many columns (its standings table); a narrower terminal gets the compact one.
+FULL_WIDTH = 100
 
 
 def describe_result(white: str, black: str, result: GameResult) -> str:
     """``alice 1-0 bob (goal)``: a finished game in one line."""
     score = {0: "1-0", 1: "0-1", None: "½-½"}[result.winner]
     return f"{white} {score} {black} ({result.reason.replace('_', ' ')})"
+
+
+def replay_command() -> str:
+    """``quoridor-replay`` as a shell word to paste: the script beside this Python, relative when under the cwd.
+
+    The rule of ``client.commands.installed_command`` (server and client do not import each other):
+    after the README's quick start the virtual environment is not activated, so a bare name is not found.
+    """
+    folder = Path(sys.executable).absolute().parent     # not resolved: a venv's python is a symlink
+    for path in (folder / "quoridor-replay", folder / "quoridor-replay.exe"):
+        if path.is_file():
+            try:
+                return shlex.quote(str(path.relative_to(Path.cwd())))
+            except ValueError:
+                return shlex.quote(str(path))
+    found = shutil.which("quoridor-replay")
+    return shlex.quote(found) if found else "quoridor-replay"
+
+
+def replay_hint(logs: Sequence[Path]) -> list[str]:
+    """The end screen's lines on replaying: a game's log (the first played), and the folder to pick one from."""
+    if not logs:
+        return []
+    command = replay_command()
+    return [f"replay a game:  {command} {shlex.quote(str(logs[0]))}",
+            f"pick a game:    {command} {shlex.quote(str(logs[0].parent) + os.sep)}"]
 
 
 class PlainReporter:
@@ -47,6 +84,11 @@ class PlainReporter:
     def _line(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+    def players_waiting(self, joined: Sequence[str], seats: int, news: str | None) -> None:
+        """A join or a leave before the start, with the seats taken: ``alice joined from … — 2 of 4 joined``."""
+        if news is not None:        # the empty lobby: the "listening … waiting for 4 players" line said it
+            self._line(f"{news} — {len(joined)} of {seats} joined")
 
     def tournament_started(self, name: str, players: Sequence[str], games_total: int | None) -> None:
         self.total = games_total
@@ -70,13 +112,15 @@ class PlainReporter:
     def message(self, text: str) -> None:
         self._line(text)
 
-    def tournament_finished(self, standings: Standings, files: Sequence[Path]) -> None:
+    def tournament_finished(self, standings: Standings, files: Sequence[Path], logs: Sequence[Path] = ()) -> None:
         self._line("final standings:")
         self._line(standings_text(standings.rows()))
         self._line("crosstable (points/games of the row player against each column player):")
         self._line(crosstable_text(standings))
         for path in files:
             self._line(f"results written to {path}")
+        for line in replay_hint(logs):
+            self._line(line)
 
 
 @dataclass
@@ -95,6 +139,8 @@ class Snapshot:
 
     name: str = ""
     total: int | None = None
+    #: While the seats fill: the players seated so far and the seats there are (None once it started).
+    waiting: tuple[list[str], int] | None = None
     done: int = 0
     games: dict[str, _GameView] = field(default_factory=dict)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=8))
@@ -120,37 +166,141 @@ def _name(step: Step | None) -> str:
         return "?"
 
 
-def render_dashboard(snap: Snapshot, *, max_games: int = 12, max_rows: int = 20) -> Group:
-    """The whole dashboard as one renderable: progress, games in progress, the standings' top, recent events."""
-    total = snap.total or max(snap.done + len(snap.games), 1)
+def _header(left: str, right: str, completed: int, total: int) -> list[RenderableType]:
+    """The title line and the progress bar under it (two lines)."""
     header = Table.grid(expand=True)
-    header.add_column(ratio=1)
-    header.add_column(justify="right")
-    header.add_row(Text(f"Quoridor Arena · {snap.name}", style="bold"),
-                   Text(f"{snap.done}/{snap.total if snap.total else '?'} games"))
+    header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    header.add_column(justify="right", no_wrap=True)
+    header.add_row(Text(left, style="bold"), Text(right))
     # A bare ProgressBar ends without a line break, so the next title would share its line: a grid row ends one.
     bar = Table.grid(expand=True)
-    bar.add_row(ProgressBar(total=total, completed=snap.done))
-    parts: list = [header, bar]
-    games = Table(title="games in progress", expand=True, title_style="bold")
+    bar.add_row(ProgressBar(total=max(total, 1), completed=completed))
+    return [header, bar]
+
+
+def _lines(texts: Sequence[str]) -> Table:
+    """Plain lines, one screen line each (a long one is cut with ``…``)."""
+    table = Table.grid(expand=True)
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    for text in texts:
+        table.add_row(text)
+    return table
+
+
+def render_dashboard(snap: Snapshot, *, max_games: int = 12, max_rows: int = 20,
+                     height: int | None = None, width: int | None = None) -> Group:
+    """The whole dashboard as one renderable: progress, games in progress, the standings' top, recent events.
+
+    While the seats fill it shows who has joined (``2 of 4 joined``). Given the terminal's ``height``
+    (and ``width``), a layout that would not fit (taller, or narrower than ``FULL_WIDTH``) becomes the
+    compact one: borderless tables, one line per row, cut to fit ``height - 1`` lines.
+    """
+    if snap.waiting is not None:
+        return _render_waiting(snap, height)
+    games = list(snap.games.items())[:max_games]
+    rows = snap.standing_rows()[:max_rows] if snap.standings is not None and snap.standings.games_done else []
+    if height is not None and ((width is not None and width < FULL_WIDTH) or
+                               _full_height(snap, len(games), len(rows)) > height - 1):
+        return _render_compact(snap, height, max_games=max_games, max_rows=max_rows)
+    total = snap.total or max(snap.done + len(snap.games), 1)
+    parts = _header(f"Quoridor Arena · {snap.name}", f"{snap.done}/{snap.total if snap.total else '?'} games",
+                    snap.done, total)
+    table = Table(title="games in progress", expand=True, title_style="bold")
     for column in ("game", "seat 0", "seat 1", "steps", "last", "clocks (s)", "violations"):
-        games.add_column(column)
-    for game_id, view in list(snap.games.items())[:max_games]:
-        games.add_row(game_id, Text(view.white, "bright_cyan"), Text(view.black, "bright_magenta"),
-                      str(view.steps), _name(view.last),
-                      f"{view.clocks_ms[0] / 1000:.1f} / {view.clocks_ms[1] / 1000:.1f}",
-                      f"{view.violations[0]} / {view.violations[1]}")
+        table.add_column(column)
+    for game_id, view in games:
+        table.add_row(*_game_cells(game_id, view))
     if len(snap.games) > max_games:
-        games.caption = f"… and {len(snap.games) - max_games} more"
-    parts.append(games)
-    if snap.standings is not None and snap.standings.games_done:
-        rows = snap.standing_rows()
-        table = render_standings(rows[:max_rows], title="standings")
-        if len(rows) > max_rows:
-            table.caption = f"… and {len(rows) - max_rows} more (all of them at the end)"
-        parts.append(table)
+        table.caption = f"… and {len(snap.games) - max_games} more"
+    parts.append(table)
+    if rows:
+        standings = render_standings(rows, title="standings")
+        hidden = len(snap.standing_rows()) - len(rows)
+        if hidden:
+            standings.caption = f"… and {hidden} more (all of them at the end)"
+        parts.append(standings)
     if snap.recent:
         parts.append(Panel("\n".join(snap.recent), title="recent", title_align="left"))
+    return Group(*parts)
+
+
+def _game_cells(game_id: str, view: _GameView) -> tuple[str | Text, ...]:
+    return (game_id, Text(view.white, "bright_cyan"), Text(view.black, "bright_magenta"), str(view.steps),
+            _name(view.last), f"{view.clocks_ms[0] / 1000:.1f} / {view.clocks_ms[1] / 1000:.1f}",
+            f"{view.violations[0]} / {view.violations[1]}")
+
+
+def _full_height(snap: Snapshot, games: int, rows: int) -> int:
+    """Lines the full layout takes: header and bar, each table's title, borders, header and caption, the panel."""
+    height = 2 + 5 + games + (len(snap.games) > games)
+    if rows:
+        height += 5 + rows + (len(snap.standing_rows()) > rows)
+    if snap.recent:
+        height += 2 + len(snap.recent)
+    return height
+
+
+def _share(room: int, wanted: Sequence[int], floors: Sequence[int], order: Sequence[int]) -> list[int]:
+    """Rows for each section within ``room`` lines, a section shown taking one line more (its header).
+
+    First each section's floor, then all it wants, sections taken in ``order`` both times.
+    """
+    given = [0] * len(wanted)
+    for limits in (floors, wanted):
+        for i in order:
+            header = 1 if given[i] == 0 else 0
+            extra = min(min(limits[i], wanted[i]) - given[i], room - header)
+            if extra > 0:
+                given[i] += extra
+                room -= extra + header
+    return given
+
+
+def _render_compact(snap: Snapshot, height: int, *, max_games: int, max_rows: int) -> Group:
+    """The dashboard in ``height - 1`` lines: every table borderless, one line per row, cut with ``… and N more``."""
+    total = snap.total or max(snap.done + len(snap.games), 1)
+    parts = _header(f"Quoridor Arena · {snap.name}", f"{snap.done}/{snap.total if snap.total else '?'} games",
+                    snap.done, total)
+    all_rows = snap.standing_rows() if snap.standings is not None and snap.standings.games_done else []
+    wanted = [min(len(snap.games), max_games), min(len(all_rows), max_rows), len(snap.recent)]
+    # Floors: a couple of games, the leaders and the latest news show first; then the rest of the
+    # standings, of the games, of the news.
+    games_n, rows_n, recent_n = _share(height - 1 - len(parts), wanted, floors=(2, 3, 1), order=(1, 0, 2))
+    if games_n:
+        table = Table(expand=True, box=None, show_edge=False, pad_edge=False, header_style="bold")
+        for column, least, most in (("game", 11, None), ("seat 0", 6, 16), ("seat 1", 6, 16), ("steps", 5, None),
+                                    ("last", 4, None), ("clocks (s)", 11, None), ("viol.", 5, None)):
+            table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=least, max_width=most)
+        shown = list(snap.games.items())
+        cut = len(shown) > games_n
+        for game_id, view in shown[:games_n - cut]:
+            table.add_row(*_game_cells(game_id, view))
+        parts.append(table)
+        if cut:
+            parts.append(_lines([f"… and {len(shown) - games_n + 1} more games in progress"]))
+    if rows_n:
+        cut = len(all_rows) > rows_n
+        parts.append(render_standings(all_rows[:rows_n - cut], compact=True))
+        if cut:
+            parts.append(_lines([f"… and {len(all_rows) - rows_n + 1} more players (all of them at the end)"]))
+    if recent_n:
+        parts.append(Rule("recent", align="left", style="dim"))
+        parts.append(_lines(list(snap.recent)[-recent_n:]))
+    return Group(*parts)
+
+
+def _render_waiting(snap: Snapshot, height: int | None) -> Group:
+    """Before the start: how many of the seats are taken, by whom, and the latest news."""
+    assert snap.waiting is not None
+    joined, seats = snap.waiting
+    parts = _header("Quoridor Arena · waiting for players", f"{len(joined)} of {seats} joined", len(joined), seats)
+    parts.append(_lines([f"joined: {', '.join(joined)}" if joined else "nobody has joined yet"]))
+    recent = list(snap.recent)
+    if height is not None:
+        room = height - 1 - len(parts) - 2          # the panel's borders take two lines
+        recent = recent[-room:] if room > 0 else []
+    if recent:
+        parts.append(Panel(_lines(recent), title="recent", title_align="left"))
     return Group(*parts)
 
 
@@ -173,7 +323,8 @@ class LiveReporter:
         if not self._started:
             self.live.start()
             self._started = True
-        self.live.update(render_dashboard(self.snap), refresh=True)
+        size = self.console.size
+        self.live.update(render_dashboard(self.snap, height=size.height, width=size.width), refresh=True)
 
     def stop(self) -> None:
         """Leave the last frame on screen."""
@@ -182,8 +333,15 @@ class LiveReporter:
             self.live.stop()
             self._started = False
 
+    def players_waiting(self, joined: Sequence[str], seats: int, news: str | None) -> None:
+        """Show the seats filling (the dashboard's first frame, as soon as the server listens)."""
+        self.snap.waiting = (list(joined), seats)
+        if news is not None:
+            self.snap.recent.append(news)
+        self._draw(force=True)          # a join is rare and the view small: never leave a stale count on screen
+
     def tournament_started(self, name: str, players: Sequence[str], games_total: int | None) -> None:
-        self.snap.name, self.snap.total = name, games_total
+        self.snap.name, self.snap.total, self.snap.waiting = name, games_total, None
         self.snap.standings = Standings(list(players))
         self._draw(force=True)
 
@@ -219,9 +377,11 @@ class LiveReporter:
         else:
             self.console.print(text)
 
-    def tournament_finished(self, standings: Standings, files: Sequence[Path]) -> None:
+    def tournament_finished(self, standings: Standings, files: Sequence[Path], logs: Sequence[Path] = ()) -> None:
         self.snap.standings = standings
         self.stop()
         self.console.print(render_crosstable(standings))
         for path in files:
-            self.console.print(f"results written to {path}")
+            self.console.print(f"results written to {path}", highlight=False)
+        for line in replay_hint(logs):
+            self.console.print(line, highlight=False, soft_wrap=True)

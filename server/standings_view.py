@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -47,17 +48,35 @@ def _elo_style(elo: float | None) -> str:
     return "green" if elo > 0 else "red"
 
 
-def render_standings(rows: Sequence[Row], *, title: str | None = None) -> Table:
+#: The columns of the compact table (a small terminal): no W/L/D per seat, and every row one line.
+_COMPACT = ("#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time (s)")
+#: Widths the compact table keeps whatever the names (``+147.2 ± 211.9``); at most 76 columns in all.
+_COMPACT_WIDTHS = {"Elo": 14}
+
+
+def render_standings(rows: Sequence[Row], *, title: str | None = None, compact: bool = False) -> Table:
     """The standings as a rich table: rank, player, points, games, W/L/D (all, as player 0 and as player 1), Elo ± error,
-    violations, time."""
-    table = Table(title=title, header_style="bold")
-    for header in _HEADERS:
+    violations, time.
+
+    ``compact``: for a small terminal, no borders, no per-seat W/L/D, exactly one line per row (a long
+    name is cut with ``…``), so that a caller can count the lines it takes: one for the header, one per row.
+    """
+    headers = _COMPACT if compact else _HEADERS
+    table = Table(title=title, header_style="bold", box=None if compact else box.HEAVY_HEAD,
+                  show_edge=not compact, pad_edge=not compact)
+    for header in headers:
+        if compact:     # a long name gives way, never the numbers (rich would squeeze every column alike)
+            least, most = (6, 20) if header == "Player" else (_COMPACT_WIDTHS.get(header, len(header)), None)
+        else:
+            least, most = None, None
         table.add_column(header, justify="left" if header in _LEFT else "right",
-                         style="bold" if header == "Pts" else None, no_wrap=header == "Player")
+                         style="bold" if header == "Pts" else None, no_wrap=compact or header == "Player",
+                         min_width=least, max_width=most)
     for row in rows:
         cells: list[str | Text] = list(_cells(row, ascii_only=False))
         cells[_HEADERS.index("Elo")] = Text(str(cells[_HEADERS.index("Elo")]), style=_elo_style(row.elo))
-        table.add_row(*cells, style="bold" if row.rank == 1 and row.games else None)
+        chosen = [cells[_HEADERS.index(header)] for header in headers]
+        table.add_row(*chosen, style="bold" if row.rank == 1 and row.games else None)
     return table
 
 

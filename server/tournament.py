@@ -30,7 +30,7 @@ from .players import PlayerSession
 from .settings import ServerSettings
 from .results import Results
 
-__all__ = ["TournamentRunner", "Reporter", "GameKey", "game_key"]
+__all__ = ["TournamentRunner", "Reporter", "GameKey", "game_key", "log_name"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -48,7 +48,12 @@ def game_key(game: ScheduledGame) -> GameKey:
 
 
 class Reporter(Protocol):
-    """What the live view (or a test) is told as the tournament goes."""
+    """What the live view (or a test) is told as the tournament goes.
+
+    ``players_waiting``: before the start, who has taken a seat of ``seats`` after a join or a
+    leave (``news`` says which, in one line; None for the empty lobby). ``tournament_finished``:
+    the results' files and the games' logs in play order (the end screen offers one to replay).
+    """
 
     def tournament_started(self, name: str, players: Sequence[str], games_total: int | None) -> None: ...
     def game_started(self, game_id: str, white: str, black: str) -> None: ...
@@ -56,11 +61,23 @@ class Reporter(Protocol):
     def game_finished(self, game_id: str, white: str, black: str, result: GameResult) -> None: ...
     def standings(self, standings: Standings) -> None: ...
     def message(self, text: str) -> None: ...
-    def tournament_finished(self, standings: Standings, files: Sequence[Path]) -> None: ...
+    def tournament_finished(self, standings: Standings, files: Sequence[Path], logs: Sequence[Path] = ()) -> None: ...
+    def players_waiting(self, joined: Sequence[str], seats: int, news: str | None) -> None: ...
 
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "player"
+
+
+def log_name(game_id: str, white: str, black: str) -> str:
+    """The file name of a game's log: its game id, as the dashboard and the results show it, and who played.
+
+    ``t3-r1-p1-g1_carol_vs_bob.csv``: the game id makes it unique (a voided game's replay has an id of
+    its own, ``t3-r1-p1-g1-replay1``); the names are there for a person reading a folder listing. Only
+    letters, digits and ``_ . -`` before ``.csv``: safe in a shell, on any file system, and as an
+    argument to the course's old viewer (``QuoridorUI.exe FILE.csv``).
+    """
+    return f"{_safe(game_id)}_{_safe(white)}_vs_{_safe(black)}.csv"
 
 
 class TournamentRunner:
@@ -176,8 +193,7 @@ class TournamentRunner:
 
     async def _play(self, game: ScheduledGame, game_id: str) -> GameResult:
         white, black = self.sessions[game.white], self.sessions[game.black]
-        log_path = self.folder / (f"r{game.round + 1:02d}-p{game.pairing + 1:02d}-g{game.game_in_pairing + 1}"
-                                  f"_{_safe(white.name)}_vs_{_safe(black.name)}.csv")
+        log_path = self.folder / log_name(game_id, white.name, black.name)
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
                              tournament=self.name, on_step=self._on_step, rows=self.rows)

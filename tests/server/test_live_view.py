@@ -7,7 +7,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from server.live import LiveReporter, PlainReporter, Snapshot, describe_result, render_dashboard
+from server.live import (
+    LiveReporter, PlainReporter, Snapshot, describe_result, render_dashboard, replay_command, replay_hint,
+)
 from shared.quoridor import Step
 from shared.referee import GameReferee, StepJudged
 from shared.tournament import GameResult, Standings
@@ -130,3 +132,135 @@ def test_games_ending_together_do_not_each_redraw_the_screen():
                                GameResult(f"p{2 * i}", f"p{2 * i + 1}", 0, "goal", (1, 2)))
     assert len(draws) <= 1                                    # at most fps draws a second, not one per game
     reporter.stop()
+
+
+# -- the seats filling ---------------------------------------------------------------------------
+
+def test_the_dashboard_is_up_as_soon_as_the_server_listens_and_counts_the_seats():
+    out = console()
+    reporter = LiveReporter(out)
+    reporter.message("listening on ws://127.0.0.1:1/ — waiting for 4 players")
+    reporter.players_waiting([], 4, None)                  # the first frame, before anybody joins
+    assert reporter.live.is_started
+    first = console()
+    first.print(reporter.live.renderable)                   # what is on the screen now
+    assert "0 of 4 joined" in first.file.getvalue() and "nobody has joined yet" in first.file.getvalue()
+    reporter.players_waiting(["alice"], 4, "alice joined from 127.0.0.1")
+    reporter.players_waiting(["alice", "bob"], 4, "bob joined from 127.0.0.1")
+    screen = console()
+    screen.print(render_dashboard(reporter.snap))
+    text = screen.file.getvalue()
+    assert "waiting for players" in text and "2 of 4 joined" in text and "joined: alice, bob" in text
+    assert "bob joined from 127.0.0.1" in text
+    reporter.tournament_started("cup", ["alice", "bob", "carol", "dave"], 6)
+    screen = console()
+    screen.print(render_dashboard(reporter.snap))
+    assert "joined:" not in screen.file.getvalue() and "0/6 games" in screen.file.getvalue()
+    reporter.stop()
+
+
+def test_plain_lines_say_how_many_have_joined_as_players_join():
+    out = io.StringIO()
+    reporter = PlainReporter(out)
+    reporter.players_waiting([], 4, None)                  # the "listening … waiting for 4 players" line said it
+    reporter.players_waiting(["alice"], 4, "alice joined from 127.0.0.1")
+    reporter.players_waiting(["alice", "bob"], 4, "bob joined from 127.0.0.1")
+    reporter.players_waiting(["bob"], 4, "alice left")
+    assert out.getvalue().splitlines() == [
+        "alice joined from 127.0.0.1 — 1 of 4 joined", "bob joined from 127.0.0.1 — 2 of 4 joined",
+        "alice left — 1 of 4 joined"]
+
+
+# -- a small terminal ------------------------------------------------------------------------------
+
+def demo_snapshot() -> Snapshot:
+    """The demo's tournament part-way: 4 players, 8 games done, 2 in progress, 8 lines of news."""
+    players = ["strong", "defender", "runner", "random"]
+    reporter = LiveReporter(console())
+    reporter.tournament_started("demo-20260101-120000", players, 12)
+    standings = Standings(players)
+    for n in range(8):
+        white, black = players[n % 4], players[(n + 1 + n // 4) % 4]
+        result = GameResult(white, black, n % 2, "goal", (1200, 3400))
+        reporter.game_started(f"t1-r{n // 2 + 1}-p{n % 2 + 1}-g1", white, black)
+        reporter.game_finished(f"t1-r{n // 2 + 1}-p{n % 2 + 1}-g1", white, black, result)
+        standings.add(result)
+    reporter.standings(standings)
+    reporter.game_started("t1-r5-p1-g1", "strong", "random")
+    reporter.game_started("t1-r5-p2-g1", "defender", "runner")
+    reporter.game_step("t1-r5-p1-g1", judged_step())
+    return reporter.snap
+
+
+def screen_of(renderable, width: int = 80, height: int = 24) -> list[str]:
+    out = Console(width=width, height=height, color_system=None, file=io.StringIO())
+    out.print(renderable)
+    return out.file.getvalue().splitlines()
+
+
+def test_the_demo_fits_80x24_in_the_compact_layout():
+    snap = demo_snapshot()
+    full = screen_of(render_dashboard(snap), width=80)
+    assert len(full) > 24                                   # the full layout would be cut off with "..."
+    lines = screen_of(render_dashboard(snap, height=24, width=80))
+    assert len(lines) <= 23 and all(len(line) <= 80 for line in lines)    # one line spare for the cursor
+    assert lines[0].startswith("Quoridor Arena · demo-20260101-120000") and lines[0].endswith("8/12 games")
+    text = "\n".join(lines)
+    assert "t1-r5-p1-g1" in text and "t1-r5-p2-g1" in text and "e2" in text        # the games in progress
+    for player in ("strong", "defender", "runner", "random"):                         # every player's row
+        assert any(line.split()[1:2] == [player] for line in lines if line[:1].isdigit()), player
+    assert "t1-r4-p2-g1: random 0-1 defender (goal)" in text                           # the latest news
+    assert "..." not in text and "╭" not in text and "┏" not in text                  # nothing cut, no borders
+
+
+def test_the_compact_layout_cuts_long_lists_and_says_by_how_much():
+    players = [f"team-{i:02d}-with-a-long-name" for i in range(12)]
+    reporter = LiveReporter(console())
+    reporter.tournament_started("spring", players, 66)
+    standings = Standings(players)
+    for i in range(10):
+        standings.add(GameResult(players[i], players[i + 1], 0, "goal", (1000, 2000)))
+    reporter.standings(standings)
+    for i in range(6):
+        reporter.game_started(f"t1-r2-p{i + 1}-g1", players[2 * i], players[2 * i + 1])
+    for height in (24, 15, 10):
+        lines = screen_of(render_dashboard(reporter.snap, height=height, width=80), height=height)
+        assert len(lines) <= height - 1 and all(len(line) <= 80 for line in lines), height
+    lines = screen_of(render_dashboard(reporter.snap, height=15, width=80), height=15)
+    assert any(line.startswith("… and ") and "more games in progress" in line for line in lines)
+    assert any(line.startswith("… and ") and "more players (all of them at the end)" in line for line in lines)
+
+
+def test_a_tall_wide_terminal_keeps_the_full_layout():
+    lines = screen_of(render_dashboard(demo_snapshot(), height=60, width=120), width=120, height=60)
+    assert any("games in progress" in line for line in lines) and any("╭─ recent" in line for line in lines)
+
+
+def test_the_live_reporter_draws_for_its_terminals_size():
+    out = Console(width=80, height=24, color_system=None, file=io.StringIO())
+    reporter = LiveReporter(out)
+    reporter.tournament_started("demo", ["strong", "defender", "runner", "random"], 12)
+    reporter.snap = demo_snapshot()
+    reporter.stop()                                          # leaves the last frame in the output
+    frame = out.file.getvalue().splitlines()
+    assert len(frame) <= 23 and frame[0].startswith("Quoridor Arena · demo")
+    assert all(line.strip() != "..." for line in frame)      # what Live shows in place of what does not fit
+
+
+# -- the end screen ---------------------------------------------------------------------------------
+
+def test_the_end_screen_says_how_to_replay_a_game_as_the_demo_does(tmp_path):
+    from client.commands import installed_command            # the demo's rule for naming the command
+
+    log = tmp_path / "cup" / "t1-r1-p1-g1_alice_vs_bob.csv"
+    assert replay_command() == installed_command("quoridor-replay")
+    out = io.StringIO()
+    PlainReporter(out).tournament_finished(three_players(), [tmp_path / "results.json"], [log])
+    assert out.getvalue().splitlines()[-2:] == [f"replay a game:  {replay_command()} {log}",
+                                                f"pick a game:    {replay_command()} {log.parent}/"]
+    live = console()
+    reporter = LiveReporter(live)
+    reporter.tournament_started("cup", ["alice", "bob"], 1)
+    reporter.tournament_finished(three_players(), [tmp_path / "results.json"], [log])
+    assert f"replay a game:  {replay_command()} {log}\n" in live.file.getvalue()
+    assert "replay" not in "".join(replay_hint([]))         # a tournament without a log offers nothing

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import os
 import re
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -13,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from server import cli
-from server.cli import build_parser, main, read_roster, settings_from_args
+from server.app import Stage
+from server.cli import build_parser, interrupted_message, main, read_roster, settings_from_args
 from server.logfile import LogUnavailableError
 from tests.server.conftest import ScriptedBot, bounded
 
@@ -114,7 +117,7 @@ def test_a_port_in_use_exits_1(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("error", [
-    OSError(errno.EMFILE, "Too many open files", "replays/cup/r01-p01-g1_a_vs_b.csv.part"),
+    OSError(errno.EMFILE, "Too many open files", "replays/cup/t1-r1-p1-g1_a_vs_b.csv.part"),
     LogUnavailableError(Path("replays/cup/g.csv"), OSError(errno.EMFILE, "Too many open files"), 30.0),
 ])
 def test_running_out_of_descriptors_mid_tournament_says_so_not_cannot_listen(capsys, tmp_path, monkeypatch, error):
@@ -151,3 +154,129 @@ async def test_python_m_server_runs_a_match_and_writes_results(tmp_path):
     results = json.loads((tmp_path / "cup" / "results.json").read_text())
     assert [g["reason"] for g in results["games"]] == ["goal"] and results["tournament"]["finished"]
     assert bots[0].frames[-1]["type"] == "tournament_over"
+
+
+def test_help_says_what_n_c_and_r_mean_here_and_what_n_and_c_mean_on_the_client(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "On quoridor-client, -n is the display name" in out and "On quoridor-client, -c is the config file" in out
+    assert "-r R, --games-per-pairing R games per pairing" in out and "not rounds" in out
+    assert "--rounds" not in out                                   # the old spelling works but is not offered
+
+
+def test_rounds_still_works_and_says_in_one_line_that_it_is_deprecated(capsys):
+    args = build_parser().parse_args(["--rounds", "3"])
+    assert settings_from_args(args).games_per_pairing == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["quoridor-server: note: --rounds is deprecated (it means games per pairing, not rounds); "
+                   "use -r or --games-per-pairing"]
+    assert build_parser().parse_args([]).games_per_pairing == 1 and not capsys.readouterr().err
+    assert fails(capsys, ["--rounds", "0"]).endswith("--games-per-pairing: Input should be greater than or equal to 1")
+
+
+class StoppedServer:
+    """An ``ArenaServer`` stand-in that Ctrl-C stops at ``stage`` (asyncio cancels the main task)."""
+
+    stage = Stage.WAITING
+
+    def __init__(self, settings, reporter) -> None:
+        self.folder = settings.data_dir / "cup" if self.stage is not Stage.WAITING else None
+
+    async def start(self) -> None:
+        return None
+
+    async def run_tournament(self) -> None:
+        raise asyncio.CancelledError
+
+    async def close(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize("stage, argv, words", [
+    (Stage.WAITING, [], "interrupted while waiting for players: no game was played, so there is nothing to resume; "
+                        "start the server again as before"),
+    (Stage.WAITING, ["--resume"], "interrupted before the tournament resumed: nothing new was played; "
+                                  "start again with --resume"),
+    (Stage.PLAYING, [], "interrupted: finished games are saved; start again with --resume to continue"),
+    (Stage.FINISHED, [], "stopped after the tournament finished: its results are in {data}/cup/; "
+                         "there is nothing to resume"),
+])
+def test_ctrl_c_says_what_it_leaves_for_the_moment_it_came(capsys, tmp_path, monkeypatch, stage, argv, words):
+    monkeypatch.setattr(StoppedServer, "stage", stage)
+    monkeypatch.setattr(cli, "ArenaServer", StoppedServer)
+    assert main(["-p", "0", "--data-dir", str(tmp_path), "--view", "plain", *argv]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [words.format(data=tmp_path)]
+
+
+def test_interrupted_message_of_a_puzzle_server():
+    assert interrupted_message(Stage.WAITING, resume=False, puzzles_only=True, folder=Path("replays")) == \
+        "stopped: the puzzle leaderboards are saved"
+
+
+async def _line_with(stream: asyncio.StreamReader, words: str) -> str:
+    while True:
+        line = (await bounded(stream.readline(), 30)).decode()
+        assert line, f"the server stopped before saying {words!r}"
+        if words in line:
+            return line
+
+
+async def _server(tmp_path: Path, *argv: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "-n", "2", "-p", "0", "-d", "--data-dir", str(tmp_path), "--view", "plain",
+        "--name", "cup", *argv, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def _interrupt(process: asyncio.subprocess.Process) -> tuple[int, str]:
+    process.send_signal(signal.SIGINT)
+    _, err = await bounded(process.communicate(), 30)
+    return process.returncode, err.decode()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Ctrl-C is SIGINT on POSIX")
+async def test_ctrl_c_on_a_real_server_before_during_and_on_resume(tmp_path):
+    # Before the tournament: nothing to resume, and --resume agrees.
+    process = await _server(tmp_path)
+    try:
+        await _line_with(process.stdout, "listening on")
+        code, err = await _interrupt(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert code == 130 and err.strip().splitlines()[-1] == (
+        "interrupted while waiting for players: no game was played, so there is nothing to resume; "
+        "start the server again as before")
+    assert await asyncio.to_thread(main, ["--resume", "--data-dir", str(tmp_path), "-p", "0", "--view", "plain"]) == 1
+    # During: two bots that never answer (-d: no time limit) hold the first game open.
+    process = await _server(tmp_path)
+    silent = [ScriptedBot("", key, policy=lambda pos, seat: None) for key in ("a", "b")]
+    tasks: list[asyncio.Task] = []
+    try:
+        line = await _line_with(process.stdout, "listening on")
+        port = int(re.search(r"ws://127\.0\.0\.1:(\d+)/", line).group(1))
+        for bot in silent:
+            bot.url = f"ws://127.0.0.1:{port}/"
+            tasks.append(asyncio.create_task(bot.run()))
+        await _line_with(process.stdout, "started")
+        code, err = await _interrupt(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    assert code == 130 and err.strip().splitlines()[-1] == (        # -d logs every frame before it
+        "interrupted: finished games are saved; start again with --resume to continue")
+    # ... and --resume does find it.
+    process = await _server(tmp_path, "--resume")
+    try:
+        assert "resuming cup: 1 unfinished game(s)" in await _line_with(process.stdout, "resuming")
+        await _line_with(process.stdout, "listening on")
+        code, err = await _interrupt(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert code == 130 and err.strip().splitlines()[-1].endswith("start again with --resume to continue")

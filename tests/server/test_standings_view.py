@@ -117,3 +117,14 @@ def test_crosstable_text_is_plain_and_matches_the_table():
     assert lines[0].split() == ["#", "Player", "1", "2", "3", "Pts"]
     assert lines[1].split() == ["1", "alpha", "-", "3/4", "0.5/1", "3.5"]
     assert lines[3].split() == ["3", "gamma", "0.5/1", "0/1", "-", "0.5"]
+
+
+def test_the_compact_standings_take_one_line_per_row_at_80_columns():
+    long = Standings(["a-team-with-a-name-far-too-long-for-a-small-terminal-window-at-all-of-them"]).rows()
+    console = Console(width=80, color_system=None, file=io.StringIO())
+    console.print(render_standings(sample().rows() + long, compact=True))
+    lines = console.file.getvalue().splitlines()
+    assert lines[0].split() == ["#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time", "(s)"]   # no P0, P1
+    assert len(lines) == 1 + 4 and all(len(line) <= 80 for line in lines)                   # a header, a line a row
+    assert lines[1].split()[:5] == ["1", "alpha", "3.5", "5", "2/0/3"] and "│" not in "".join(lines)
+    assert "…" in lines[-1] and "0/0/0" in lines[-1]                                         # a long name is cut
