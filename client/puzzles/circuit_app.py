@@ -16,15 +16,27 @@ from textual.widgets import Static
 from shared.circuit import Circuit, CircuitMoveError, Tile, TileKind, solve
 from shared.grid import Direction, Pos
 
-from .screen import QUIT, RESTART, UNDO, PuzzleApp, arrow_bindings
+from .screen import HELP, QUIT, RESTART, UNDO, PuzzleApp, Symbol, arrow_bindings
 
-__all__ = ["render_circuit", "tile_lines", "CircuitApp", "CircuitGame"]
+__all__ = ["render_circuit", "tile_lines", "CircuitApp", "CircuitGame", "LEGEND"]
 
 _N, _E, _S, _W = Direction.UP, Direction.RIGHT, Direction.DOWN, Direction.LEFT
 # (light, heavy) box-drawing pieces.
 _JOIN = {frozenset({_W, _E}): "─━", frozenset({_N, _S}): "│┃", frozenset({_N, _E}): "└┗",
          frozenset({_E, _S}): "┌┏", frozenset({_S, _W}): "┐┓", frozenset({_W, _N}): "┘┛"}
 _CENTRE = {TileKind.SOURCE: "●", TileKind.TERMINAL: "◎", TileKind.EMPTY: "·"}
+_LIT, _UNLIT, _EMPTY = "bold yellow", "white", "grey42"
+_END_LIT, _END_UNLIT = "bold green", "bold red"
+_LOCKED, _CURSOR = " on grey19", " reverse"
+
+#: What the drawing's symbols and styles mean, as ``render_circuit`` draws them.
+LEGEND: tuple[Symbol, ...] = (
+    Symbol(_CENTRE[TileKind.SOURCE], _END_LIT, "source"),
+    Symbol(_CENTRE[TileKind.TERMINAL], _END_UNLIT, "terminal"),
+    Symbol("━", _LIT, "powered"), Symbol("─", _UNLIT, "unpowered"),
+    Symbol(_CENTRE[TileKind.EMPTY], _EMPTY, "empty"), Symbol("─", _UNLIT + _LOCKED, "locked"),
+    Symbol("─", _UNLIT + _CURSOR, "cursor"),
+)
 
 
 def tile_lines(tile: Tile, *, powered: bool = False) -> tuple[str, str, str]:
@@ -49,13 +61,13 @@ def render_circuit(circuit: Circuit, *, cursor: Pos | None = None, locked: Colle
             pos = Pos(row, col)
             tile = circuit[pos]
             lit = pos in powered and tile.kind is not TileKind.EMPTY
-            style = "bold yellow" if lit else ("grey42" if tile.kind is TileKind.EMPTY else "white")
+            style = _LIT if lit else (_EMPTY if tile.kind is TileKind.EMPTY else _UNLIT)
             if tile.kind in (TileKind.SOURCE, TileKind.TERMINAL):
-                style = "bold green" if lit else "bold red"
+                style = _END_LIT if lit else _END_UNLIT
             if pos in locked:
-                style += " on grey19"
+                style += _LOCKED
             if pos == cursor:
-                style += " reverse"
+                style += _CURSOR
             for index, line in enumerate(tile_lines(tile, powered=lit)):
                 lines[index].append((line, style))
         for index, parts in enumerate(lines):
@@ -142,12 +154,17 @@ class CircuitGame:
 
 
 class CircuitApp(PuzzleApp):
-    """Repair a circuit: arrows move the cursor, space/enter rotate, ``l`` lock, ``u`` undo, ``Esc`` restart, ``h`` hint."""
+    """Repair a circuit: arrows move the cursor, space/enter rotate, ``l`` lock, ``u`` undo, ``Esc`` restart.
+
+    ``h`` gives a hint, ``?`` the help.
+    """
 
     BINDINGS = [
         *arrow_bindings("cursor"), Binding("space,enter", "rotate", "rotate"), Binding("l", "lock", "lock"),
-        UNDO, RESTART, Binding("h", "hint", "hint"), QUIT,
+        UNDO, RESTART, Binding("h", "hint", "hint"), HELP, QUIT,
     ]
+    LEGEND = LEGEND
+    ARROWS = "move the cursor"
 
     def __init__(self, circuit: Circuit, *, title: str = "circuit repair") -> None:
         super().__init__()

@@ -1,4 +1,7 @@
-"""The ice maze in the terminal: a rich renderer and a Textual app (arrows slide, u undo, r redo, Esc restart)."""
+"""The ice maze in the terminal: a rich renderer and a Textual app (arrows slide, u undo, r redo, Esc restart).
+
+``?`` shows the keys and what the symbols mean (the legend under the maze says it in short).
+"""
 
 from __future__ import annotations
 
@@ -11,13 +14,22 @@ from textual.widgets import Static
 from shared.grid import Direction, Pos
 from shared.ice import END, ICE, OBSTACLE, START, STICKY, IceMaze, Route, best_route
 
-from .screen import QUIT, REDO, RESTART, UNDO, PuzzleApp, arrow_bindings
+from .screen import HELP, QUIT, REDO, RESTART, UNDO, PuzzleApp, Symbol, arrow_bindings
 
-__all__ = ["render_maze", "IceApp", "IceGame"]
+__all__ = ["render_maze", "IceApp", "IceGame", "LEGEND"]
 
 _CELL = {ICE: ("·", "bright_cyan"), OBSTACLE: ("#", "bold white on grey23"), STICKY: ("x", "bold yellow"),
          START: ("S", "bold green"), END: ("E", "bold red")}
 _ARROW = {Direction.UP: "↑", Direction.DOWN: "↓", Direction.LEFT: "←", Direction.RIGHT: "→"}
+_PLAYER = ("@", "bold black on bright_white")
+_TRAIL = "bold magenta"
+
+#: What the maze's symbols mean, in the styles ``render_maze`` draws them.
+LEGEND: tuple[Symbol, ...] = (
+    Symbol(*_CELL[ICE], "ice"), Symbol(*_CELL[OBSTACLE], "obstacle"), Symbol(*_CELL[STICKY], "stops you"),
+    Symbol(*_CELL[START], "start"), Symbol(*_CELL[END], "end"), Symbol(*_PLAYER, "you"),
+    Symbol("→", _TRAIL, "your slides"),
+)
 
 
 def render_maze(maze: IceMaze, *, player: Pos | None = None, stops: Sequence[Pos] = ()) -> Text:
@@ -38,9 +50,9 @@ def render_maze(maze: IceMaze, *, player: Pos | None = None, stops: Sequence[Pos
             pos = Pos(row, col)
             char, style = _CELL[maze[pos]]
             if pos == player:
-                char, style = "@", "bold black on bright_white"
+                char, style = _PLAYER
             elif pos in trail and maze[pos] == ICE:
-                char, style = trail[pos], "bold magenta"
+                char, style = trail[pos], _TRAIL
             text.append(char + " ", style=style)
         if row < maze.height - 1:
             text.append("\n")
@@ -122,9 +134,11 @@ class IceGame:
 
 
 class IceApp(PuzzleApp):
-    """Play an ice maze: arrows slide, ``u`` undo, ``r`` redo, ``Esc`` restart, ``s`` show the optimal route."""
+    """Play an ice maze: arrows slide, ``u`` undo, ``r`` redo, ``Esc`` restart, ``s`` the optimal route, ``?`` help."""
 
-    BINDINGS = [*arrow_bindings("move"), UNDO, REDO, RESTART, Binding("s", "show", "optimal route"), QUIT]
+    BINDINGS = [*arrow_bindings("move"), UNDO, REDO, RESTART, Binding("s", "show", "optimal route"), HELP, QUIT]
+    LEGEND = LEGEND
+    ARROWS = "slide until stopped: before # or the edge, on x or E"
 
     def __init__(self, maze: IceMaze, *, title: str = "ice maze") -> None:
         super().__init__()

@@ -1,11 +1,14 @@
 """``quoridor-puzzle ice``: play, solve, generate and check ice mazes.
 
-    quoridor-puzzle ice play [FILE] [--size N] [--seed S]   # arrows slide, u undo, r redo, Esc restart, q quit
+    quoridor-puzzle ice play [FILE] [--difficulty D] [--size N] [--seed S]
+        # arrows slide, u undo, r redo, Esc restart, s optimal route, ? help, q quit
     quoridor-puzzle ice solve FILE                          # the optimal route, drawn on the maze
-    quoridor-puzzle ice generate [--size N] [--height H] [--seed S] [--unsolvable | --any]
+    quoridor-puzzle ice generate [--difficulty D] [--size N] [--height H] [--seed S] [--unsolvable | --any]
     quoridor-puzzle ice check FILE ANSWER                   # ANSWER like "urdlur"
 
-A generated maze's side is drawn from 10 to 34 (the kata's random tests) unless ``--size`` says.
+A generated maze's side is drawn from its difficulty's sides (by default ``kata``: 10 to 34, the
+kata's random tests) unless ``--size`` says, and its optimal route takes at least the
+difficulty's moves (easy 4, normal 8, hard 12, hell 16, kata 8) unless ``--min-moves`` says.
 A maze file holds the kata's characters (``S E x #`` and spaces for ice), one row a line;
 ``--pad`` pads short lines with ice for files whose trailing spaces an editor removed. ``-``
 reads standard input. Exit status: 0 done, 1 unreadable or invalid file, 2 bad usage.
@@ -20,8 +23,8 @@ from typing import Any
 
 from rich.console import Console
 
-from shared.ice import (KATA_SIDES, MAX_SIDE, MIN_SIDE, IceGeneratorError, IceMaze, IceMazeError, best_route,
-                        check_answer, generate_maze, parse_maze)
+from shared.ice import (DIFFICULTIES, KATA_SIDES, MAX_SIDE, MIN_SIDE, IceGeneratorError, IceMaze, IceMazeError,
+                        best_route, check_answer, generate_maze, parse_maze)
 
 from .ice_app import IceApp, render_maze
 
@@ -87,9 +90,15 @@ def add_subcommand(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _generator_options(parser: argparse.ArgumentParser) -> None:
+    levels = "; ".join(f"{d.name}: sides {d.sides[0]}-{d.sides[1]}, {d.min_moves}+ moves"
+                       for d in DIFFICULTIES.values())
+    parser.add_argument("--difficulty", choices=list(DIFFICULTIES), default="kata",
+                        help=f"the sides drawn and the fewest moves of the optimal route ({levels}; default kata)")
     parser.add_argument("--size", type=int, help=f"the side (or width) of a generated maze, {MIN_SIDE} to {MAX_SIDE} "
-                        f"(default: drawn from {KATA_SIDES[0]} to {KATA_SIDES[1]} like the kata's random tests; "
-                        "the same --seed draws the same side)")
+                        f"(default: drawn from {KATA_SIDES[0]} to {KATA_SIDES[1]} like the kata's random tests, "
+                        "or from the sides of the --difficulty asked; the same --seed draws the same side)")
+    parser.add_argument("--min-moves", type=int, metavar="N",
+                        help="the fewest moves the optimal route may take (default: the difficulty's)")
     parser.add_argument("--height", type=int, help="the height, when not square (default: the width)")
     parser.add_argument("--seed", type=int, help="a seed, to get the same maze again")
     parser.add_argument("--ice", type=float, default=0.75, help="share of ice cells (default 0.75)")
@@ -110,7 +119,7 @@ def _fail(message: str) -> int:
 def _generated(args: argparse.Namespace, solvable: bool | None) -> IceMaze:
     try:
         return generate_maze(args.size, args.height, ice=args.ice, obstacle=args.obstacle, sticky=args.sticky,
-                             seed=args.seed, solvable=solvable)
+                             seed=args.seed, solvable=solvable, difficulty=args.difficulty, min_moves=args.min_moves)
     except IceGeneratorError as exc:
         args.parser.error(str(exc))     # exits with status 2
         raise

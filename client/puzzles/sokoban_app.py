@@ -1,4 +1,7 @@
-"""The Textual screen for playing Sokoban: arrows move, ``u`` undo, ``r`` redo, ``Esc`` restart, ``n``/``p`` levels."""
+"""The Textual screen for playing Sokoban: arrows move, ``u`` undo, ``r`` redo, ``Esc`` restart, ``n``/``p`` levels.
+
+``?`` shows the keys and what the XSB symbols mean (the legend under the board says it in short).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,14 @@ from textual.widgets import Static
 from shared.grid import Direction
 from shared.sokoban import Collection, Game, LevelError
 
-from .screen import QUIT, REDO, RESTART, UNDO, PuzzleApp, arrow_bindings
-from .sokoban_render import board_text
+from .screen import HELP, QUIT, REDO, RESTART, UNDO, PuzzleApp, Symbol, arrow_bindings
+from .sokoban_render import STYLES, board_text
 
-__all__ = ["SokobanApp"]
+__all__ = ["SokobanApp", "LEGEND"]
+
+#: What the XSB symbols mean, in the board's styles.
+LEGEND: tuple[Symbol, ...] = tuple(Symbol(char, STYLES[char], meaning) for char, meaning in (
+    ("#", "wall"), ("@", "you"), ("+", "you on a goal"), ("$", "box"), ("*", "box on a goal"), (".", "goal")))
 
 
 class SokobanApp(PuzzleApp):
@@ -19,8 +26,10 @@ class SokobanApp(PuzzleApp):
 
     BINDINGS = [
         *arrow_bindings("move"), UNDO, REDO, RESTART,
-        Binding("n", "level(1)", "next level"), Binding("p", "level(-1)", "previous level"), QUIT,
+        Binding("n", "level(1)", "next level"), Binding("p", "level(-1)", "previous level"), HELP, QUIT,
     ]
+    LEGEND = LEGEND
+    ARROWS = "walk; walking into a box pushes it"
 
     def __init__(self, collection: Collection, index: int = 0, *, push_rows: bool = False) -> None:
         super().__init__()

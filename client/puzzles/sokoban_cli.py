@@ -2,7 +2,10 @@
 
 FILE is an XSB file, or the name of a bundled collection (``quoridor-puzzle sokoban list``).
 Levels are numbered from 1 here, as in the collections' own headings. Exit codes: 0 done,
-1 a bad file or level (or no solution / a failing answer), 2 a usage error.
+1 a bad file or level (or no solution / a failing answer), 2 a usage error, 130 a solve stopped
+by Ctrl-C. ``solve`` says its time limit, then its progress on standard error (states searched,
+seconds spent) at least once a second: one line rewritten in place on a terminal, a line a
+report otherwise.
 """
 
 from __future__ import annotations
@@ -14,15 +17,18 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from itertools import islice
 from pathlib import Path
+from typing import TextIO
 
 from rich.console import Console
 
 from shared.sokoban import (Collection, Level, LevelError, LurdError, SokobanError, from_solution, judge,
                             parse_level, solve, split_lines)
+from shared.sokoban.progress import SolveProgress
 
 from .sokoban_render import board_text
 
-__all__ = ["add_subcommand", "bundled_collections", "load_collection", "load_level"]
+__all__ = ["add_subcommand", "bundled_collections", "load_collection", "load_level", "ProgressLine",
+           "progress_text"]
 
 
 class SourceError(ValueError):
@@ -124,9 +130,49 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if verdict.solved else 1
 
 
+def progress_text(progress: SolveProgress) -> str:
+    """A solve's progress in words: states searched, seconds spent out of the limit."""
+    return f"searching: {progress.nodes:,} states, {progress.seconds:.1f} s of {progress.time_limit:g} s"
+
+
+class ProgressLine:
+    """Prints a solve's progress on ``stream``: one line rewritten in place on a terminal, a line a report otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.shown = 0          # characters of the live line on the screen
+
+    def update(self, progress: SolveProgress) -> None:
+        """Show ``progress`` (``solve``'s callback)."""
+        text = progress_text(progress)
+        if self.live:
+            self.stream.write("\r" + text.ljust(self.shown))
+            self.shown = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Wipe the live line, so what is printed next starts on a clean line."""
+        if self.shown:
+            self.stream.write("\r" + " " * self.shown + "\r")
+            self.stream.flush()
+            self.shown = 0
+
+
 def _solve(args: argparse.Namespace) -> int:
     level = load_level(args.file, args.level)
-    result = solve(level, time_limit=args.time_limit)
+    print(f"solving level {args.level} of {args.file}: time limit {args.time_limit:g} s (Ctrl-C stops)",
+          file=sys.stderr, flush=True)
+    line = ProgressLine(sys.stderr)
+    try:
+        result = solve(level, time_limit=args.time_limit, progress=line.update)
+    except KeyboardInterrupt:
+        line.close()
+        print("stopped: no solution yet", file=sys.stderr)
+        return 130
+    line.close()
     if not result.solved:
         why = {"unsolvable": "the level has no solution", "time_limit": f"no solution within {args.time_limit:g} s",
                "node_limit": "no solution within the node limit"}[result.status]
@@ -175,7 +221,8 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
         command.add_argument("file", metavar="FILE", help="an XSB file or a bundled collection name")
         command.add_argument("--level", "-n", type=int, default=1, metavar="N", help="level number, from 1 (default 1)")
 
-    play = commands.add_parser("play", help="play in the terminal (arrows, u undo, r redo, Esc restart, n/p levels)")
+    play = commands.add_parser("play", help="play in the terminal (arrows, u undo, r redo, Esc restart, n/p levels, "
+                                               "? help)")
     level_args(play)
     play.add_argument("--push-rows", action="store_true", help="variant: push whole rows of boxes")
     play.set_defaults(func=_guarded(_play))
@@ -195,7 +242,8 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
     solver = commands.add_parser("solve", help="search for a solution and print it as LURD")
     level_args(solver)
-    solver.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds to search (default 60)")
+    solver.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="seconds to search (default 60); progress is shown on standard error")
     solver.set_defaults(func=_guarded(_solve))
 
     build = commands.add_parser("build", help="print the level that a LURD solution describes")

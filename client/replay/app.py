@@ -34,6 +34,7 @@ class ReplayApp(App[int]):
     """The interactive viewer (a ``GameView``) of a source's games, or of a folder's listing (``entries``)."""
 
     TITLE = "quoridor-replay"
+    ENABLE_COMMAND_PALETTE = False      # nothing useful in it here: the keys are in the ? help
     CSS = """
     #title {height: auto; max-height: 3; padding: 0 1}
     #main {height: 1fr; overflow-y: auto}

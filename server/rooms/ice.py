@@ -1,8 +1,9 @@
 """``IceRoom``: generated ice mazes over the network, judged against the optimal route, with a leaderboard.
 
 ``puzzle_request``: ``size`` (the side, 4 to 34) or ``difficulty`` (easy 6-10, normal 10-16,
-hard 16-24, hell 24-34; without either, 10-34 like the kata) and an optional ``seed``. The
-puzzle's data is ``{"map": [rows], "width", "height", "start", "end", "seed", "level"}``.
+hard 16-24, hell 24-34; without either, 10-34 like the kata) and an optional ``seed``. A maze
+is never trivial: its optimal route takes at least its difficulty's fewest moves (4, 8, 12, 16;
+by side, ``min_moves_for_side``). The puzzle's data is ``{"map": [rows], "width", "height", "start", "end", "seed", "level"}``.
 
 ``solution``: a list of ``u d l r`` (or a string of them); the verdict's figures are
 ``moves``, ``distance``, ``reached``, ``optimal``, the optimal ``best_moves``/``best_distance``,
@@ -23,17 +24,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.grid import Direction, Pos
-from shared.ice import IceMaze, IceVerdict, check_answer, generate_maze, parse_maze
+from shared.ice import (DIFFICULTIES, IceGeneratorError, IceMaze, IceVerdict, check_answer, generate_maze,
+                        parse_maze)
 from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 
 from .base import Job, Reply, Room, RoomContext, RoomError
 
-__all__ = ["IceRoom", "SIDES", "MIN_SIDE", "MAX_SIDE", "INLINE_ANSWER", "judge_route"]
+__all__ = ["IceRoom", "MIN_SIDE", "MAX_SIDE", "INLINE_ANSWER", "judge_route", "min_moves_for_side"]
 
 MIN_SIDE, MAX_SIDE = 4, 34          #: sides a client may ask for
-#: Difficulty -> range of sides drawn from the seed; ``None`` is the kata's range.
-SIDES: dict[str | None, tuple[int, int]] = {
-    None: (10, 34), "easy": (6, 10), "normal": (10, 16), "hard": (16, 24), "hell": (24, 34)}
+#: The fewest optimal moves of a maze asked for by side alone, below the smallest difficulty's side.
+SMALL_MAZE_MIN_MOVES = 2
 MAX_ANSWER = 10_000                 # moves in one answer; longer is refused unread
 #: Moves judged in the room's thread (about 15 ms); a longer answer (0.3 s for ``MAX_ANSWER``) is a ``Job``.
 INLINE_ANSWER = 500
@@ -80,17 +81,21 @@ class IceRoom(Room):
         if message.xsb is not None or message.collection is not None:
             raise RoomError("bad_level", "the ice room generates its mazes: ask with size, difficulty and seed")
         seed = message.seed if message.seed is not None else random.randrange(2**32)
-        if message.size is not None:
-            if not MIN_SIDE <= message.size <= MAX_SIDE:
-                raise RoomError("bad_level", f"size {message.size} is out of range; expected {MIN_SIDE} to {MAX_SIDE}")
-            side = message.size
-        else:
-            key = message.difficulty.lower() if message.difficulty else None
-            if key not in SIDES:
-                raise RoomError("bad_level", f"unknown difficulty {message.difficulty!r}; expected easy, normal, "
-                                             "hard or hell")
-            side = random.Random(seed).randint(*SIDES[key])
-        maze = generate_maze(side, seed=seed, solvable=True)
+        try:
+            if message.size is not None:
+                if not MIN_SIDE <= message.size <= MAX_SIDE:
+                    raise RoomError("bad_level", f"size {message.size} is out of range; expected {MIN_SIDE} to "
+                                                 f"{MAX_SIDE}")
+                maze = generate_maze(message.size, seed=seed, solvable=True,
+                                     min_moves=min_moves_for_side(message.size))
+            else:
+                key = message.difficulty.lower() if message.difficulty else "kata"
+                if key not in DIFFICULTIES:
+                    raise RoomError("bad_level", f"unknown difficulty {message.difficulty!r}; expected easy, "
+                                                 "normal, hard or hell")
+                maze = generate_maze(seed=seed, solvable=True, difficulty=key)  # its sides and its fewest moves
+        except IceGeneratorError as exc:
+            raise RoomError("bad_level", f"no maze for that request: {exc}") from None
         level = "ice-" + hashlib.sha1(maze.render().encode()).hexdigest()[:12]
         puzzle = ctx.new_puzzle(self.name, IcePlay(maze, level, seed))
         return PuzzleMessage(puzzle=puzzle, room=self.name, data={
@@ -192,3 +197,10 @@ class IceRoom(Room):
                                  "route": "".join(d.letter for d, _, _ in play.moves)}
         state.update(extra or {})
         return PuzzleState(puzzle=puzzle, state=state, counters=counters, solved=play.solved)
+
+
+def min_moves_for_side(side: int) -> int:
+    """The fewest optimal moves a generated maze of ``side`` must take: the minimum of the hardest
+    difficulty whose smallest side it reaches (so a 1-move maze is never served)."""
+    reached = [d.min_moves for d in DIFFICULTIES.values() if d.name != "kata" and side >= d.sides[0]]
+    return max(reached, default=SMALL_MAZE_MIN_MOVES)

@@ -4,12 +4,13 @@ Screen order throughout: ``Pos(row, col)``, row 0 on top; directions are ``u d l
 """
 
 from .check import IceVerdict, check_answer, replay
-from .generate import KATA_SIDES, MAX_SIDE, MIN_SIDE, IceGeneratorError, generate_maze
+from .generate import (DIFFICULTIES, KATA_SIDES, MAX_ATTEMPTS, MAX_SIDE, MIN_SIDE, IceDifficulty, IceGeneratorError,
+                       generate_maze)
 from .maze import CELLS, END, ICE, OBSTACLE, START, STICKY, IceMaze, IceMazeError, parse_maze
-from .solver import Route, best_route, explore, solve
+from .solver import Route, best_route, entry_moves, explore, solve
 
 __all__ = [
-    "CELLS", "END", "ICE", "KATA_SIDES", "MAX_SIDE", "MIN_SIDE", "OBSTACLE", "START", "STICKY",
-    "IceGeneratorError", "IceMaze", "IceMazeError", "IceVerdict", "Route",
-    "best_route", "check_answer", "explore", "generate_maze", "parse_maze", "replay", "solve",
+    "CELLS", "DIFFICULTIES", "END", "ICE", "KATA_SIDES", "MAX_ATTEMPTS", "MAX_SIDE", "MIN_SIDE", "OBSTACLE",
+    "START", "STICKY", "IceDifficulty", "IceGeneratorError", "IceMaze", "IceMazeError", "IceVerdict", "Route",
+    "best_route", "check_answer", "entry_moves", "explore", "generate_maze", "parse_maze", "replay", "solve",
 ]

@@ -21,7 +21,8 @@ Ties are broken deterministically (earlier stop points of a layer first, then ``
 
 For speed the maze is flattened into a byte string with a wall border (no bounds checks) and
 slides walk it directly; ``IceMaze.slide`` is the reference the tests compare against.
-``explore`` (the generator's reach question) is a ``shared.grid.flood_fill`` over those slides.
+``explore`` (the generator's reach question) is a ``shared.grid.flood_fill`` over those slides,
+``entry_moves`` (how far away the generator may put ``E``) a ``shared.grid.bfs_distances``.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shared.grid import DIRECTIONS, Direction, Pos, flood_fill
+from shared.grid import DIRECTIONS, Direction, Pos, bfs_distances, flood_fill
 
 from .maze import OBSTACLE, IceMaze
 
-__all__ = ["Route", "best_route", "solve", "explore"]
+__all__ = ["Route", "best_route", "solve", "explore", "entry_moves"]
 
 # Byte codes of the flattened maze: 0 stops a slide before it, 1 is slid over, >= 2 is stopped on.
 _CODES = bytes.maketrans(b"# SxE", b"\x00\x01\x01\x02\x03")
@@ -175,3 +176,46 @@ def explore(rows: Sequence[str], start: Pos) -> tuple[set[Pos], set[Pos]]:
 
     stops = flood_fill(first, slides)
     return {flat.pos(i) for i in stops}, {flat.pos(i) for i in touched}
+
+
+def entry_moves(rows: Sequence[str], start: Pos) -> dict[Pos, int]:
+    """Each cell a slide from a stop point reachable from ``start`` enters, with the fewest moves that enter it.
+
+    That count is the optimal route's length to an ``E`` put on the cell: slides that do not
+    enter the cell are the same with ``E`` there, and the first that enters it stops on ``E``.
+    The generator places ``E`` with it. Obstacles are never entered, so never listed; nor is
+    ``start``. The rows need not hold an ``E`` (an ``E`` present stops slides and ends play there).
+    """
+    flat = _Flat(rows)
+    codes, steps = flat.codes, flat.steps
+    first = flat.index(start)
+
+    def ends(u: int) -> list[int]:
+        """The stop points one move from ``u`` (none from ``E``: the game ends there)."""
+        if codes[u] == 3 and u != first:
+            return []
+        out = []
+        for step in steps:
+            v = u
+            while codes[v + step]:
+                v += step
+                if codes[v] > 1:
+                    break
+            if v != u:
+                out.append(v)
+        return out
+
+    entered: dict[int, int] = {}
+    for u, d in bfs_distances(first, ends).items():
+        if codes[u] == 3 and u != first:
+            continue
+        for step in steps:
+            v = u
+            while codes[v + step]:
+                v += step
+                if entered.get(v, d + 2) > d + 1:
+                    entered[v] = d + 1
+                if codes[v] > 1:
+                    break
+    entered.pop(first, None)
+    return {flat.pos(i): moves for i, moves in entered.items()}

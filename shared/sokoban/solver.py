@@ -17,6 +17,10 @@ The time limit holds from the first instruction: one ``Budget`` on the clock giv
 through the set-up (every table above, built per goal, per box cell, per root), per state
 expanded and per push tried in the searches, and per push joined into the LURD text; when it is
 spent the result is ``time_limit``, whatever phase was running.
+
+A ``progress`` callback, when given, hears how the search goes (``progress.Reporter``): the states
+expanded and the seconds spent, checked after each batch and reported every half second on the
+clock. The solver still does no I/O; the callback may (the command line prints from it).
 """
 
 from __future__ import annotations
@@ -35,11 +39,12 @@ from .deadlocks import Board
 from .level import Level
 from .matching import INFINITE, Matching, match, rematch
 from .macros import Tunnels
+from .progress import ProgressCallback, Reporter, SolveProgress
 from .pull import PullSearch
 from .sides import Sides
 from .verdict import judge
 
-__all__ = ["PORTFOLIO", "PULLS", "SolveResult", "solve"]
+__all__ = ["PORTFOLIO", "PULLS", "SolveProgress", "SolveResult", "solve"]
 
 
 @dataclass(frozen=True)
@@ -184,7 +189,8 @@ class _Search:
 
 def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = None,
           portfolio: tuple[tuple[int, int], ...] = PORTFOLIO, pulls: tuple[tuple[int, int], ...] = PULLS,
-          corrals: bool = True, clock: Callable[[], float] = time.monotonic) -> SolveResult:
+          corrals: bool = True, clock: Callable[[], float] = time.monotonic,
+          progress: ProgressCallback | None = None) -> SolveResult:
     """Search for a solution of ``level`` within ``time_limit`` seconds (and ``node_limit`` expanded states).
 
     Runs the forward searches of ``portfolio`` and the backward (pull) searches of ``pulls``
@@ -196,11 +202,13 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     ``unsolvable`` means a search ran out of states to expand (every pruning used is sound).
     ``time_limit`` counts on ``clock`` from the call's first instruction, set-up included (see the
     module's notes): a clock already past the limit stops the solve before any table is built.
+    ``progress`` is called with a ``SolveProgress`` every half second on ``clock`` while the searches run.
     """
     budget = Budget(time_limit, clock)
     searches: list[tuple[_Search | PullSearch, int]] = []
+    reporter = Reporter(progress, budget) if progress is not None else None
     try:
-        return _solve(level, budget, node_limit, portfolio, pulls, corrals, searches)
+        return _solve(level, budget, node_limit, portfolio, pulls, corrals, searches, reporter)
     except OutOfTime:
         nodes = sum(search.nodes for search, _ in searches)
         return SolveResult("time_limit", None, 0, 0, nodes, budget.spent())
@@ -208,7 +216,7 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
 
 def _solve(level: Level, budget: Budget, node_limit: int | None, portfolio: tuple[tuple[int, int], ...],
            pulls: tuple[tuple[int, int], ...], corrals: bool,
-           searches: list[tuple[_Search | PullSearch, int]]) -> SolveResult:
+           searches: list[tuple[_Search | PullSearch, int]], reporter: Reporter | None = None) -> SolveResult:
     """``solve``'s body; ``searches`` is filled as the searches are made, so that an ``OutOfTime`` can count them."""
     spent = budget.spent
     board = Board(level, budget)
@@ -246,6 +254,8 @@ def _solve(level: Level, budget: Budget, node_limit: int | None, portfolio: tupl
             if not search.run(_BATCH * share):
                 winner = search
                 break
+            if reporter is not None:             # after each batch: a fraction of a second apart
+                reporter.tick(sum(other.nodes for other, _ in searches))
         nodes = sum(search.nodes for search, _ in searches)
         if winner is None and budget.over():
             break

@@ -98,3 +98,27 @@ def test_generate_help_documents_the_default_side(capsys):
         main(["ice", "generate", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "drawn from 10 to 34" in help_text and "2 to 200" in help_text
+
+
+def test_seed_7_no_longer_draws_a_one_move_maze(capsys):
+    assert main(["ice", "generate", "--seed", "7"]) == 0          # the default difficulty: kata, 8 moves or more
+    assert best_route(parse_maze(capsys.readouterr().out)).moves >= 8
+
+
+@pytest.mark.parametrize("difficulty, sides, fewest", [
+    ("easy", (6, 10), 4), ("normal", (10, 16), 8), ("hard", (16, 24), 12), ("hell", (24, 34), 16)])
+def test_a_difficulty_sets_the_sides_and_the_fewest_moves(capsys, difficulty, sides, fewest):
+    for seed in range(15):
+        assert main(["ice", "generate", "--difficulty", difficulty, "--seed", str(seed)]) == 0
+        maze = parse_maze(capsys.readouterr().out)
+        assert sides[0] <= maze.width == maze.height <= sides[1]
+        assert best_route(maze).moves >= fewest
+
+
+def test_a_minimum_too_high_for_the_side_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["ice", "generate", "--size", "4", "--seed", "7"])
+    assert info.value.code == 2
+    assert "no solvable 4x4 maze needing 8 moves or more" in capsys.readouterr().err
+    assert main(["ice", "generate", "--size", "4", "--seed", "7", "--min-moves", "1"]) == 0
+    assert parse_maze(capsys.readouterr().out).width == 4

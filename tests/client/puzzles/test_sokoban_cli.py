@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from client.puzzle_cli import main
+from client.puzzles import sokoban_cli
+from shared.sokoban import solve
+from shared.sokoban.progress import SolveProgress
 
 LEVEL = "; first\n#######\n#@ $ .#\n#######\nTitle: corridor\n\n#####\n#@$.#\n#####\n"
 
@@ -84,3 +89,63 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as caught:
         main(["sokoban", "show", "x", "--level", "one"])
     assert caught.value.code == 2
+
+
+class TickingClock:
+    """A fake clock: each reading is ``step`` seconds after the one before (the first is 0)."""
+
+    def __init__(self, step: float) -> None:
+        self.step, self.readings = step, 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return (self.readings - 1) * self.step
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_solve_says_its_time_limit_then_shows_its_progress(monkeypatch, capsys):
+    def slow_solve(level, **kwargs):      # the real solver on a clock that makes it take about 5 s
+        return solve(level, clock=TickingClock(0.0004), **kwargs)
+
+    monkeypatch.setattr(sokoban_cli, "solve", slow_solve)
+    assert main(["sokoban", "solve", "Grigr2001", "--level", "4"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert lines[0] == "solving level 4 of Grigr2001: time limit 60 s (Ctrl-C stops)"
+    progress = [line for line in lines if line.startswith("searching: ")]
+    assert len(progress) >= 6 and all(line.endswith(" s of 60 s") for line in progress)
+    assert progress[0].startswith("searching: ") and " states, 0." in progress[0]
+    assert "moves" in lines[-1] and captured.out.strip().isalpha()       # the solution stays alone on stdout
+
+
+def test_the_progress_line_is_rewritten_in_place_on_a_terminal():
+    stream = Terminal()
+    line = sokoban_cli.ProgressLine(stream)
+    line.update(SolveProgress(12_345, 0.5, 60.0))
+    line.update(SolveProgress(99, 1.04, 60.0))
+    line.close()
+    assert stream.getvalue() == ("\rsearching: 12,345 states, 0.5 s of 60 s"
+                                 "\rsearching: 99 states, 1.0 s of 60 s    "
+                                 "\r" + " " * 35 + "\r")
+    plain = io.StringIO()
+    other = sokoban_cli.ProgressLine(plain)
+    other.update(SolveProgress(7, 0.5, 10.0))
+    other.close()
+    assert plain.getvalue() == "searching: 7 states, 0.5 s of 10 s\n"
+
+
+def test_ctrl_c_stops_a_solve_with_a_clean_line(monkeypatch, xsb, capsys):
+    def interrupted(level, *, progress, **kwargs):
+        progress(SolveProgress(10, 0.5, 60.0))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sokoban_cli, "solve", interrupted)
+    assert main(["sokoban", "solve", xsb]) == 130
+    assert capsys.readouterr().err.splitlines()[-2:] == ["searching: 10 states, 0.5 s of 60 s",
+                                                         "stopped: no solution yet"]

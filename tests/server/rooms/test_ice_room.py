@@ -30,6 +30,21 @@ def test_a_request_gives_a_reproducible_solvable_maze(room):
     assert 10 <= ask(room, ctx).data["width"] <= 34
 
 
+@pytest.mark.parametrize("fields", [{"difficulty": d} for d in ("easy", "normal", "hard", "hell")]
+                         + [{"size": side} for side in (4, 6, 8, 10, 12, 16, 24)])
+def test_a_served_maze_is_never_trivial(room, fields):
+    from server.rooms.ice import min_moves_for_side
+    from shared.ice import DIFFICULTIES
+
+    ctx = RoomContext("ann")
+    for seed in range(12):
+        data = ask(room, ctx, seed=seed, **fields).data
+        route = best_route(parse_maze(data["map"]))
+        wanted = (DIFFICULTIES[fields["difficulty"]].min_moves if "difficulty" in fields
+                  else min_moves_for_side(fields["size"]))
+        assert route is not None and route.moves >= wanted >= 2, (fields, seed)
+
+
 @pytest.mark.parametrize("fields, words", [
     ({"size": 3}, "size 3 is out of range"),
     ({"difficulty": "lunatic"}, "unknown difficulty 'lunatic'"),

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.ice import KATA_SIDES, IceGeneratorError, best_route, generate_maze
+from shared.ice import DIFFICULTIES, KATA_SIDES, IceGeneratorError, best_route, generate_maze
 
 
 def test_a_seed_makes_the_maze_reproducible():
@@ -58,3 +58,42 @@ def test_without_a_side_the_kata_sides_are_drawn_by_the_seed():
     assert generate_maze(seed=5) == generate_maze(seed=5)
     assert generate_maze(height=4, seed=5).height == 4
     assert generate_maze(20, seed=7).width == 20                             # an asked side still wins
+
+
+@pytest.mark.parametrize("name", list(DIFFICULTIES))
+def test_every_maze_of_a_difficulty_needs_its_minimum_of_moves(name):
+    difficulty = DIFFICULTIES[name]
+    for seed in range(60):
+        maze = generate_maze(seed=seed, difficulty=name)
+        low, high = difficulty.sides
+        assert low <= maze.width == maze.height <= high
+        assert best_route(maze).moves >= difficulty.min_moves, (name, seed)
+    assert generate_maze(seed=3, difficulty=name) == generate_maze(seed=3, difficulty=difficulty)   # the same draw
+
+
+def test_the_minimums_grow_with_the_difficulty():
+    assert [DIFFICULTIES[n].min_moves for n in ("easy", "normal", "hard", "hell")] == [4, 8, 12, 16]
+    assert DIFFICULTIES["kata"].sides == KATA_SIDES
+
+
+def test_a_minimum_of_moves_holds_for_any_side_and_seed():
+    for seed in range(40):
+        maze = generate_maze(12, seed=seed, min_moves=9)
+        assert best_route(maze).moves >= 9
+        assert generate_maze(12, seed=seed, min_moves=9) == maze                      # still one maze a seed
+    assert best_route(generate_maze(20, seed=7, difficulty="easy")).moves >= 4           # an asked side wins
+
+
+def test_a_minimum_out_of_reach_is_an_error_after_bounded_draws():
+    with pytest.raises(IceGeneratorError, match="no solvable 3x3 maze needing 20 moves"):
+        generate_maze(3, seed=1, min_moves=20)
+    with pytest.raises(IceGeneratorError, match="unknown difficulty 'insane'"):
+        generate_maze(seed=1, difficulty="insane")
+    for solvable in (None, False):                    # the minimum is for solvable mazes only
+        assert generate_maze(3, seed=1, min_moves=20, solvable=solvable).width == 3
+
+
+def test_without_a_minimum_the_draw_is_unchanged():
+    # The kata default (no difficulty) keeps the mazes it always gave; seed 7 happens to take one move.
+    assert best_route(generate_maze(seed=7)).moves == 1
+    assert best_route(generate_maze(seed=7, difficulty="kata")).moves >= 8

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.grid import Direction, Pos, flood_fill
-from shared.ice import best_route, check_answer, explore, parse_maze, solve
+from shared.ice import best_route, check_answer, entry_moves, explore, parse_maze, solve
 
 KATA = "    x \n  #   \n   E  \n #    \n    # \nS    #"
 
@@ -104,3 +104,21 @@ def test_explore_agrees_with_the_slide_rule(maze):
     by_hand = flood_fill(maze.start, lambda p: [] if p == maze.end else [maze.slide(p, d)[0] for d in Direction])
     assert stops == by_hand and stops <= touched
     assert (maze.end in touched) == (best_route(maze) is not None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_mazes())
+def test_entry_moves_are_the_optimal_moves_to_an_end_put_there(maze):
+    grid = maze.grid()
+    grid[maze.end] = " "                               # the rows without E, as the generator asks
+    rows = ["".join(row) for row in grid.rows()]
+    entered = entry_moves(rows, maze.start)
+    assert maze.start not in entered
+    for pos in grid.positions():
+        if pos == maze.start or grid[pos] == "#":       # an obstacle is never entered, so never listed
+            assert pos not in entered
+            continue
+        moved = grid.copy()
+        moved[pos] = "E"
+        route = best_route(parse_maze(["".join(row) for row in moved.rows()]))
+        assert (route.moves if route else None) == entered.get(pos)
