@@ -155,3 +155,27 @@ async def test_a_name_with_a_comma_plays_with_a_semicolon_and_is_told_so(make_se
     log = next(server.folder.glob("*_vs_*.csv")).read_text(encoding="utf-8")
     rows = [line for line in log.splitlines() if line.startswith("Smith")]
     assert rows and all(line.count(",") == log.splitlines()[0].count(",") for line in rows)
+
+
+async def test_a_player_gone_for_good_forfeits_its_later_games_without_waiting_again(make_server, monkeypatch):
+    from server.players import PlayerSession
+
+    waits: list[str] = []
+    real_wait = PlayerSession.wait_present
+
+    async def counted(self, timeout):
+        waits.append(self.name)
+        return await real_wait(self, timeout)
+
+    monkeypatch.setattr(PlayerSession, "wait_present", counted)
+    server = await make_server(players=5, rejoin_wait_s=0.3)
+    stayers = [ScriptedBot(url(server), f"s{n}") for n in range(4)]
+    leaver = ScriptedBot(url(server), "gone")
+    tasks = [asyncio.create_task(bot.run()) for bot in stayers]
+    tasks.append(asyncio.create_task(leaver.run(stop_after_games=1)))   # plays one game, then leaves for good
+    standings = await bounded(server.run_tournament(), 30)
+    await bounded(asyncio.gather(*tasks))
+    assert standings.games_done == 10
+    forfeits = [g for bot in stayers for g in bot.games_over if g["reason"] == "forfeit"]
+    assert len(forfeits) >= 2                          # its later games (one may race its leaving: a disconnect)
+    assert [name for name in waits if name == "gone"] == ["gone"]   # waited for once, not once per game
