@@ -6,13 +6,18 @@ on their start rows, so no step is ever illegal, nobody reaches a goal and every
 exactly ``step_cap`` steps per player. Answers go out at once (``--think 0``: capacity) or
 ``--think`` seconds after the turn arrived (fairness).
 
-To keep the client cheap and its clock honest, frames are handled inside the websockets
-protocol callback (``process_event``, called from ``data_received``), not through ``recv()``:
-``t_recv`` is stamped there, as the server stamps arrivals, and an instant answer is written
-to the socket in the same callback; ``t_send`` is stamped just before the write. Frames
-larger than a turn (``standings``, ``tournament_over``) are counted, not parsed. The cyclic
-garbage collector is off: a client pause would be charged to the bot by the server and would
-count here as the server's added delay.
+To keep the client cheap and its clock honest, each connection is a small asyncio protocol
+over websockets' documented sans-I/O ``ClientProtocol`` (``ws_link.ClientLink``, the shape of
+``server/wire.py``), and frames are handled in its ``data_received`` callback, not through a
+``recv()`` task: ``t_recv`` is stamped there when the turn's bytes arrive, as the server stamps
+arrivals, and an instant answer is written to the socket in the same callback; ``t_send`` is
+stamped just before the write. Frames larger than a turn (``standings``, ``tournament_over``)
+are counted, not parsed. The cyclic garbage collector is off: a client pause would be charged
+to the bot by the server and would count here as the server's added delay.
+
+``--until-tournament-over`` keeps the bots playing game after game (a round-robin) until
+``tournament_over`` or the deadline. Once every bot is welcomed the process prints
+``WELCOMED <n>`` on stdout (the bench starts hostile clients after it).
 
 Writes a JSON file (``--out``) with, per step, ``[game, turn, t_recv, t_send]`` (``time.monotonic``
 seconds, the same clock in every process of the machine), per game the arrival times of
@@ -35,9 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.frames import Frame, Opcode
-from websockets.protocol import State
+from ws_link import ClientLink, open_link   # bench/ws_link.py, beside this script
 
 PROBE_INTERVAL_S = 0.01
 STALL_MS = 50.0
@@ -65,12 +68,13 @@ class Bot:
         self.think_s = think_s
         self.rec = recorder
         self.leave_after_game = leave_after_game
-        self.ws: BotConnection | None = None
+        self.ws: ClientLink | None = None
         self.game: str | None = None
         self.welcomed = asyncio.Event()
         self.finished = asyncio.Event()
         self.game_done = asyncio.Event()
         self.games_over = 0
+        self.tournament_over = False
 
     def on_text(self, text: str, now: float) -> None:
         """Handle one text frame that arrived at ``now``."""
@@ -78,6 +82,7 @@ class Bot:
             self.rec.big_frames += 1
             self.rec.big_bytes += len(text)
             if text.startswith('{"type":"tournament_over"'):
+                self.tournament_over = True
                 self.finished.set()
             return
         message = json.loads(text)
@@ -98,6 +103,7 @@ class Bot:
         elif kind == "welcome":
             self.welcomed.set()
         elif kind == "tournament_over":
+            self.tournament_over = True
             self.finished.set()
         elif kind == "error":
             self.rec.errors[message.get("code", "?")] += 1
@@ -122,43 +128,20 @@ class Bot:
         if ws is None or self.game is None:
             return
         sent = time.monotonic()
-        if ws.send_now(frame):
+        if ws.send_text(frame.encode()):
             self.rec.steps.append((self.game, turn, received, sent))
 
-
-class BotConnection(ClientConnection):
-    """A client connection that hands each text frame to its bot as soon as it is parsed off the socket."""
-
-    bot: Bot | None = None
-
-    def process_event(self, event: Any) -> None:
-        bot = self.bot
-        if bot is not None and self.response is not None and isinstance(event, Frame) \
-                and event.opcode is Opcode.TEXT and event.fin:
-            now = time.monotonic()
-            try:
-                bot.on_text(event.data.decode(), now)
-            except Exception as exc:  # noqa: BLE001 - record, never break the protocol callback
-                bot.rec.errors[f"client_exception:{type(exc).__name__}"] += 1
-            return
-        super().process_event(event)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if self.bot is not None:
-            self.bot.finished.set()
-            self.bot.game_done.set()
-
-    def send_now(self, text: str) -> bool:
-        """Write a text frame synchronously (no flow control: frames are small); False once closed."""
-        if self.protocol.state is not State.OPEN:
-            return False
+    def on_frame(self, text: str, now: float) -> None:
+        """The link's callback: one text frame that arrived at ``now`` (never raises into the protocol)."""
         try:
-            self.protocol.send_text(text.encode())
-            self.send_data()
-        except Exception:  # noqa: BLE001 - a dying connection
-            return False
-        return True
+            self.on_text(text, now)
+        except Exception as exc:  # noqa: BLE001 - record, never break the protocol callback
+            self.rec.errors[f"client_exception:{type(exc).__name__}"] += 1
+
+    def on_lost(self) -> None:
+        """The connection is gone: nothing more will come."""
+        self.finished.set()
+        self.game_done.set()
 
 
 async def probe_loop(rec: Recorder, stop: asyncio.Event) -> None:
@@ -176,12 +159,10 @@ async def run_bot(bot: Bot, url: str, key: str, compression: str | None, gate: a
                   connect_timeout: float) -> bool:
     """Connect and say hello; True once welcomed."""
     async with gate:
-        ws = await asyncio.wait_for(connect(url, create_connection=BotConnection, ping_interval=None,
-                                            max_size=None, compression=compression, open_timeout=connect_timeout,
-                                            close_timeout=5), connect_timeout + 1)
-        ws.bot = bot
+        ws = await open_link(url, bot.on_frame, compression=compression is not None, timeout=connect_timeout)
+        ws.on_lost = bot.on_lost
         bot.ws = ws
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "role": "player", "key": key, "name": key}))
+        ws.send_text(json.dumps({"type": "hello", "protocol": 1, "role": "player", "key": key, "name": key}).encode())
         await asyncio.wait_for(bot.welcomed.wait(), connect_timeout)
     return True
 
@@ -201,11 +182,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
           for bot in bots), return_exceptions=True)
     failures = [repr(x) for x in outcome if isinstance(x, BaseException)]
     connected_at = time.monotonic()
+    print(f"WELCOMED {sum(bot.welcomed.is_set() for bot in bots)}", flush=True)
     timed_out = False
     live = [bot for bot in bots if bot.ws is not None]
+    # One game each (a knockout round), or every game until tournament_over (a round-robin).
+    wanted = "finished" if args.until_tournament_over else "game_done"
     for bot in live:
         try:
-            await asyncio.wait_for(bot.game_done.wait(), max(deadline - time.monotonic(), 0.01))
+            await asyncio.wait_for(getattr(bot, wanted).wait(), max(deadline - time.monotonic(), 0.01))
         except TimeoutError:
             timed_out = True
             break
@@ -225,7 +209,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "players": args.players, "first": args.first, "think_s": args.think, "compression": args.compression,
         "connect_failures": failures[:5], "connect_failed": len(failures), "timed_out": timed_out,
-        "closed_by_server": lingered,
+        "closed_by_server": lingered, "tournament_over": sum(bot.tournament_over for bot in bots),
         "started": started, "connected": connected_at, "steps": rec.steps, "starts": rec.starts,
         "overs": rec.overs, "errors": dict(rec.errors), "big_frames": rec.big_frames, "big_bytes": rec.big_bytes,
         "lags_ms": rec.lags_ms, "stalls": rec.stalls, "cpu_s": times.user + times.system,
@@ -244,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="offer permessage-deflate (the websockets default, as client/runner.py) or not")
     parser.add_argument("--leave-after-game", action="store_true",
                         help="close after the first game_over instead of waiting for tournament_over")
+    parser.add_argument("--until-tournament-over", action="store_true",
+                        help="play every game until tournament_over (a round-robin), not just the first one")
     parser.add_argument("--linger", type=float, default=10.0, metavar="S",
                         help="after the last game_over, wait at most S seconds for tournament_over (default 10)")
     parser.add_argument("--connect-concurrency", type=int, default=64, help="handshakes in flight (default 64)")

@@ -1,9 +1,19 @@
 """Run the real ``ArenaServer`` for the load benchmark: one knockout round of M concurrent games.
 
 Used by ``bench/server_load.py``; it can also be run by hand. It builds ``ServerSettings`` with
-what the command line cannot set (connection and rate limits high enough for one address to
-open 2*M connections and answer as fast as it likes), starts the server on a free port, prints
-``PORT <n>`` on stdout, runs the tournament and exits.
+what the command line cannot set, starts the server on a free port, prints ``PORT <n>
+websockets=<version>`` on stdout, runs the tournament and exits. Limits (``--limits``):
+
+* ``load`` (sections a-c): high enough for one address to open 2*M connections at once and
+  answer as fast as it likes (``max_connections``, ``max_pending_per_address`` and
+  ``max_anonymous_per_address`` at max(4*M, 1024); the rate limit off; 120 s to say hello);
+* ``default`` (sections d-f, the hostile ones): the server's own ``Limits()``, the defences
+  being measured.
+
+``--format round-robin`` plays a whole round-robin instead (sections e and f). ``--record-links``
+installs ``link_recorder.LinkRecorder`` (what the router saw of each connection) and adds its
+report to ``--stats``; the stats also give the open-file limit and the server's connection
+capacity (half of that limit).
 
 Why one knockout round: with 2*M players a round-robin would schedule M*(2M-1) games, while the
 first knockout round is exactly M games of disjoint pairs, all played at once (``concurrency``
@@ -37,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 import server.tournament as server_tournament
+import websockets
+from link_recorder import LinkRecorder   # bench/link_recorder.py, beside this script
 from server import eventloop
 from server.app import ArenaServer, SilentReporter
 from server.settings import Limits, ServerSettings
@@ -66,15 +78,23 @@ def raise_fd_limit() -> int:
     return soft
 
 
+def build_limits(preset: str, players: int) -> Limits:
+    """The limits of a run: ``load`` (one address may open every connection and send at any rate) or ``default``."""
+    if preset == "default":
+        return Limits()
+    connections = max(4 * players, 1024)
+    return Limits(max_connections=connections, max_pending_per_address=connections,
+                  max_anonymous_per_address=connections, messages_per_second=1e9, burst=1_000_000_000,
+                  hello_timeout_s=120)
+
+
 def build_settings(args: argparse.Namespace) -> ServerSettings:
     """The server settings for one load run."""
-    connections = max(4 * args.players, 1024)
-    limits = Limits(max_connections=connections, max_per_address=connections,
-                    messages_per_second=1e9, burst=1_000_000_000, hello_timeout_s=120)
     return ServerSettings(
-        host="127.0.0.1", port=args.port, players=args.players, games_per_pairing=1, format="knockout",
+        host="127.0.0.1", port=args.port, players=args.players, games_per_pairing=1, format=args.format,
         ruleset="course", time_limit_ms=args.time_limit, step_cap=args.step_cap, concurrency=None,
-        data_dir=args.data_dir, seed=args.seed, tournament_name="load", rejoin_wait_s=0.0, limits=limits)
+        data_dir=args.data_dir, seed=args.seed, tournament_name="load", rejoin_wait_s=0.0,
+        limits=build_limits(args.limits, args.players))
 
 
 class LoopProbe:
@@ -136,15 +156,20 @@ class Run:
         self.args = args
         self.probe = LoopProbe()
         self.profiler = cProfile.Profile() if args.profile else None
-        self.stats: dict[str, Any] = {"pid": os.getpid()}
+        self.stats: dict[str, Any] = {"pid": os.getpid(), "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)}
         self.written = False
+        self.links = LinkRecorder() if args.record_links else None
+        if self.links is not None:
+            self.links.install()
 
     async def serve(self) -> int:
         """Start the server, announce its port, run the tournament, close."""
         server = ArenaServer(build_settings(self.args), SilentReporter())  # type: ignore[arg-type]
         try:
             await server.start()
-            print(f"PORT {server.port}", flush=True)
+            self.stats["capacity"] = server.connections.capacity
+            self.stats["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)
+            print(f"PORT {server.port} websockets={websockets.__version__}", flush=True)
             self.probe.start()
             standings = await asyncio.wait_for(server.run_tournament(), self.args.deadline)
             self.stats["games_done"] = standings.games_done
@@ -166,6 +191,8 @@ class Run:
         self.stats.update(loop_lag_ms=summary(probe.lags_ms), stalls=probe.stalls, gc_count=len(probe.gc_pauses),
                           gc_pauses=[p for p in probe.gc_pauses if p[1] == 2 or p[2] >= 5.0],
                           cpu_s=times.user + times.system)
+        if self.links is not None:
+            self.stats["links"] = self.links.report()
         if self.args.stats is not None:
             self.args.stats.write_text(json.dumps(self.stats), encoding="utf-8")
 
@@ -187,17 +214,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="pairing seed (default 1)")
     parser.add_argument("--deadline", type=float, default=600.0, metavar="S",
                         help="give up after S seconds (default 600)")
+    parser.add_argument("--format", choices=["knockout", "round-robin"], default="knockout",
+                        help="knockout: its first round only, M games at once (default); round-robin: all of it")
+    parser.add_argument("--limits", choices=["load", "default"], default="load",
+                        help="load: one address may open every connection, no rate limit (default); "
+                             "default: the server's own Limits()")
+    parser.add_argument("--record-links", action="store_true",
+                        help="record what the router saw of each connection (link_recorder.py) in --stats")
     parser.add_argument("--stats", type=Path, help="write loop lag, stalls, GC pauses and CPU time as JSON here")
     parser.add_argument("--profile", type=Path, help="run under cProfile and write a pstats file here")
     args = parser.parse_args(argv)
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number >= 2")
     raise_fd_limit()
-    if hasattr(server_tournament, "Knockout"):
-        server_tournament.Knockout = OneRoundKnockout  # type: ignore[misc]
-    else:
-        print("load_launcher: server.tournament.Knockout not found; later rounds will be forfeits",
-              file=sys.stderr)
+    if args.format == "knockout":
+        if hasattr(server_tournament, "Knockout"):
+            server_tournament.Knockout = OneRoundKnockout  # type: ignore[misc]
+        else:
+            print("load_launcher: server.tournament.Knockout not found; later rounds will be forfeits",
+                  file=sys.stderr)
     run = Run(args)
     signal.signal(signal.SIGTERM, run.on_sigterm)
     status = 1

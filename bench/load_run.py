@@ -1,7 +1,10 @@
 """One run of the load bench: a backend (the server or the relay) and the load clients, and its figures.
 
 A helper of ``server_load.py``: ``run_once`` starts the processes, waits for the games, reads the
-game logs and the clients' reports, and returns a ``RunResult``; it never prints a verdict.
+game logs and the clients' reports, and returns a ``RunResult``; it never prints a verdict. A
+``Scenario`` (the hostile sections d-f, ``load_flood.py``, ``load_watchers.py``,
+``load_halfopen.py``) adds launcher options, processes started beside the load clients, and
+figures of its own; without one a run is the plain load of sections a-c.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from procs import Proc, cpu_in_window, machine_busy   # bench/procs.py, beside t
 from shared.gamelog import parse_log
 from shared.quoridor import GameStatus
 
-__all__ = ["RunResult", "run_once", "percentile", "FAILED_RUNS", "TIME_LIMIT_MS"]
+__all__ = ["RunResult", "Scenario", "RoundRobin", "run_once", "server_stats", "percentile", "FAILED_RUNS",
+           "TIME_LIMIT_MS"]
 
 BENCH = Path(__file__).resolve().parent
 TIME_LIMIT_MS = 1000
@@ -64,12 +68,16 @@ class RunResult:
     client_stalls: list[tuple[float, float]] = field(default_factory=list)
     gc_pauses: list[tuple[float, int, float]] = field(default_factory=list)   # (s into the window, gen, ms)
     gc_count: int = 0
-    window_start: float = 0.0
+    window_start: float = 0.0            # the first game_start a client saw (time.monotonic)
     big_frames: int = 0
     big_bytes: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     totals_mismatch: int = 0
     wall_s: float = 0.0
+    websockets: str = "?"                # the version the backend process imported (its PORT line)
+    backend_status: int | None = None    # the backend's exit status (None: it had to be stopped)
+    tournament_over: int = 0             # clients that heard tournament_over
+    extra: dict[str, Any] = field(default_factory=dict)     # a scenario's own figures
 
     @property
     def cpu_per_step_us(self) -> float:
@@ -92,15 +100,90 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 
+class Scenario:
+    """What a hostile section adds to a run; the defaults are the plain load of sections a-c.
+
+    ``run_once`` calls, in this order: ``before_clients`` once the backend listens (processes to
+    start before the load clients), ``after_welcome`` once every load client is welcomed, and
+    ``finish`` after every process ended (the scenario's own figures into ``result.extra``).
+    """
+
+    #: Extra options for ``load_launcher.py`` and ``load_clients.py``.
+    launcher_args: tuple[str, ...] = ()
+    client_args: tuple[str, ...] = ()
+    #: The server process's open-file limit (soft and hard), or None to inherit this process's.
+    open_files: int | None = None
+    #: Sample the server's resident memory (``Proc.rss``, ``Proc.peak_kb``) and its open files (``Proc.peak_files``).
+    track_memory = False
+    track_files = False
+    #: Player names whose log rows are left out of the added delay and the timeouts (a hostile seat).
+    excluded: frozenset[str] = frozenset()
+
+    def seats(self, games: int) -> int:
+        """Players the server waits for."""
+        return 2 * games
+
+    def honest(self, games: int) -> int:
+        """Players the load clients bring (the other seats are the scenario's)."""
+        return self.seats(games)
+
+    def expected_s(self, games: int, step_cap: int, think_s: float) -> float:
+        """About how long the games take (the deadlines are derived from it)."""
+        return 2 * step_cap * max(think_s, 0.002) + 5 + self.seats(games) * 0.01
+
+    def before_clients(self, port: int, work: Path, deadline: float) -> list[Proc]:
+        """Processes to start once the backend listens, before the load clients."""
+        return []
+
+    def after_welcome(self, port: int, work: Path, deadline: float) -> list[Proc]:
+        """Processes to start once every load client is welcomed."""
+        return []
+
+    def finish(self, result: RunResult, work: Path, backend: Proc, others: list[Proc]) -> None:
+        """Read the scenario's own figures (after every process ended)."""
+
+
+PLAIN = Scenario()
+
+
+class RoundRobin(Scenario):
+    """A whole round-robin of ``players`` (every pairing once, a round's games at once), the server's default
+    ``Limits`` and the router's view of every link recorded: the tournament of sections (e) and (f)."""
+
+    launcher_args = ("--format", "round-robin", "--limits", "default", "--record-links")
+    client_args = ("--until-tournament-over", "--connect-concurrency", "16")   # under 32 pending per address
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+
+    @property
+    def games(self) -> int:
+        """Games in the tournament."""
+        return self.players * (self.players - 1) // 2
+
+    def seats(self, games: int) -> int:
+        return self.players
+
+    def expected_s(self, games: int, step_cap: int, think_s: float) -> float:
+        rounds = self.players - 1 if self.players % 2 == 0 else self.players
+        return rounds * (2 * step_cap * max(think_s, 0.002) + 0.5) + 10
+
+
+def server_stats(work: Path) -> dict[str, Any]:
+    """The launcher's ``--stats`` JSON of a run ({} when it wrote none)."""
+    path = work / "stats.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
 # -- one run ------------------------------------------------------------------------------------------
 def run_once(backend: str, games: int, step_cap: int, think_s: float, args: argparse.Namespace,
-             label: str) -> RunResult:
+             label: str, scenario: Scenario = PLAIN) -> RunResult:
     """Start ``backend`` (server or relay), play ``games`` games with the load clients, collect the figures."""
     result = RunResult(backend, games, step_cap, think_s)
-    players = 2 * games
+    players = scenario.seats(games)
+    honest = scenario.honest(games)
     work = Path(tempfile.mkdtemp(prefix=f"server_load-{backend}-"))
-    expected_s = 2 * step_cap * max(think_s, 0.002) + 5 + players * 0.01
-    deadline = 60 + 2 * expected_s
+    deadline = 60 + 2 * scenario.expected_s(games, step_cap, think_s)
     begun = time.monotonic()
     py = sys.executable
     procs: list[Proc] = []
@@ -108,29 +191,38 @@ def run_once(backend: str, games: int, step_cap: int, think_s: float, args: argp
         if backend == "server":
             argv = [py, str(args.launcher), "--players", str(players), "--step-cap", str(step_cap),
                     "--time-limit", str(TIME_LIMIT_MS), "--data-dir", str(work / "data"),
-                    "--stats", str(work / "stats.json"), "--deadline", str(deadline)]
+                    "--stats", str(work / "stats.json"), "--deadline", str(deadline), *scenario.launcher_args]
             if args.profile is not None:
                 args.profile.mkdir(parents=True, exist_ok=True)
                 argv += ["--profile", str(args.profile / f"{label}.pstats")]
         else:
             argv = [py, str(BENCH / "relay.py"), "--players", str(players), "--step-cap", str(step_cap),
                     "--time-limit", str(TIME_LIMIT_MS), "--deadline", str(deadline)]
-        backend_proc = Proc(backend, argv, work / f"{backend}.err")
+        backend_proc = Proc(backend, argv, work / f"{backend}.err", open_files=scenario.open_files)
         backend_proc.per_thread = True
+        backend_proc.track_memory = scenario.track_memory
+        backend_proc.track_files = scenario.track_files
         procs.append(backend_proc)
-        port = int(backend_proc.wait_line("PORT ", 30).split()[1])
-        split = max(1, min(args.client_procs, players))
+        backend_proc.sample()
+        words = backend_proc.wait_line("PORT ", 30).split()
+        port = int(words[1])
+        result.websockets = next((w.split("=", 1)[1] for w in words if w.startswith("websockets=")), "?")
+        backend_proc.sample()
+        others = scenario.before_clients(port, work, deadline)
+        procs += others
+        split = max(1, min(args.client_procs, honest))
         result.client_procs = split
         clients: list[Proc] = []
         outs: list[Path] = []
         first = 0
         for number in range(split):
-            count = players // split + (1 if number < players % split else 0)
+            count = honest // split + (1 if number < honest % split else 0)
             out = work / f"clients-{number}.json"
             outs.append(out)
             cargv = [py, str(BENCH / "load_clients.py"), "--url", f"ws://127.0.0.1:{port}/",
                      "--players", str(count), "--first", str(first), "--think", str(think_s),
-                     "--compression", args.compression, "--deadline", str(deadline), "--out", str(out)]
+                     "--compression", args.compression, "--deadline", str(deadline), "--out", str(out),
+                     *scenario.client_args]
             if args.leave_after_game:
                 cargv.append("--leave-after-game")
             first += count
@@ -138,12 +230,20 @@ def run_once(backend: str, games: int, step_cap: int, think_s: float, args: argp
         procs += clients
         hard_stop = time.monotonic() + deadline + 30
         machine: list[tuple[float, float]] = []
+        welcomed = type(scenario).after_welcome is Scenario.after_welcome   # nothing to start then
         while True:
             for proc in procs:
                 proc.sample()
             busy = machine_busy()
             if busy is not None:
                 machine.append((time.monotonic(), busy))
+            if not welcomed and all(not c.lines.empty() or c.popen.poll() is not None for c in clients):
+                welcomed = True
+                for client in clients:
+                    client.wait_line("WELCOMED", 5)
+                later = scenario.after_welcome(port, work, deadline)
+                others += later
+                procs += later
             if all(c.popen.poll() is not None for c in clients) or time.monotonic() >= hard_stop:
                 break
             time.sleep(0.05)
@@ -152,14 +252,18 @@ def run_once(backend: str, games: int, step_cap: int, think_s: float, args: argp
                 result.problems.append(f"{client.name} ended with status {client.popen.returncode}"
                                        f"{client.stderr_tail(5)}")
         status = backend_proc.stop(BACKEND_GRACE_S)
+        result.backend_status = status
         if status is None:
             result.problems.append(f"{backend} still busy {BACKEND_GRACE_S:.0f} s after the clients ended: stopped")
         elif status != 0:
             result.problems.append(f"{backend} ended with status {status}{backend_proc.stderr_tail(8)}")
+        for other in others:
+            other.stop(2)
         reports = [json.loads(out.read_text(encoding="utf-8")) for out in outs if out.exists()]
         if len(reports) != len(outs):
             raise RuntimeError(f"{len(outs) - len(reports)} client process(es) wrote no report")
-        collect(result, reports, clients, backend_proc, work, machine)
+        collect(result, reports, clients, backend_proc, work, machine, scenario.excluded)
+        scenario.finish(result, work, backend_proc, others)
     except Exception as exc:  # noqa: BLE001 - one failed run must not hide the others
         result.ok = False
         result.failed = True
@@ -182,8 +286,9 @@ def run_once(backend: str, games: int, step_cap: int, think_s: float, args: argp
 
 
 def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc], backend: Proc,
-            work: Path, machine: list[tuple[float, float]]) -> None:
-    """Merge the client reports (and, for the server, the game logs) into ``result``."""
+            work: Path, machine: list[tuple[float, float]], excluded: frozenset[str] = frozenset()) -> None:
+    """Merge the client reports (and, for the server, the game logs) into ``result``; rows of ``excluded``
+    players are counted apart (``extra['excluded_rows']``, ``extra['excluded_timeouts']``)."""
     starts: list[float] = []
     overs: dict[str, list[Any]] = {}
     sent: dict[tuple[str, int], tuple[float, float]] = {}
@@ -195,6 +300,7 @@ def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc
             sent[(game, turn)] = (received, at)
         for code, count in report["errors"].items():
             result.errors[code] = result.errors.get(code, 0) + count
+        result.tournament_over += report.get("tournament_over", 0)
         result.big_frames += report["big_frames"]
         result.big_bytes += report["big_bytes"]
         result.client_lag_ms += report["lags_ms"]
@@ -212,6 +318,7 @@ def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc
     if not starts or not overs:
         raise RuntimeError("no game started or ended")
     t0 = min(starts)
+    result.window_start = t0
     t1 = max(min(entry[0] for entry in entries) for entries in overs.values())
     result.client_stalls = sorted((t - t0, lag) for t, lag in result.client_stalls)
     result.window_s = t1 - t0
@@ -235,7 +342,8 @@ def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc
         result.backend_stalls = [(t - t0, lag) for t, lag in stats.get("stalls", [])]
         result.gc_pauses = [(t - t0, gen, ms) for t, gen, ms in stats.get("gc_pauses", [])]
         result.gc_count = stats.get("gc_count", 0)
-    logs = sorted(p for p in (work / "data" / "load").glob("r[0-9]*.csv"))
+    logs = sorted((work / "data" / "load").glob("*_vs_*.csv"))     # game logs: <game>_<white>_vs_<black>.csv
+    result.extra["logs"] = len(logs)
     if not logs:
         raise RuntimeError(f"the server wrote no game logs in {work / 'data' / 'load'}")
     for path in logs:
@@ -246,6 +354,11 @@ def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc
             result.steps += 1
             seat = log.header.players.index(record.player)
             totals[seat] += record.thinking_ms or 0
+            if record.player in excluded:
+                result.extra["excluded_rows"] = result.extra.get("excluded_rows", 0) + 1
+                if record.status is GameStatus.TIMEOUT:
+                    result.extra["excluded_timeouts"] = result.extra.get("excluded_timeouts", 0) + 1
+                continue
             times = sent.get((game, record.turn if record.turn is not None else -1))
             added = None if times is None or record.thinking_ms is None else \
                 record.thinking_ms - (times[1] - times[0]) * 1000
@@ -262,6 +375,8 @@ def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc
             result.added_ms.append(added)
             result.added_all_ms.append(added)
         reported = overs.get(game, [])
+        if excluded.intersection(log.header.players):
+            continue            # the hostile seat's totals are not the clients' to check
         for entry in reported:
             if entry[1] is not None and sorted(entry[1]) != sorted(totals):
                 result.totals_mismatch += 1

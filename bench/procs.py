@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 import queue
+import resource
 import subprocess
 import threading
 import time
 from pathlib import Path
 
-__all__ = ["Proc", "cpu_seconds", "machine_busy", "thread_cpu", "cpu_in_window", "CLK_TCK", "ROOT"]
+__all__ = ["Proc", "cpu_seconds", "memory_kb", "machine_busy", "thread_cpu", "cpu_in_window", "CLK_TCK", "ROOT"]
 
 ROOT = Path(__file__).resolve().parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -26,6 +27,19 @@ def cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
     except (OSError, IndexError, ValueError):
         return None
+
+
+def memory_kb(pid: int) -> tuple[int, int] | None:
+    """Resident set size now and its peak so far (``VmRSS``, ``VmHWM``) of a live process, in KiB."""
+    found: dict[str, int] = {}
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    found[line[:5]] = int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return (found["VmRSS"], found["VmHWM"]) if len(found) == 2 else None
 
 
 def machine_busy() -> float | None:
@@ -76,17 +90,31 @@ def cpu_in_window(samples: list[tuple[float, float]], t0: float, t1: float) -> f
 class Proc:
     """A child process whose stdout lines are read by a thread and whose CPU time is sampled."""
 
-    def __init__(self, name: str, argv: list[str], stderr_path: Path) -> None:
+    def __init__(self, name: str, argv: list[str], stderr_path: Path, *, open_files: int | None = None) -> None:
+        """Start ``argv``; ``open_files``: its RLIMIT_NOFILE, soft and hard (set in the child before it starts)."""
         self.name = name
         self.argv = argv
         self.stderr_path = stderr_path
         self._stderr = stderr_path.open("w", encoding="utf-8")
+
+        def limit_files() -> None:
+            if open_files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
         self.popen = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._stderr, text=True, cwd=ROOT,
-                                      env={**os.environ, "PYTHONPATH": str(ROOT)})
+                                      env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                      preexec_fn=limit_files if open_files is not None else None)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.cpu: list[tuple[float, float]] = []
         self.threads: dict[str, list[tuple[float, float]]] = {}
         self.per_thread = False
+        #: (time, VmRSS KiB) samples, and the peak (VmHWM) last read, when ``track_memory`` is set.
+        self.track_memory = False
+        self.rss: list[tuple[float, int]] = []
+        self.peak_kb = 0
+        #: The most file descriptors seen open at once, when ``track_files`` is set.
+        self.track_files = False
+        self.peak_files = 0
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -121,6 +149,16 @@ class Proc:
         if self.per_thread:
             for name, seconds in thread_cpu(self.popen.pid).items():
                 self.threads.setdefault(name, []).append((now, seconds))
+        if self.track_memory:
+            memory = memory_kb(self.popen.pid)
+            if memory is not None:
+                self.rss.append((now, memory[0]))
+                self.peak_kb = max(self.peak_kb, memory[1])
+        if self.track_files:
+            try:
+                self.peak_files = max(self.peak_files, len(os.listdir(f"/proc/{self.popen.pid}/fd")))
+            except OSError:
+                pass
 
     def stderr_tail(self, lines: int = 15) -> str:
         """The end of the process's stderr, for error messages."""

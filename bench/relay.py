@@ -7,7 +7,9 @@ order and sends ``game_start`` to both; then it is a relay with a minimal "refer
 cell becomes the opponent's ``enemy_loc``, its wall ``enemy_wall``) and ``json.dumps``-ed to
 the opponent. No rules, no clocks, no logs, no database. After both players made
 ``--step-cap`` steps each gets ``game_over``; when every game is over the relay closes the
-connections and exits. Prints ``PORT <n>`` once listening.
+connections and exits. Prints ``PORT <n> websockets=<version>`` once listening: the bench runs it
+with the server's interpreter (the same virtualenv, so the same websockets) and checks that
+version against the server launcher's.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import websockets
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
 
 from server import eventloop
-from websockets.exceptions import ConnectionClosed
 
 START = ([5, 1], [5, 9])
 
@@ -142,7 +145,7 @@ async def run(args: argparse.Namespace) -> int:
     async with serve(relay.handle, "127.0.0.1", args.port, max_size=1 << 20,
                      ping_interval=20, ping_timeout=20, compression=None) as server:
         port = server.sockets[0].getsockname()[1]
-        print(f"PORT {port}", flush=True)
+        print(f"PORT {port} websockets={websockets.__version__}", flush=True)
         try:
             await asyncio.wait_for(relay.all_over.wait(), args.deadline)
         except TimeoutError:

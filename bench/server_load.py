@@ -1,25 +1,37 @@
-"""Load and fairness figures for the Quoridor Arena websocket server. A benchmark, not a test.
+"""Load, fairness and abuse figures for the Quoridor Arena websocket server. A benchmark, not a test.
 
 Run from the repository root::
 
-    .venv/bin/python bench/server_load.py            # full run: M = 1, 100, 500 (several minutes)
-    .venv/bin/python bench/server_load.py --quick    # M = 1, 20, short games (under a minute)
+    .venv/bin/python bench/server_load.py            # full run, sections a-f (several minutes)
+    .venv/bin/python bench/server_load.py --quick    # M = 1, 20, short games, small hostile loads (about a minute)
+    .venv/bin/python bench/server_load.py --sections def   # only the hostile sections
 
 Each run starts the real server in its own process (``bench/load_launcher.py``: ``ArenaServer``,
-2*M players, one knockout round = M concurrent games of disjoint pairs, limits raised, data
-dir in a temporary folder, silent reporter) and the scripted players in another
+data dir in a temporary folder, silent reporter) and the scripted players in another
 (``bench/load_clients.py``: every connection shuffles its pawn sideways, so every step is legal
-and every game lasts exactly ``step_cap`` steps per player).
+and every game lasts exactly ``step_cap`` steps per player). Sections (a)-(c) play one knockout
+round (M concurrent games of disjoint pairs) with the limits raised; (d)-(f) keep the server's
+default ``Limits``, the defences they measure.
 
 (a) capacity: instant answers; steps/s = step rows in the game logs / the games' wall time (first
     ``game_start`` to last ``game_over`` seen by the clients). The same clients then play the same
-    games through ``bench/relay.py`` (websockets + ``json.loads``/``json.dumps``, no rules, no
-    logs); server/relay ratio target >= 0.7 at every M.
-(b) fairness at 50 ms: M bots think 50 ms per step. Added delay per step = the thinking time the
-    server charged (``thinking_ms`` in the game log) - the client's own thinking time
-    (``t_send - t_recv``, both stamped in the client's protocol callback). Targets: p99 <= 5 ms.
-(c) fairness at 900 ms (limit 1000 ms): timeouts charged (status 3 rows) target 0; p99 added
-    delay <= 20 ms.
+    games through ``bench/relay.py`` (the same websockets, + ``json.loads``/``json.dumps``, no rules,
+    no logs); server/relay ratio target >= 0.85 at M = 1, 100 and 500.
+(b) fairness at 50 ms: 100 games, bots think 50 ms per step. Added delay per step = the thinking
+    time the server charged (``thinking_ms`` in the game log) - the client's own thinking time
+    (``t_send - t_recv``, both stamped in the client's protocol callback). Target: p99 <= 5 ms.
+(c) fairness at 900 ms (limit 1000 ms), 500 games: timeouts charged (status 3 rows) target 0;
+    p99 added delay <= 20 ms.
+(d) a stale-step flood (``bench/load_flood.py``): (b)'s 100 games beside one more game whose
+    seat is held by a bot that writes 300,000 copies of an answered step as fast as it can.
+    Targets: the honest bots' added delay p99 <= 20 ms, 0 timeouts charged to them; also how long
+    the server took to close the flooder and how many of its frames it read.
+(e) 200 spectators of ``"*"`` that never read (``bench/load_watchers.py``) beside a 40-player
+    round-robin: the server's peak RSS <= 150 MB (and its RSS before they connect); how many
+    spectators the server closed, why and when.
+(f) 1,000 half-open connections (``bench/load_halfopen.py``) during a 40-player round-robin with
+    the server's RLIMIT_NOFILE at 1,024: the tournament completes (every game logged), how many
+    the server accepted and cut, its exit status.
 
 Everything is on 127.0.0.1; every process has a deadline and is killed at the end.
 """
@@ -40,20 +52,23 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from load_run import FAILED_RUNS, TIME_LIMIT_MS, RunResult, percentile, run_once   # beside this script
+from load_flood import section_d                # bench/, beside this script
+from load_halfopen import section_f
+from load_report import Verdict, diagnostics, mark, row
+from load_run import FAILED_RUNS, TIME_LIMIT_MS, RunResult, percentile, run_once
+from load_watchers import section_e
 from server import eventloop
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 
 # -- targets ----------------------------------------------------------------------------------------
-TARGET_RATIO = 0.7          # server steps/s over relay steps/s, at least, at every M
+TARGET_RATIO = 0.85         # server steps/s over relay steps/s, at least, at every M
 TARGET_B_P99_MS = 5.0       # added delay p99 with 50 ms bots
 TARGET_C_P99_MS = 20.0      # added delay p99 with 900 ms bots
 TARGET_C_TIMEOUTS = 0       # timeouts charged with 900 ms bots
-CLIENT_BOUND_WARNING = 0.9  # CPUs per client process above which the clients may limit the rate
-OTHER_LOAD_WARNING = 0.25   # CPUs used by other processes during a run above which a warning is printed
-
+TARGET_D_P99_MS = 20.0      # honest added delay p99 beside a stale-step flood (honest timeouts: 0)
+TARGET_E_PEAK_MB = 150.0    # the server's peak RSS with 200 non-reading spectators (f: every game recorded)
 
 
 @dataclass(frozen=True)
@@ -69,93 +84,23 @@ class Plan:
     c_games: int
     c_think_s: float
     c_cap: int
+    d_games: int               # honest games beside the flooder
+    d_frames: int              # stale steps the flooder writes at most
+    tour_players: int          # (e) and (f): the round-robin's players
+    tour_think_s: float
+    tour_cap: int
+    e_spectators: int
+    f_connections: int         # half-open connections
 
 
 FULL = Plan(capacity_games=(1, 100, 500), capacity_steps=20_000, capacity_min_cap=30,
-            b_games=100, b_think_s=0.05, b_cap=40, c_games=500, c_think_s=0.9, c_cap=20)
+            b_games=100, b_think_s=0.05, b_cap=40, c_games=500, c_think_s=0.9, c_cap=20,
+            d_games=100, d_frames=300_000, tour_players=40, tour_think_s=0.01, tour_cap=20,
+            e_spectators=200, f_connections=1000)
 QUICK = Plan(capacity_games=(1, 20), capacity_steps=6_000, capacity_min_cap=10,
-             b_games=20, b_think_s=0.05, b_cap=20, c_games=20, c_think_s=0.9, c_cap=5)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One target: what, the value measured, the target, met or not."""
-
-    label: str
-    value: str
-    target: str
-    ok: bool
-
-
-
-def mark(ok: bool) -> str:
-    """A pass/fail mark."""
-    return "PASS" if ok else "FAIL"
-
-
-def row(label: str, value: str, target: str = "", verdict: str = "") -> None:
-    """Print one table row."""
-    print(f"  {label:<60} {value:>18}   {target:<10} {verdict}".rstrip())
-
-
-# -- reporting -----------------------------------------------------------------------------------------
-def diagnostics(result: RunResult, indent: str = "") -> None:
-    """Rows that explain a run: window, CPU, loop lag, big frames, errors, problems."""
-    name = f"{indent}{result.backend}"
-    if result.failed:
-        for problem in result.problems:
-            print(f"    !! {result.backend}: {problem}")
-        return
-    row(f"{name}: games ended / steps (client-sent steps)",
-        f"{result.games_over} / {result.steps} ({result.client_steps})")
-    row(f"{name}: games' window / game_start spread", f"{result.window_s:.2f} s / {result.start_spread_s:.2f} s")
-    row(f"{name}: CPU in window, {result.backend} / clients / other processes",
-        f"{result.backend_cpu:.2f} / {result.client_cpu:.2f} / {result.other_cpu:.2f}")
-    if result.other_cpu > OTHER_LOAD_WARNING:
-        print(f"    !! {result.backend}: other processes used {result.other_cpu:.2f} CPUs during the games: "
-              "the figures are disturbed (run on an idle machine)")
-    per_client = result.client_cpu / max(1, result.client_procs)
-    if per_client >= CLIENT_BOUND_WARNING:
-        print(f"    !! {result.backend}: each client process used {per_client:.2f} CPUs: the clients may be the "
-              "bottleneck (try --client-procs 2)")
-    if len(result.thread_cpu) > 1:
-        row(f"{name}: CPU in window by thread",
-            ", ".join(f"{k} {v:.2f}" for k, v in sorted(result.thread_cpu.items(), key=lambda kv: -kv[1])))
-    if result.backend == "server":
-        lag = result.backend_lag
-        if lag.get("n"):
-            row(f"{name}: event loop lag p50 / p99 / max (10 ms probe)",
-                f"{lag['p50']:.1f} / {lag['p99']:.1f} / {lag['max']:.1f} ms")
-        if result.backend_stalls:
-            row(f"{name}: loop stalls >= 50 ms: count, worst (s into window: ms)",
-                f"{len(result.backend_stalls)}, {stall_list(result.backend_stalls)}")
-        if result.gc_count:
-            gen2 = [p for p in result.gc_pauses if p[1] == 2]
-            row(f"{name}: GC collections / gen 2 / longest pause",
-                f"{result.gc_count} / {len(gen2)} / {max((p[2] for p in result.gc_pauses), default=0.0):.0f} ms")
-        row(f"{name}: big frames to clients (standings...)", f"{result.big_frames:,} = {result.big_bytes / 1e6:,.1f} MB")
-    client_lag = result.client_lag_ms
-    if client_lag:
-        row(f"{indent}clients: loop lag p99 / max (10 ms probe)",
-            f"{percentile(client_lag, 99):.1f} / {max(client_lag):.1f} ms")
-    if result.client_stalls:
-        row(f"{indent}clients: loop stalls >= 50 ms: count, worst", f"{len(result.client_stalls)}, "
-            f"{stall_list(result.client_stalls)}")
-    if result.errors:
-        row(f"{name}: error frames / client exceptions", ", ".join(f"{k} {v}" for k, v in sorted(result.errors.items())))
-    if result.unmatched_rows or result.other_violations or result.totals_mismatch:
-        row(f"{name}: log rows unmatched / other violations / total mismatches",
-            f"{result.unmatched_rows} / {result.other_violations} / {result.totals_mismatch}")
-    for note in result.notes:
-        print(f"    note: {result.backend}: {note}")
-    for problem in result.problems:
-        print(f"    !! {result.backend}: {problem}")
-
-
-def stall_list(stalls: list[tuple[float, float]], count: int = 3) -> str:
-    """The worst ``count`` stalls as '+12.3s 140ms' items, in time order."""
-    worst = sorted(sorted(stalls, key=lambda s: -s[1])[:count])
-    return ", ".join(f"+{t:.1f}s {ms:.0f}ms" for t, ms in worst)
+             b_games=20, b_think_s=0.05, b_cap=20, c_games=20, c_think_s=0.9, c_cap=5,
+             d_games=20, d_frames=100_000, tour_players=10, tour_think_s=0.01, tour_cap=10,
+             e_spectators=50, f_connections=200)
 
 
 def capacity_cap(plan: Plan, games: int) -> int:
@@ -192,6 +137,9 @@ def section_a(plan: Plan, args: argparse.Namespace) -> list[Verdict]:
         row("server: steps/s (runs)", f"{server.rate:,.0f}", f"({', '.join(f'{r:,.0f}' for r in server_rates)})")
         row("relay:  steps/s (runs)", f"{relay.rate:,.0f}", f"({', '.join(f'{r:,.0f}' for r in relay_rates)})")
         row("server / relay", f"{ratio:.2f}{star}", f">= {TARGET_RATIO}", mark(ok))
+        row("websockets imported by server / relay", f"{server.websockets} / {relay.websockets}")
+        if server.websockets != relay.websockets:
+            print("    !! the server and the relay ran different websockets versions: the ratio compares unlike things")
         row("CPU per step: server / relay (less sensitive to other load)",
             f"{server.cpu_per_step_us:,.0f} / {relay.cpu_per_step_us:,.0f} us")
         row("server: added delay p50 / p99 (instant answers, timeouts included)",
@@ -253,15 +201,19 @@ def versions() -> str:
 
     loop = eventloop.loop_name()
     loop_text = f"uvloop {version('uvloop')} (server and relay)" if loop == "uvloop" else "asyncio's loop (no uvloop)"
+    here = Path(sys.executable)
+    interpreter = here.relative_to(ROOT).as_posix() if here.is_relative_to(ROOT) else str(here)
     return (f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
-            f"websockets {version('websockets')}, pydantic {version('pydantic')}; {loop_text}; json")
+            f"websockets {version('websockets')} (server, relay and clients all run {interpreter}; each backend "
+            f"reports the version it imported), pydantic {version('pydantic')}; {loop_text}; json")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the sections and print the table; exit status 1 if a run failed outright."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="M = 1, 20 and short games (under a minute)")
-    parser.add_argument("--sections", default="abc", help="which sections to run, e.g. 'a' or 'bc' (default abc)")
+    parser.add_argument("--sections", default="abcdef",
+                        help="which sections to run, e.g. 'a' or 'bc' or 'def' (default abcdef)")
     parser.add_argument("--games", type=lambda text: [int(x) for x in text.split(",")], metavar="M,M,...",
                         help="section (a) only: these numbers of games instead of the mode's")
     parser.add_argument("--client-procs", type=int, default=1, metavar="N",
@@ -290,9 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Quoridor Arena server load benchmark ({'quick' if args.quick else 'full'} run)")
     print(f"command: {shlex.join([Path(sys.executable).relative_to(ROOT).as_posix() if Path(sys.executable).is_relative_to(ROOT) else sys.executable, *sys.argv])}")
     print(versions())
-    print(f"server: ArenaServer in its own process, 2*M players, one knockout round (M games at once), "
-          f"limit {TIME_LIMIT_MS} ms, SilentReporter; clients: {args.client_procs} process(es), "
-          f"compression {args.compression}, {'leave after their game' if args.leave_after_game else 'stay until tournament_over'}")
+    print(f"server: ArenaServer in its own process, limit {TIME_LIMIT_MS} ms, SilentReporter; (a)-(c): 2*M players, "
+          f"one knockout round (M games at once), limits raised; (d)-(f): default Limits; clients: "
+          f"{args.client_procs} process(es), compression {args.compression}, "
+          f"{'leave after their game' if args.leave_after_game else 'stay until tournament_over'}")
     if args.profile is not None:
         print("!! --profile: servers run under cProfile; the figures below are NOT comparable with the targets")
     print()
@@ -306,6 +259,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "c" in args.sections:
         verdicts += section_fair("c", plan.c_games, plan.c_think_s, plan.c_cap, TARGET_C_P99_MS, TARGET_C_TIMEOUTS,
                                  args)
+        print()
+    if "d" in args.sections:
+        verdicts += section_d(plan.d_games, plan.b_think_s, plan.b_cap, plan.d_frames, TARGET_D_P99_MS, args)
+        print()
+    if "e" in args.sections:
+        verdicts += section_e(plan.tour_players, plan.e_spectators, plan.tour_think_s, plan.tour_cap,
+                              TARGET_E_PEAK_MB, args)
+        print()
+    if "f" in args.sections:
+        verdicts += section_f(plan.tour_players, plan.f_connections, plan.tour_think_s, plan.tour_cap, args)
         print()
     print("summary")
     for verdict in verdicts:

@@ -158,7 +158,7 @@ class ArenaServer:
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
                                      handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
                                      ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
-                                     high_water=s.limits.send_high_water)
+                                     high_water=s.limits.send_high_water, send_buffer=s.limits.socket_send_buffer)
         self.router = router
         try:
             self.server = await asyncio.get_running_loop().create_server(lambda: WebSocketLink(router, link_settings),
@@ -310,7 +310,8 @@ class ArenaServer:
         joined, seats = self._seats()
         if joined == self._seated:
             return False
-        gone = [name for name in self._seated if name not in joined]
+        still = set(joined)
+        gone = [name for name in self._seated if name not in still]
         self._seated = joined
         lines = [news] if news else []
         if gone:

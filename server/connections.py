@@ -11,7 +11,10 @@ Counting (``Limits``), so that no client and no address can lock others out:
   there, so a classroom behind one address can always seat its keyed players.
 
 Broadcasts are serialised once and written a chunk of ``BROADCAST_CHUNK`` connections per pass
-of the event loop, so writing to a thousand clients never holds the steps up in between. A
+of the event loop, so writing to a thousand clients never holds the steps up in between. What
+waits for its pass is bounded too: a latest-state message (a game's update) waits as the newest
+of its kind for that connection, replacing an older one not handed over yet, so the backlog is
+at most one message per connection and kind, however fast the games go. A
 *paced* broadcast (the standings: a big table, often) keeps to a byte rate, passes over the
 connections that are busy when their turn comes, and a newer one replaces what is left of the
 one before. Nothing here waits for a client: see ``server.connection.Peer`` for what a client
@@ -69,7 +72,10 @@ class Connections:
         self.greeted: set[Connection] = set()
         #: Spectator -> the game ids it watches (``"*"``: all).
         self.spectators: dict[Connection, set[str]] = {}
-        self._outbox: deque[tuple[Connection, Encoded, Hashable | None]] = deque()
+        self._outbox: deque[tuple[Connection, Encoded]] = deque()
+        #: Per connection, the newest latest-state message of each kind not handed to it yet.
+        self._latest: dict[Connection, dict[Hashable, Encoded]] = {}
+        self._latest_order: deque[Connection] = deque()
         self._draining = False
         self._paced: deque[tuple[Connection, Encoded]] = deque()
         self._pacing: asyncio.TimerHandle | asyncio.Handle | None = None
@@ -107,6 +113,7 @@ class Connections:
             _decrement(self.anonymous, conn.address)
         self.spectators.pop(conn, None)
         self.greeted.discard(conn)
+        self._latest.pop(conn, None)
 
     def _unpend(self, conn: Connection) -> None:
         if conn in self._pending:
@@ -136,21 +143,32 @@ class Connections:
             self._paced.extend((conn, encoded) for conn in conns)
             if self._pacing is None:
                 self._pacing = asyncio.get_running_loop().call_soon(self._drain_paced)
+        elif kind is None:
+            self._outbox.extend((conn, encoded) for conn in conns)
         else:
-            self._outbox.extend((conn, encoded, kind) for conn in conns)
-            if not self._draining:
-                self._draining = True
-                asyncio.get_running_loop().call_soon(self._drain)
+            for conn in conns:
+                waiting = self._latest.get(conn)
+                if waiting is None:
+                    waiting = self._latest[conn] = {}
+                    self._latest_order.append(conn)
+                waiting[kind] = encoded
+        if not self._draining:
+            self._draining = True
+            asyncio.get_running_loop().call_soon(self._drain)
         return len(encoded.payload) * len(conns)
 
     def _drain(self) -> None:
-        for _ in range(min(BROADCAST_CHUNK, len(self._outbox))):
-            conn, encoded, kind = self._outbox.popleft()
-            if kind is None:
+        for _ in range(BROADCAST_CHUNK):
+            if self._outbox:
+                conn, encoded = self._outbox.popleft()
                 conn.send_now(encoded)
+            elif self._latest_order:
+                conn = self._latest_order.popleft()
+                for kind, encoded in self._latest.pop(conn, {}).items():
+                    conn.send_latest(kind, encoded)
             else:
-                conn.send_latest(kind, encoded)
-        if self._outbox:
+                break
+        if self._outbox or self._latest_order:
             asyncio.get_running_loop().call_soon(self._drain)
         else:
             self._draining = False

@@ -42,6 +42,8 @@ class Limits(BaseModel):
                                   "does not read is closed")
     send_high_water: int = Field(64 * 1024, ge=1024, description="unsent bytes above which a connection gets only "
                                  "the latest game updates and standings")
+    socket_send_buffer: int = Field(64 * 1024, ge=4096, description="each socket's kernel send buffer (SO_SNDBUF): "
+                                    "bounds what the kernel queues for a client that does not read")
     watched_games: int = Field(64, ge=1, description="distinct games one spectator may watch")
 
 

@@ -9,10 +9,13 @@ and no task switch. Bytes out: ``send_text`` goes through ``ServerProtocol.send_
 the transport.
 
 What it bounds: the handshake must finish within ``handshake_timeout_s``; messages are at most
-``max_size`` bytes (the protocol closes with 1009 otherwise); the transport reports when its
+``max_size`` bytes (the protocol closes with 1009 otherwise); the socket's kernel send buffer is
+``send_buffer`` bytes (on loopback the kernel would otherwise queue megabytes for a client that
+does not read, and the server would never notice), and the transport reports when its own
 unsent bytes pass ``high_water`` (``paused``, then ``LinkHandler.drained`` once they are written),
 so the handler can keep a slow reader to the latest state; a close that the other side does not
-finish within ``close_timeout_s`` is cut. Keep-alive pings are sent by ``keepalive``, which the
+finish within ``close_timeout_s`` is cut, and a close for misbehaviour (any code but 1000/1001)
+stops reading at once: nothing more the client sends costs the server anything. Keep-alive pings are sent by ``keepalive``, which the
 server calls for every link from one timer.
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -47,6 +51,8 @@ class LinkSettings:
     ping_timeout_s: float = 20.0
     #: Unsent bytes above which the transport pauses writing (``paused``) until they are written.
     high_water: int = 64 * 1024
+    #: The socket's kernel send buffer (SO_SNDBUF); None leaves the system's (autotuned) size.
+    send_buffer: int | None = 64 * 1024
 
 
 class LinkHandler(Protocol):
@@ -97,6 +103,7 @@ class WebSocketLink(asyncio.Protocol):
         self._parts: list[bytes] | None = None
         self._text = False
         self._gone = False
+        self._hanging_up = False
         self._counted = False
 
     # -- state ------------------------------------------------------------------------------
@@ -128,18 +135,24 @@ class WebSocketLink(asyncio.Protocol):
             return
         self._counted = True
         transport.set_write_buffer_limits(high=self.settings.high_water)
+        sock = transport.get_extra_info("socket")
+        if self.settings.send_buffer is not None and sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.send_buffer)
+            except OSError:             # a platform that will not: its own size serves
+                pass
         self._timer = asyncio.get_running_loop().call_later(self.settings.handshake_timeout_s, self._handshake_late)
 
     def data_received(self, data: bytes) -> None:
         arrived = time.monotonic()
-        if self._gone:
+        if self._gone or self._hanging_up:
             return
         self.last_heard = arrived
         self._pinged = False
         protocol = self.protocol
         protocol.receive_data(data)
         for event in protocol.events_received():
-            if self._gone:
+            if self._gone or self._hanging_up:
                 return
             if isinstance(event, Frame):
                 self._frame(event, arrived)
@@ -180,7 +193,12 @@ class WebSocketLink(asyncio.Protocol):
             self._flush()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
-        """Start the closing handshake (idempotent); the TCP connection is cut if it is not done in time."""
+        """Start the closing handshake (idempotent); the TCP connection is cut if it is not done in time.
+
+        A normal close (1000, 1001) waits for the client's answer; any other code is a close for
+        misbehaviour: the close frame is sent, nothing more is read, and the socket is closed
+        once what is queued is written.
+        """
         if self._gone:
             return
         if self.protocol.state is State.OPEN:
@@ -190,6 +208,9 @@ class WebSocketLink(asyncio.Protocol):
             self.abort()
             return
         self._expect_close()
+        if code not in (1000, 1001) and self.transport is not None and not self._gone:
+            self._hanging_up = True
+            self.transport.close()          # stops reading now; writes the close frame, then closes
 
     def abort(self) -> None:
         """Cut the TCP connection at once, unsent bytes and all (a client that does not read)."""

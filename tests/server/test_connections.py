@@ -141,3 +141,19 @@ async def test_a_spectators_updates_go_as_latest_state_of_their_game():
     for _ in range(3):
         await asyncio.sleep(0)
     assert [kind for kind, _ in eye.latest] == [("game", "g1")]
+
+
+async def test_the_backlog_of_latest_state_messages_is_one_per_connection_and_kind():
+    conns = Connections(Limits())
+    eyes = [Fake("x") for _ in range(3)]
+    for eye in eyes:
+        conns.add(eye)
+    for step in range(1000):                                 # many steps before a single pass of the loop
+        conns.send_later(eyes, ErrorMessage(code="rate_limited", message=f"g1 step {step}"), kind=("game", "g1"))
+        conns.send_later(eyes, ErrorMessage(code="rate_limited", message=f"g2 step {step}"), kind=("game", "g2"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    for eye in eyes:                                         # only the newest of each game was handed over
+        assert [message for _, message in eye.latest] == [
+            dump(ErrorMessage(code="rate_limited", message="g1 step 999")),
+            dump(ErrorMessage(code="rate_limited", message="g2 step 999"))]

@@ -112,3 +112,28 @@ async def test_a_spectator_behind_gets_the_newest_update_of_each_game(make_serve
     assert first["turn"] >= played - 1 >= 5             # the newest, not the first of the ones missed
     await bounded(tournament, 30)
     await bounded(asyncio.gather(*tasks))
+
+
+async def test_nothing_a_client_sends_after_its_close_for_misbehaviour_is_read(make_server, monkeypatch):
+    from server.router import Router
+
+    seen = []
+    real = Router.received
+
+    def counting(self, link, payload, text, arrived):
+        seen.append(payload)
+        return real(self, link, payload, text, arrived)
+
+    monkeypatch.setattr(Router, "received", counting)
+    server = await make_server(limits=Limits(strikes_to_close=3))
+    client = await Client.open(url(server))
+    await client.send(hello("eye", "spectator"))
+    await client.reply()
+    burst = [f"junk {n}" for n in range(3000)]
+    try:
+        for frame in burst:
+            await client.send(frame)
+    except Exception:  # noqa: BLE001 - the server hung up: the point
+        pass
+    assert await client.closed() == 1008
+    assert 3 <= len([p for p in seen if p.startswith(b"junk")]) < 100    # closed on the 3rd; the rest never read
