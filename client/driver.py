@@ -4,7 +4,9 @@ The websocket runner (``client.runner``), the local match (``client.match``, beh
 ``quoridor-match``) and the benchmarks all play their bots through a driver. Each turn it calls
 the bot's hooks in the order the ``Player`` contract states:
 
-1. ``observe(change, walls_left)``: the bot's board (``Player.position``) takes in the turn;
+1. ``last_judgement`` is set to the verdict on the bot's previous step (a ``StepVerdict`` when it
+   was a violation, else ``None``; on bots that have that attribute), then
+   ``observe(change, walls_left)``: the bot's board (``Player.position``) takes in the turn;
 2. ``time_limit_ms`` is set to the turn's limit (on bots that have that attribute);
 3. ``next_step(change)`` (or ``nextStep``, ported from C++), plain or ``async``, gives the step;
 4. ``step_sent(step)``: the bot hears which step went out for it.
@@ -37,7 +39,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from shared.quoridor import Ruleset, Step
+from shared.quoridor import Ruleset, Step, StepVerdict
 from shared.quoridor.types import ChessboardChange
 
 __all__ = ["BotDriver", "BotProblem", "ProblemKind", "OnProblem", "bot_traceback"]
@@ -125,6 +127,15 @@ class BotDriver:
             except AttributeError:   # a read-only property of the bot's own: its business
                 pass
 
+    def tell_judgement(self, judgement: StepVerdict | None) -> None:
+        """Set the bot's ``last_judgement`` (``None``: its previous step stood); a bot without that attribute is
+        left alone."""
+        if hasattr(self.bot, "last_judgement"):
+            try:
+                self.bot.last_judgement = judgement
+            except AttributeError:   # a read-only property of the bot's own: its business
+                pass
+
     def begin_game(self, seat: int | None, ruleset: Ruleset) -> None:
         """A game starts: the bot's ``begin_game(seat, ruleset)`` (``seat`` ``None`` when not yet known)."""
         self._call("begin_game", seat, ruleset)
@@ -135,9 +146,13 @@ class BotDriver:
 
     # -- a turn ----------------------------------------------------------------------------
     async def ask(self, change: ChessboardChange, walls_left: tuple[int, int] | None,
-                  time_limit_ms: int | None) -> Step:
-        """The bot's step for this turn, asked from an event loop (a plain ``next_step`` in a worker thread)."""
-        method = self._prepare(change, walls_left, time_limit_ms)
+                  time_limit_ms: int | None, judgement: StepVerdict | None = None) -> Step:
+        """The bot's step for this turn, asked from an event loop (a plain ``next_step`` in a worker thread).
+
+        ``judgement`` is the verdict on the bot's previous step when it was a violation (the turn's
+        ``judgement``), ``None`` when it stood.
+        """
+        method = self._prepare(change, walls_left, time_limit_ms, judgement)
         if method is None:
             return self._sent(self._missing())
         try:
@@ -152,9 +167,12 @@ class BotDriver:
         return self._sent(self._checked(result))
 
     def ask_now(self, change: ChessboardChange, walls_left: tuple[int, int] | None,
-                time_limit_ms: int | None) -> Step:
-        """The bot's step for this turn, asked without an event loop (a plain ``next_step`` called here)."""
-        method = self._prepare(change, walls_left, time_limit_ms)
+                time_limit_ms: int | None, judgement: StepVerdict | None = None) -> Step:
+        """The bot's step for this turn, asked without an event loop (a plain ``next_step`` called here).
+
+        ``judgement`` as in ``ask`` (a local match passes ``TurnRequest.judgement``).
+        """
+        method = self._prepare(change, walls_left, time_limit_ms, judgement)
         if method is None:
             return self._sent(self._missing())
         try:
@@ -181,9 +199,10 @@ class BotDriver:
         self.close()
 
     # -- internals ---------------------------------------------------------------------------
-    def _prepare(self, change: ChessboardChange, walls_left: tuple[int, int] | None,
-                 time_limit_ms: int | None) -> Callable[[ChessboardChange], Any] | None:
+    def _prepare(self, change: ChessboardChange, walls_left: tuple[int, int] | None, time_limit_ms: int | None,
+                 judgement: StepVerdict | None) -> Callable[[ChessboardChange], Any] | None:
         """Steps 1 and 2 of a turn; the bot's ``next_step`` (or ``nextStep``), ``None`` when it has neither."""
+        self.tell_judgement(judgement)
         self._call("observe", change, walls_left)
         self.tell_time_limit(time_limit_ms)
         return getattr(self.bot, "next_step", None) or getattr(self.bot, "nextStep", None)

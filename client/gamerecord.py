@@ -9,8 +9,11 @@ What a player cannot see, and how the log shows it:
 
 * an opponent's violation (its pawn did not move and it placed no wall) is an empty step with
   status InvalidStep (7): the player is not told what was sent or why it was refused;
-* the status of the player's own last step is never sent in a turn: the client judges it
-  itself (Timeout when it measured the time limit or more; the server's clock may differ);
+* the player's own violations carry the referee's reason, told in its next ``turn`` (the last
+  one in ``game_over``); a server that does not tell it leaves the reason empty;
+* the status of the player's own last step is never sent in a turn: ``game_over`` says it when
+  it was a violation; from a server that does not, the client judges it itself (Timeout when it
+  measured the time limit or more; the server's clock may differ);
 * the opponent's last step of a game ended by the step cap (when it moved last) is unknown
   and left out;
 * rows carry no thinking time; the totals in the outcome rows come from ``game_over``.
@@ -73,7 +76,7 @@ class GameRecorder:
         try:
             if self.pending is not None:
                 pending, self.pending = self.pending, None
-                self._mine(pending, GameStatus(frame.status))
+                self._mine(pending, GameStatus(frame.status), frame.judgement.reason if frame.judgement else "")
             if self.position.turn != self.seat:
                 self._theirs(frame)
             self._check(frame)
@@ -101,7 +104,7 @@ class GameRecorder:
         if self.broken is None:
             try:
                 if pending is not None and last is not None:
-                    self._mine(pending, last)
+                    self._mine(pending, last, over.judgement.reason if over.judgement else "")
                 if self.position.turn == op:
                     self._last_of_theirs(over)
             except _Lost as exc:
@@ -111,12 +114,16 @@ class GameRecorder:
         return last
 
     def _last_status(self, over: GameOver, pending: _Sent) -> GameStatus:
-        """The status of this player's last step, from how the game ended or else judged here."""
+        """The status of this player's last step, from how the game ended, or as ``game_over`` says, or else
+        judged here."""
         if over.reason == "violations" and over.result == "loss":
             return _S.RULES_BREAKER
         if over.reason == "goal" and over.result == "win":
             return _S.WIN
-        status = _judge(self.position, pending)
+        if over.judgement is not None:
+            return GameStatus(over.judgement.status)
+        # A server that tells the judgement and sent none says the step stood; an older one says nothing.
+        status = _S.OK if "judgement" in over.model_fields_set else _judge(self.position, pending)
         if over.reason == "step_cap" and self.seat == 1 and not status.is_violation and over.result != "draw":
             status = _S.WIN if over.result == "win" else _S.LOST    # the row that ends the game says who won
         return status
@@ -135,7 +142,7 @@ class GameRecorder:
         return GameLog(header, list(self.records), self.outcome)
 
     # -- internals ---------------------------------------------------------------------------
-    def _row(self, seat: int, step: Step, status: GameStatus, turn: int) -> None:
+    def _row(self, seat: int, step: Step, status: GameStatus, turn: int, reason: str = "") -> None:
         if turn != self.next_turn:
             raise _Lost(f"turn {turn} does not follow turn {self.next_turn - 1}")
         pos = self.position
@@ -147,11 +154,11 @@ class GameRecorder:
             if status.is_violation or status is _S.RULES_BREAKER:
                 self.violations[seat] += 1
             self.position = pos.pass_turn()
-        self.records.append(StepRecord(self.players[seat], step, status, None, turn))
+        self.records.append(StepRecord(self.players[seat], step, status, None, turn, reason))
         self.next_turn = turn + 1
 
-    def _mine(self, sent: _Sent, status: GameStatus) -> None:
-        self._row(self.seat, sent.step, status, sent.turn)
+    def _mine(self, sent: _Sent, status: GameStatus, reason: str = "") -> None:
+        self._row(self.seat, sent.step, status, sent.turn, reason)
 
     def _theirs(self, frame: Turn) -> None:
         op = 1 - self.seat

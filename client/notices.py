@@ -12,7 +12,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Tone", "Notice", "Say", "say_plain"]
+from shared.quoridor import Cause, Step, step_name
+
+__all__ = ["Tone", "Notice", "Say", "say_plain", "violation_text"]
 
 
 class Tone(enum.Enum):
@@ -59,3 +61,22 @@ def say_plain(notice: Notice) -> None:
     """
     if not notice.live:
         print(notice.text, file=sys.stderr, flush=True)
+
+
+def violation_text(turn: int, cause: Cause | str, reason: str, step: Step | None = None) -> str:
+    """The line that tells a bot's author why the step of ``turn`` was a violation.
+
+    ``turn 12: your step a5 was illegal: a5 is not reachable in one step from e1``, or for a late
+    one ``turn 7: too late: answered after 1,203 ms; the limit is 1,000 ms``. ``step`` (what the bot
+    sent, when known) is named in notation; an empty step or one off the board is not named.
+    """
+    if cause == Cause.LATE:
+        return f"turn {turn}: too late: {reason}"
+    name = ""
+    if step is not None:
+        try:
+            name = step_name(step)
+        except ValueError:          # NotationError: a target off the board has no name; the reason quotes it
+            name = ""
+    what = f"your step {name}" if name and name != "-" else "your step"
+    return f"turn {turn}: {what} was illegal: {reason}"

@@ -4,7 +4,9 @@ Implement ``next_step(change) -> Step`` (or ``nextStep``, for code ported from C
 ``async``; optionally ``restart()``. Before each call the framework updates ``self.position``
 (the board as the referee sees it, with this player's seat to move), so a bot can ask for
 ``self.legal_steps()``, ``self.position.distance(...)`` and so on without re-implementing rules,
-and ``self.time_limit_ms`` (the server's thinking time per step, ``None`` when unlimited).
+``self.time_limit_ms`` (the server's thinking time per step, ``None`` when unlimited) and
+``self.last_judgement``: why the previous step was a violation, when it was one (``change.status``
+says only *that* it was).
 
 The framework (``client.driver.BotDriver``) calls the hooks in this order: ``begin_game`` when a
 game starts; each turn ``observe``, then ``next_step``, then ``step_sent`` with the step that went
@@ -14,7 +16,7 @@ out; ``restart`` when the game is over. Override a framework hook only to learn 
 
 from __future__ import annotations
 
-from shared.quoridor import COURSE, Location, Position, Ruleset, Step
+from shared.quoridor import COURSE, Location, Position, Ruleset, Step, StepVerdict
 from shared.quoridor.types import ChessboardChange
 from shared.referee.tracker import BoardTracker
 
@@ -27,6 +29,11 @@ class Player:
     #: Thinking time per step in milliseconds (network included), ``None`` for no limit; set by the
     #: client from the server's rules (and by ``quoridor-match -t``) before ``next_step`` is called.
     time_limit_ms: int | None = None
+    #: Why your previous step was a violation, set by the framework before ``next_step``: a ``StepVerdict``
+    #: with ``status`` (as ``change.status``), ``cause`` (a stable ``Cause`` code: ``not_reachable``,
+    #: ``wall_overlaps``, ``late``, ...), ``reason`` (``a5 is not reachable in one step from e1``, or how late
+    #: it was) and ``thinking_ms``; ``None`` when the previous step stood, or at a game's first turn.
+    last_judgement: StepVerdict | None = None
 
     def __init__(self, key: str = "") -> None:
         self.key = key
@@ -34,7 +41,8 @@ class Player:
 
     # -- what bot authors implement -----------------------------------------------------
     def next_step(self, change: ChessboardChange) -> Step:
-        """Answer a turn with a step. ``change.status`` is the result of your previous step."""
+        """Answer a turn with a step. ``change.status`` is the result of your previous step (why it was a
+        violation, if it was: ``self.last_judgement``)."""
         method = getattr(type(self), "nextStep", None)
         if method is None:
             raise NotImplementedError(f"{type(self).__name__} must implement next_step(change) (or nextStep)")
@@ -84,6 +92,7 @@ class Player:
     # -- framework hooks --------------------------------------------------------------------
     def begin_game(self, seat: int | None, ruleset: Ruleset = COURSE) -> None:
         """Framework: a new game starts (``seat`` when known)."""
+        self.last_judgement = None
         self.tracker.ruleset = ruleset
         self.tracker.reset(seat)
 

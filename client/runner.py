@@ -15,7 +15,10 @@ on the wire (a ``stale_turn`` error). The server's ``tournament_over`` is always
 when it closed the connection while the bot was thinking.
 
 What happens is told as ``Notice``s to ``say`` (``client.notices``); the runner prints nothing
-itself, and text from the bot or the server goes into a notice as it is. Reaching the server,
+itself, and text from the bot or the server goes into a notice as it is. Every violation of the
+bot is told with the referee's reason (``turn 12: your step a5 was illegal: a5 is not reachable in
+one step from e1``), from the next ``turn`` or, for the last step of a game, from ``game_over``; the
+bot itself finds it in ``last_judgement``. Reaching the server,
 with its waiting and countdown, is ``client.connecting``'s.
 """
 
@@ -36,16 +39,16 @@ from websockets.exceptions import ConnectionClosed
 from shared.gamelog import GameLog
 from shared.protocol import (
     ErrorMessage, GameOver, GameStart, ProtocolError, ServerMessage, Standings, StepMessage, TournamentOver, Turn,
-    Welcome, dump, parse_server, to_blockbar, to_location,
+    Welcome, dump, parse_server, to_blockbar, to_location, to_verdict,
 )
-from shared.quoridor import GameStatus, Step, find_ruleset
+from shared.quoridor import GameStatus, Step, StepVerdict, find_ruleset
 from shared.quoridor.types import ChessboardChange
 
 from .connecting import ServerUnavailable, connect_waiting
 from .driver import BotDriver, BotProblem
 from .gamerecord import GameRecorder
 from .logfiles import log_path, write_log_atomic
-from .notices import Notice, Say, Tone, say_plain
+from .notices import Notice, Say, Tone, say_plain, violation_text
 
 __all__ = ["BotRunner", "RunSummary", "ServerUnavailable", "GameOverHook", "CLOSE_CALL"]
 
@@ -126,6 +129,7 @@ class BotRunner:
         self._writes: set[asyncio.Task[None]] = set()
         self._newest: dict[str, int] = {}     # the newest turn read per game (the reader's, ahead of the bot)
         self._ended: dict[str, GameOver] = {}  # the game_over frames read, by game
+        self._sent: dict[str, tuple[int, Step]] = {}  # the last step sent per game, with its turn
 
     async def run(self) -> RunSummary:
         """Connect (waiting for the server to come up), play, and return the summary.
@@ -246,10 +250,11 @@ class BotRunner:
     async def _turn(self, ws: ClientConnection, turn: Turn) -> None:
         received = self.clock()
         status = GameStatus(turn.status)
+        judgement = to_verdict(turn.judgement)
         if status.is_violation:
             self.summary.violations += 1
             self.summary.timeouts += status is GameStatus.TIMEOUT
-            self._tell((f"your previous step earned {status.name}", Tone.CAUTION))
+            self._tell_violation(turn.game, turn.turn - 2, status, judgement)
         if self.recorder is not None:
             self.recorder.turn(turn)
         if turn.game in self._ended:
@@ -259,7 +264,7 @@ class BotRunner:
             return
         change = ChessboardChange(status, to_location(turn.my_loc), to_location(turn.enemy_loc),
                                   to_blockbar(turn.enemy_wall))
-        step = await self.driver.ask(change, turn.walls_left, turn.time_limit_ms)
+        step = await self.driver.ask(change, turn.walls_left, turn.time_limit_ms, judgement)
         elapsed_ms = (self.clock() - received) * 1000
         if turn.time_limit_ms and elapsed_ms > CLOSE_CALL * turn.time_limit_ms:
             self.summary.close_calls += 1
@@ -276,12 +281,23 @@ class BotRunner:
                               move=list(step.new_loc) if step.new_loc.is_valid() else None,  # type: ignore[arg-type]
                               wall=None if step.new_wall.is_none() else
                               [list(step.new_wall.start), list(step.new_wall.stop)])  # type: ignore[arg-type]
+        self._sent[turn.game] = (turn.turn, step)
         try:
             await ws.send(dump(message))
         except ConnectionClosed:
             # The server closed while the bot thought (after the last game's end, or a crash): the
             # frames it sent before are still handled, tournament_over among them.
             self._tell((f"a late answer to turn {turn.turn} was discarded (the connection is closed)", Tone.QUIET))
+
+    def _tell_violation(self, game: str, turn: int, status: GameStatus, judgement: StepVerdict | None) -> None:
+        """Tell the author why its step of ``turn`` was a violation (only the status, from a server that
+        does not say why)."""
+        if judgement is None:
+            self._tell((f"your previous step earned {status.name}", Tone.CAUTION))
+            return
+        sent = self._sent.get(game)
+        step = sent[1] if sent is not None and sent[0] == turn else None
+        self._tell((violation_text(turn, judgement.cause, judgement.reason, step), Tone.CAUTION))
 
     def _unanswered(self, turn: Turn) -> None:
         """No answer to ``turn`` went out: the log gets what the server did instead."""
@@ -302,12 +318,22 @@ class BotRunner:
             s.draws += 1
         recorder = self.recorder if self.recorder is not None and self.recorder.game == over.game else None
         self.recorder = None
-        # The status of the bot's last step never comes in a turn: the recorder judges it.
+        # The status of the bot's last step never comes in a turn: game_over says why it was a violation
+        # (a server that does not say so leaves the recorder to judge it).
         last = recorder.finish(over) if recorder is not None else \
             (GameStatus.RULES_BREAKER if over.status == GameStatus.RULES_BREAKER else None)
-        if last is not None and (last.is_violation or last is GameStatus.RULES_BREAKER):
+        judgement = to_verdict(over.judgement)
+        if judgement is not None:
+            s.violations += 1
+            s.timeouts += judgement.late
+            newest = self._newest.get(over.game)
+            if newest is not None:     # the bot's last step answered (or let pass) its newest turn
+                self._tell_violation(over.game, newest, judgement.status, judgement)
+        elif "judgement" not in over.model_fields_set and last is not None and \
+                (last.is_violation or last is GameStatus.RULES_BREAKER):
             s.violations += 1
             s.timeouts += last is GameStatus.TIMEOUT
+        self._sent.pop(over.game, None)
         s.results.append(over.model_dump())
         path = self._save_log(over, recorder)
         tone = {"win": Tone.GOOD, "loss": Tone.BAD, "draw": Tone.CAUTION}[over.result]

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from shared.gamelog import GameHeader, GameOutcome
-from shared.protocol import GameOver
+from shared.protocol import GameOver, step_judgement
 from shared.quoridor import Step
 from shared.referee import GameFinished, GameReferee, RefereeError, RefereeEvent, RefereeSettings, StepJudged, TurnRequest
 
@@ -62,13 +62,16 @@ class Seat(Protocol):
 
 def game_over(game_id: str, players: tuple[str, str], finished: GameFinished, seat: int,
               log_path: Path | None) -> GameOver:
-    """The ``game_over`` frame telling ``seat`` how the game ended: the one place it is built."""
+    """The ``game_over`` frame telling ``seat`` how the game ended (with the verdict on its last step when no
+    turn told it): the one place it is built."""
     outcome = finished.outcome
     return GameOver(game=game_id, status=int(finished.statuses[seat]), result=finished.result(seat),
                     reason=finished.termination.value,
                     winner=None if outcome.winner is None else players[outcome.winner],
                     log=None if log_path is None else str(log_path),
-                    thinking_ms=None if log_path is None else (outcome.thinking_ms[seat], outcome.thinking_ms[1 - seat]))
+                    thinking_ms=None if log_path is None else (outcome.thinking_ms[seat],
+                                                               outcome.thinking_ms[1 - seat]),
+                    judgement=step_judgement(finished.judgements[seat]))
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,8 @@ class PlayerSession:
     def send_turn(self, game: str, request: TurnRequest) -> float | None:
         """Write a ``turn`` now (it is the hot path); the time it went on the wire, or ``None`` when gone."""
         peer = self.peer
-        frame = turn_frame(game, request.turn, request.change, request.walls_left, request.time_limit_ms)
+        frame = turn_frame(game, request.turn, request.change, request.walls_left, request.time_limit_ms,
+                           request.judgement)
         if peer is None or not peer.send_now(frame):
             return None
         return time.monotonic()

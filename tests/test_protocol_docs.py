@@ -12,14 +12,14 @@ from websockets.asyncio.server import serve
 
 from shared.protocol import (
     CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, BoardState, GameOver, GameStart, Hello, ProtocolError, RulesInfo,
-    StandingRow, StepMessage, TournamentOver, Turn, Welcome, dump, parse_client, parse_server,
+    StandingRow, StepJudgement, StepMessage, TournamentOver, Turn, Welcome, dump, parse_client, parse_server,
 )
-from shared.quoridor import GameStatus
+from shared.quoridor import Cause, GameStatus
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 MESSAGES = {**CLIENT_MESSAGES, **SERVER_MESSAGES}
-NESTED = {"welcome": [RulesInfo], "standings": [StandingRow], "game_update": [BoardState]}
+NESTED = {"welcome": [RulesInfo], "standings": [StandingRow], "game_update": [BoardState], "turn": [StepJudgement]}
 
 
 def load_tool():
@@ -118,6 +118,15 @@ def test_the_error_example_is_what_the_codec_says():
 def test_every_error_code_is_in_the_table_and_nothing_else():
     table = DOC.split("## Error codes", 1)[1].split("\n## ", 1)[0]
     assert table_names(table) == set(ERROR_CODES)
+
+
+def test_every_cause_is_in_the_table_with_its_status():
+    table = DOC.split("## Causes", 1)[1].split("\n## ", 1)[0]
+    assert table_names(table) == {cause.value for cause in Cause}
+    statuses = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", table, flags=re.M))
+    assert statuses.pop("late") == str(int(GameStatus.TIMEOUT))
+    assert statuses.pop("no_walls_left") == str(int(GameStatus.INSUFFICIENT_BLOCK))
+    assert set(statuses.values()) == {str(int(GameStatus.INVALID_STEP))}
 
 
 def test_every_game_status_is_in_the_table():

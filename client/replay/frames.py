@@ -225,11 +225,13 @@ def frames_from_log(log: GameLog, *, key: str = "", title: str = "") -> ReplayGa
 
 
 def _reason(done: ReplayStep) -> str:
-    status = done.record.status
+    """Why a row was a violation: the referee's words as the log keeps them (how late a late step was),
+    else what the rules say of its step."""
+    status, logged = done.record.status, done.record.reason
     if status is GameStatus.TIMEOUT:
-        return _TIMEOUT_REASON
+        return logged or _TIMEOUT_REASON
     if status is GameStatus.RULES_BREAKER:
-        return _BREAKER_REASON
+        return f"{_BREAKER_REASON}: {logged}" if logged else _BREAKER_REASON
     judgement = done.judgement
     return judgement.reason if judgement is not None and not judgement.ok else ""
 

@@ -1,26 +1,28 @@
 """The game log as CSV text (``replay-csv.md``): writing our logs, reading ours and the legacy ones.
 
-Layout. The first eight columns are exactly the course viewer's; five extra columns follow::
+Layout. The first eight columns are exactly the course viewer's; six extra columns follow::
 
-    player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y,status,thinking_ms,turn,seat,meta,value
-    ,-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1
-    ,-1,-1,-1,-1,-1,-1,2000,,,0,player,193304BASELINE
-    ,-1,-1,-1,-1,-1,-1,2000,,,1,player,193304DEFENSIVE
-    ,-1,-1,-1,-1,-1,-1,2000,,,,ruleset,course
-    ,-1,-1,-1,-1,-1,-1,2000,,,,game,g-17                       (game, tournament, started: when known)
-    193304BASELINE,5,2,-1,-1,-1,-1,0,153,0,0,,                 (one step row per turn, in play order)
-    193304DEFENSIVE,-1,-1,3,2,5,2,0,87,1,1,,
+    player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y,status,thinking_ms,turn,seat,meta,value,reason
+    ,-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1,
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,player,193304BASELINE,
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,player,193304DEFENSIVE,
+    ,-1,-1,-1,-1,-1,-1,2000,,,,ruleset,course,
+    ,-1,-1,-1,-1,-1,-1,2000,,,,game,g-17,                      (game, tournament, started: when known)
+    193304BASELINE,5,2,-1,-1,-1,-1,0,153,0,0,,,                (one step row per turn, in play order)
+    193304DEFENSIVE,-1,-1,3,2,5,2,0,87,1,1,,,
+    193304BASELINE,1,5,-1,-1,-1,-1,7,12,2,0,,,a5 is not reachable in one step from e2
     ...
-    ,-1,-1,-1,-1,-1,-1,2000,,,0,violations,0                   (the outcome rows, only when finished)
-    ,-1,-1,-1,-1,-1,-1,2000,,,1,violations,2
-    ,-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,8123
-    ,-1,-1,-1,-1,-1,-1,2000,,,1,thinking_ms,9211
-    ,-1,-1,-1,-1,-1,-1,2000,,,0,result,goal                    (seat = the winner, empty = a draw; always last)
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,violations,1,                  (the outcome rows, only when finished)
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,violations,2,
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,8123,
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,thinking_ms,9211,
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,result,goal,                   (seat = the winner, empty = a draw; always last)
 
 * A step row: the player's name, its step (a move fills ``newLoc``, a wall the four bar
   columns, the rest -1; a step with both a cell and a wall is written as the move it counts
   as; an empty step or a timeout is all -1), the judged status, then its thinking time, the
-  referee's turn number and the player's seat.
+  referee's turn number, the player's seat and, for a violation, the referee's reason for people
+  (empty for a step that stood; logs written before the column existed have no ``reason``).
 * A metadata row has an **empty** ``player``, the key in ``meta`` and the value in ``value``
   (``seat`` says which seat a per-seat value belongs to). Why an empty name: the old viewer's
   ``LogLoader`` skips a row with an empty player before doing anything else with it, so such
@@ -37,8 +39,9 @@ No commas in the text. The old viewer splits every line on commas without CSV qu
 metadata row, before it looks at the name): one comma anywhere makes it stop with "log file
 have too many columns". So the step rows name a player as ``log_safe_name`` spells it, each
 comma as ``;`` (what the old viewer shows), and the ``player``, ``game`` and ``tournament`` rows
-hold their text with ``,`` written ``%2C`` and ``%`` written ``%25``; a reader decodes them and
-takes a step row's ``;`` spelling as the declared name, so our logs still read back exactly.
+and the ``reason`` column hold their text with ``,`` written ``%2C`` and ``%`` written ``%25``
+(``answered after 1%2C203 ms``); a reader decodes them and takes a step row's ``;`` spelling as
+the declared name, so our logs still read back exactly.
 (``GameHeader`` refuses two names that the step rows would spell alike.) A text with a quote
 character is quoted; the old viewer shows the quotes doubled and reads the file all the same.
 The old client's ``LogPlayer`` (a bot replaying a log) takes every row as a step, metadata rows
@@ -76,7 +79,7 @@ __all__ = [
 LEGACY_COLUMNS = ("player", "newLoc_x", "newLoc_y", "newBar_start_x", "newBar_start_y",
                   "newBar_stop_x", "newBar_stop_y", "status")
 """The course viewer's eight columns, in its order."""
-COLUMNS = LEGACY_COLUMNS + ("thinking_ms", "turn", "seat", "meta", "value")
+COLUMNS = LEGACY_COLUMNS + ("thinking_ms", "turn", "seat", "meta", "value", "reason")
 """The columns of the logs we write."""
 HEADER_LINE = ",".join(COLUMNS) + "\n"
 """The first line of every log we write, line break included."""
@@ -128,8 +131,8 @@ def _text(value: int | None) -> str:
 def _meta_row(key: str, value: object, seat: int | None = None) -> str:
     text = str(value)
     if value is None or any(c in text for c in _QUOTED) or any(c in key for c in _QUOTED):
-        return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value])
-    return f",{_META_PREFIX},,,{_text(seat)},{key},{text}\n"     # what csv writes when nothing needs quotes
+        return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value, ""])
+    return f",{_META_PREFIX},,,{_text(seat)},{key},{text},\n"     # what csv writes when nothing needs quotes
 
 
 #: Characters that make the csv module quote a field.
@@ -139,7 +142,8 @@ _QUOTED = (",", '"', "\n", "\r")
 def format_row(record: StepRecord, *, seat: int | None = None) -> str:
     """One step row, line break included (for appending as the game goes); ``seat`` fills the seat column.
 
-    The player is written as ``log_safe_name`` gives it: never with a comma (module doc).
+    The player is written as ``log_safe_name`` gives it and the reason encoded: never with a comma
+    (module doc).
     """
     check_player_name(record.player)   # an empty name would turn the row into a metadata row
     if seat not in (None, 0, 1):
@@ -147,13 +151,15 @@ def format_row(record: StepRecord, *, seat: int | None = None) -> str:
     step = canonical_step(record.step)
     loc, (start, stop) = step.new_loc, step.new_wall
     name = log_safe_name(record.player)
-    if '"' in name:      # with commas gone, the only character of a valid name that CSV must quote
+    reason = _encode(record.reason) if record.reason else ""
+    if '"' in name or '"' in reason:   # with commas gone, the only character of a valid text that CSV must quote
         return _csv_line([name, loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
-                          _text(record.thinking_ms), _text(record.turn), _text(seat), "", ""])
-    # Every other field is a number or empty: the csv module would write them as they are. (A server
-    # writes a row per step; this is 5x faster than a csv.writer per row.)
+                          _text(record.thinking_ms), _text(record.turn), _text(seat), "", "", reason])
+    # Every other field is a number, empty or a text without quotes, commas or line breaks: the csv
+    # module would write them as they are. (A server writes a row per step; this is 5x faster than a
+    # csv.writer per row.)
     return (f"{name},{loc.x},{loc.y},{start.x},{start.y},{stop.x},{stop.y},{int(record.status)},"
-            f"{_text(record.thinking_ms)},{_text(record.turn)},{_text(seat)},,\n")
+            f"{_text(record.thinking_ms)},{_text(record.turn)},{_text(seat)},,,{reason}\n")
 
 
 _ENCODED_KEYS = ("player", "game", "tournament")
@@ -320,8 +326,11 @@ class _Parser:
         except ValueError:
             self.fail(line, f"status {code} is not a game status; expected one of {_KNOWN_STATUSES}")
         step = Step(Location(x, y), BlockBar(Location(sx, sy), Location(tx, ty)))
-        record = StepRecord(player, step, status, self.count(line, "thinking_ms", get("thinking_ms")),
-                            self.count(line, "turn", get("turn")))
+        thinking_ms, turn = self.count(line, "thinking_ms", get("thinking_ms")), self.count(line, "turn", get("turn"))
+        try:
+            record = StepRecord(player, step, status, thinking_ms, turn, _decode(get("reason")))
+        except ValueError as exc:
+            self.fail(line, str(exc))
         self.steps.append(record)
         self.lines.append(line)
         self.seats.append(self.seat(line, get("seat")))

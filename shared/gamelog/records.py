@@ -71,6 +71,9 @@ class StepRecord:
     thinking_ms: int | None = None
     #: The referee's turn number (``None`` in legacy logs).
     turn: int | None = None
+    #: Why a violation was one, for people (``a5 is not reachable in one step from e1``, ``answered
+    #: after 1,203 ms; the limit is 1,000 ms``); ``""`` for a step that stood, and in older logs.
+    reason: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.status, GameStatus):
@@ -78,6 +81,8 @@ class StepRecord:
         for what, value in (("thinking time", self.thinking_ms), ("turn number", self.turn)):
             if value is not None and (not isinstance(value, int) or value < 0):
                 raise ValueError(f"{what} must be a non-negative integer or None, got {value!r}")
+        if not isinstance(self.reason, str) or _BAD_TEXT.search(self.reason):
+            raise ValueError(f"reason {self.reason!r} must be a single line of text without control characters")
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,14 @@ Pure: the server and the clients move frames; this package parses, validates and
 
 from .base import COORD_MAX, COORD_MIN, Cell, Coord, Message, ProtocolModel, Wall
 from .codec import (
-    MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, parse_client, parse_server, to_blockbar,
-    to_location, to_step, turn_frame, wall,
+    MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, parse_client, parse_server, step_judgement,
+    to_blockbar, to_location, to_step, to_verdict, turn_frame, wall,
 )
 from .errors import ERROR_CODES, ProtocolError
 from .messages import (
     CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, GameOver,
-    GameStart, GameUpdate, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepMessage,
-    TournamentOver, Turn, Watch, Welcome,
+    GameStart, GameUpdate, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
+    StepMessage, TournamentOver, Turn, Watch, Welcome,
 )
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleRoom, PuzzleState, Solution, Verdict
 
@@ -22,6 +22,8 @@ __all__ = [
     "SCHEMA_TITLE", "SERVER_MESSAGES", "Action", "BoardState", "Cell", "ClientMessage", "Coord", "ErrorMessage",
     "GameOver", "GameStart", "GameUpdate", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
-    "StandingRow", "Standings", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch", "Welcome",
-    "cell", "dump", "json_schema", "parse_client", "parse_server", "to_blockbar", "to_location", "to_step", "turn_frame", "wall",
+    "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
+    "Welcome",
+    "cell", "dump", "json_schema", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",
+    "to_step", "to_verdict", "turn_frame", "wall",
 ]

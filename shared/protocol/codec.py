@@ -14,16 +14,18 @@ from typing import Any
 import pydantic_core
 from pydantic import TypeAdapter, ValidationError
 
-from ..quoridor import NO_LOCATION, NO_WALL, BlockBar, ChessboardChange, Location, Step
+from ..quoridor import NO_LOCATION, NO_WALL, BlockBar, Cause, ChessboardChange, GameStatus, Location, Step, StepVerdict
 from .base import Cell, Message, ProtocolModel, Wall
 from .errors import ERROR_CODES, ProtocolError, explain_invalid, quote
 from .messages import (
-    CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, ClientMessage, ServerMessage, StepMessage, Welcome,
+    CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, ClientMessage, ServerMessage, StepJudgement, StepMessage,
+    Welcome,
 )
 
 __all__ = [
     "ERROR_CODES", "MAX_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
-    "turn_frame", "cell", "wall", "to_location", "to_blockbar", "to_step", "json_schema",
+    "turn_frame", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
+    "json_schema",
 ]
 
 MAX_FRAME_BYTES = 128 * 1024
@@ -102,12 +104,13 @@ def dump(message: ProtocolModel) -> str:
 
 
 def turn_frame(game: str, turn: int, change: ChessboardChange, walls_left: tuple[int, int],
-               time_limit_ms: int | None) -> str:
+               time_limit_ms: int | None, judgement: StepVerdict | None = None) -> str:
     """``dump(Turn(...))`` for these fields, character for character, written directly (the server's hot path).
 
-    Building and dumping the pydantic model costs more than the rest of a step's own work; the
-    values come from the referee, so there is nothing to validate. ``tests/shared/protocol``
-    checks this against the model on generated turns.
+    ``judgement`` (the verdict on the receiver's previous step, ``None`` when it stood) is written
+    as ``step_judgement`` gives it. Building and dumping the pydantic model costs more than the rest
+    of a step's own work; the values come from the referee, so there is nothing to validate.
+    ``tests/shared/protocol`` checks this against the model on generated turns.
     """
     x, y = change.my_loc
     ex, ey = change.enemy_loc
@@ -118,9 +121,14 @@ def turn_frame(game: str, turn: int, change: ChessboardChange, walls_left: tuple
         (sx, sy), (tx, ty) = bar
         enemy_wall = f"[[{sx},{sy}],[{tx},{ty}]]"
     limit = "null" if time_limit_ms is None else time_limit_ms
+    if judgement is None:
+        verdict = "null"
+    else:
+        verdict = (f'{{"status":{int(judgement.status)},"cause":{_json_string(str(judgement.cause))},'
+                   f'"reason":{_json_string(judgement.reason)},"thinking_ms":{judgement.thinking_ms}}}')
     return (f'{{"type":"turn","game":{_json_string(game)},"turn":{turn},"status":{int(change.status)},'
             f'"my_loc":[{x},{y}],"enemy_loc":[{ex},{ey}],"enemy_wall":{enemy_wall},'
-            f'"walls_left":[{walls_left[0]},{walls_left[1]}],"time_limit_ms":{limit}}}')
+            f'"walls_left":[{walls_left[0]},{walls_left[1]}],"time_limit_ms":{limit},"judgement":{verdict}}}')
 
 
 @lru_cache(maxsize=4096)
@@ -158,6 +166,29 @@ def to_blockbar(value: Wall | None) -> BlockBar:
 def to_step(message: StepMessage) -> Step:
     """The rules core's Step for a ``step`` frame: move, wall, both (the referee counts it a move) or neither."""
     return Step(to_location(message.move), to_blockbar(message.wall))
+
+
+def step_judgement(verdict: StepVerdict | None) -> StepJudgement | None:
+    """The wire form (``turn.judgement``, ``game_over.judgement``) of the referee's verdict; None stays None."""
+    if verdict is None:
+        return None
+    return StepJudgement(status=int(verdict.status), cause=str(verdict.cause), reason=verdict.reason,
+                         thinking_ms=verdict.thinking_ms)
+
+
+def to_verdict(judgement: StepJudgement | None) -> StepVerdict | None:
+    """The rules core's ``StepVerdict`` of a wire ``judgement``; None stays None.
+
+    A cause this version does not know (from a newer server) stays the plain string; a status that is
+    no ``GameStatus`` raises ``ValueError``, as it does in ``GameStatus(turn.status)``.
+    """
+    if judgement is None:
+        return None
+    try:
+        cause: Cause | str = Cause(judgement.cause)
+    except ValueError:
+        cause = judgement.cause
+    return StepVerdict(GameStatus(judgement.status), cause, judgement.reason, judgement.thinking_ms)
 
 
 # --- JSON Schema ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution
 
 __all__ = [
     "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "RulesInfo", "Welcome", "GameStart",
-    "Turn", "GameOver", "StandingRow", "Standings", "TournamentOver", "BoardState", "GameUpdate",
+    "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentOver", "BoardState", "GameUpdate",
     "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
 ]
 
@@ -118,6 +118,16 @@ class GameStart(Message):
     seat: Literal[0, 1] = Field(description="Your seat: 0 moves first from (5,1), 1 starts at (5,9).")
 
 
+class StepJudgement(ProtocolModel):
+    """Why your previous step was a violation, in ``turn`` (and in ``game_over`` for your last step)."""
+
+    status: int = Field(description="The GameStatus the step earned: 3 Timeout, 6 InsufficientBlock or 7 InvalidStep.")
+    cause: str = Field(description="A stable code: late, not_reachable, wall_overlaps, ... (see the table of causes; "
+                                   "treat a code you do not know as a violation all the same).")
+    reason: str = Field(description="The reason for people, e.g. 'a5 is not reachable in one step from e1'.")
+    thinking_ms: int = Field(description="The thinking time charged for the step, in ms.")
+
+
 class Turn(Message):
     """Server -> player: it is your move (the handout's ChessboardChange); answer with a ``step``."""
 
@@ -130,6 +140,9 @@ class Turn(Message):
     enemy_wall: Wall | None = Field(description="The wall the opponent placed on its last turn, or null.")
     walls_left: tuple[int, int] = Field(description="Walls left: yours, the opponent's.")
     time_limit_ms: int | None = Field(description="Time for this step in ms, or null for no limit.")
+    judgement: StepJudgement | None = Field(
+        None, description="Why your previous step was a violation (status 3, 6 or 7); null when it stood or "
+                          "there was none.")
 
 
 class GameOver(Message):
@@ -144,6 +157,9 @@ class GameOver(Message):
     winner: str | None = Field(description="The winner's name, or null for a draw.")
     log: str | None = Field(None, description="Where the server wrote the game's log, if it did.")
     thinking_ms: tuple[int, int] | None = Field(None, description="Total thinking time: yours, the opponent's.")
+    judgement: StepJudgement | None = Field(
+        None, description="Why your last step was a violation, when no turn told you (your 3rd violation, or "
+                          "one the game ended right after); else null.")
 
 
 class StandingRow(ProtocolModel):

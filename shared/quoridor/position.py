@@ -15,12 +15,12 @@ whose current shortest path it actually crosses.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from .geometry import (
     BORDER_POINTS, CELL_LOCATIONS, GOAL_ROWS, H_POINTS, H_SLOTS, LAYOUT, MOVE_STEPS, V_POINTS,
     V_SLOTS, cell_index, slot_wall, steps_of_mask, wall_slot,
 )
+from .judgement import Cause, Judgement
 from .notation import square, wall_name
 from .rulesets import COURSE, Ruleset
 from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
@@ -28,19 +28,12 @@ from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Lo
 __all__ = ["Position", "Judgement", "IllegalStepError"]
 
 
-class Judgement(NamedTuple):
-    """The verdict on a step: its status (Ok, InvalidStep, InsufficientBlock) and a reason for people."""
-
-    status: GameStatus
-    reason: str = ""
-
-    @property
-    def ok(self) -> bool:
-        """True when the step is legal."""
-        return self.status is GameStatus.OK
-
-
 _OK = Judgement(GameStatus.OK, "")
+
+
+def _invalid(cause: Cause, reason: str) -> Judgement:
+    """An InvalidStep judgement."""
+    return Judgement(GameStatus.INVALID_STEP, reason, cause)
 
 
 class IllegalStepError(ValueError):
@@ -150,9 +143,9 @@ class Position:
             raise ValueError(f"walls left must be 0..{BLOCK_SUM}, got {walls_left}")
         pos = cls.initial(ruleset)
         for wall in walls:
-            reason = pos._wall_shape_problem(wall)
-            if reason:
-                raise ValueError(reason)
+            problem = pos._wall_shape_problem(wall)
+            if problem is not None:
+                raise ValueError(problem.reason)
             pos = pos._with_wall(*wall_slot(wall))  # type: ignore[misc]
         pos.pawns = (cell_index(*pawns[0]), cell_index(*pawns[1]))
         pos.walls_left = (int(walls_left[0]), int(walls_left[1]))
@@ -297,14 +290,15 @@ class Position:
 
     # -- judging --------------------------------------------------------------------------
     def judge(self, step: Step) -> Judgement:
-        """The status ``step`` earns for the side to move: Ok, InvalidStep or InsufficientBlock, with a reason."""
+        """The status ``step`` earns for the side to move: Ok, InvalidStep or InsufficientBlock, with a
+        reason for people and, when it is illegal, the ``Cause`` (one stable code per reason)."""
         if step.is_move():
             return self._judge_move(step.new_loc)
         if not step.new_wall.is_none():
             return self._judge_wall(step.new_wall)
         if step.is_nan():
-            return Judgement(GameStatus.INVALID_STEP, "empty step: neither a move nor a wall")
-        return Judgement(GameStatus.INVALID_STEP, f"move target {step.new_loc} is off the board")
+            return Judgement(GameStatus.INVALID_STEP, "empty step: neither a move nor a wall", Cause.EMPTY_STEP)
+        return Judgement(GameStatus.INVALID_STEP, f"move target {step.new_loc} is off the board", Cause.OFF_BOARD)
 
     def is_legal(self, step: Step) -> bool:
         """True when ``step`` is legal for the side to move."""
@@ -317,46 +311,51 @@ class Position:
         me, other = self.pawn(self.turn), self.pawn(1 - self.turn)
         name = square(loc)
         if loc == me:
-            reason = f"your pawn already stands on {name}"
+            reason, cause = f"your pawn already stands on {name}", Cause.OWN_CELL
         elif loc == other:
-            reason = f"{name} is occupied by the other pawn"
+            reason, cause = f"{name} is occupied by the other pawn", Cause.OCCUPIED
         elif me.distance(loc) == 1:
-            reason = f"a wall blocks the move from {square(me)} to {name}"
+            reason, cause = f"a wall blocks the move from {square(me)} to {name}", Cause.WALL_BLOCKS_MOVE
         elif abs(me.x - loc.x) == 1 and abs(me.y - loc.y) == 1 and not self.ruleset.diagonal_moves:
             reason = f"diagonal moves are not allowed in the {self.ruleset.name} rules ({square(me)} to {name})"
+            cause = Cause.DIAGONAL_NOT_ALLOWED
         elif other.distance(loc) == 1 and me.distance(other) == 1:
             reason = f"cannot jump from {square(me)} to {name} over the pawn on {square(other)}"
+            cause = Cause.CANNOT_JUMP
         else:
-            reason = f"{name} is not reachable in one step from {square(me)}"
-        return Judgement(GameStatus.INVALID_STEP, reason)
+            reason, cause = f"{name} is not reachable in one step from {square(me)}", Cause.NOT_REACHABLE
+        return Judgement(GameStatus.INVALID_STEP, reason, cause)
 
-    def _wall_shape_problem(self, wall: BlockBar) -> str:
-        """Why ``wall`` cannot stand on this board (shape, bounds, overlap, crossing), or ``''``."""
+    def _wall_shape_problem(self, wall: BlockBar) -> Judgement | None:
+        """Why ``wall`` cannot stand on this board (shape, bounds, overlap, crossing), or ``None``."""
         if wall.is_nan():
-            return f"wall {wall} is not a straight wall of length 2"
+            return _invalid(Cause.WALL_SHAPE, f"wall {wall} is not a straight wall of length 2")
         slot = wall_slot(wall)
         if slot is None:
-            return f"wall {wall} lies outside the board"
+            return _invalid(Cause.WALL_OFF_BOARD, f"wall {wall} lies outside the board")
         horizontal, p = slot
         if not (H_SLOTS if horizontal else V_SLOTS) >> p & 1:
-            return f"wall {wall} lies on the board's border"
+            return _invalid(Cause.WALL_ON_BORDER, f"wall {wall} lies on the board's border")
         if (self.free_h if horizontal else self.free_v) >> p & 1:
-            return ""
+            return None
         name = wall_name(wall)
         mine = self.h_walls if horizontal else self.v_walls
         for q in (p, p - 1, p + 1) if horizontal else (p, p - 10, p + 10):
             if q >= 0 and mine >> q & 1:
-                other = wall_name(slot_wall(horizontal, q))
-                return f"wall {name} is already placed" if q == p else f"wall {name} overlaps {other}"
+                if q == p:
+                    return _invalid(Cause.WALL_EXISTS, f"wall {name} is already placed")
+                return _invalid(Cause.WALL_OVERLAPS, f"wall {name} overlaps {wall_name(slot_wall(horizontal, q))}")
         crossing = slot_wall(not horizontal, p - 9 if horizontal else p + 9)
-        return f"wall {name} crosses {wall_name(crossing)} (not allowed in the {self.ruleset.name} rules)"
+        return _invalid(Cause.WALL_CROSSES, f"wall {name} crosses {wall_name(crossing)} "
+                                            f"(not allowed in the {self.ruleset.name} rules)")
 
     def _judge_wall(self, wall: BlockBar) -> Judgement:
         if not self.walls_left[self.turn]:
-            return Judgement(GameStatus.INSUFFICIENT_BLOCK, f"no walls left (each player has {BLOCK_SUM})")
+            return Judgement(GameStatus.INSUFFICIENT_BLOCK, f"no walls left (each player has {BLOCK_SUM})",
+                             Cause.NO_WALLS_LEFT)
         problem = self._wall_shape_problem(wall)
-        if problem:
-            return Judgement(GameStatus.INVALID_STEP, problem)
+        if problem is not None:
+            return problem
         horizontal, p = wall_slot(wall)  # type: ignore[misc]
         need_h, need_v = _closing(self.components, 1 << p if horizontal else 0, 0 if horizontal else 1 << p)
         if not (need_h or need_v):
@@ -369,8 +368,8 @@ class Position:
         for player in (0, 1):
             if not _reaches(1 << self.pawns[player], GOAL_ROWS[player], up, down, left, right):
                 who = "your pawn" if player == self.turn else "the other pawn"
-                return Judgement(GameStatus.INVALID_STEP,
-                                 f"wall {wall_name(wall)} leaves {who} (player {player}) no path to its goal row")
+                return _invalid(Cause.WALL_SEALS_PAWN,
+                                f"wall {wall_name(wall)} leaves {who} (player {player}) no path to its goal row")
         return _OK
 
     # -- applying -------------------------------------------------------------------------

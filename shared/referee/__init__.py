@@ -2,10 +2,10 @@
 
 from .game import (
     DRAW_STATUS, STEP_CAP, VIOLATIONS_TO_LOSE, Cause, GameFinished, GameReferee, RefereeError, RefereeEvent,
-    RefereeSettings, SeatResult, StepJudged, Termination, TurnRequest,
+    RefereeSettings, SeatResult, StepJudged, StepVerdict, Termination, TurnRequest,
 )
 
 __all__ = [
     "DRAW_STATUS", "STEP_CAP", "VIOLATIONS_TO_LOSE", "Cause", "GameFinished", "GameReferee", "RefereeError",
-    "RefereeEvent", "RefereeSettings", "SeatResult", "StepJudged", "Termination", "TurnRequest",
+    "RefereeEvent", "RefereeSettings", "SeatResult", "StepJudged", "StepVerdict", "Termination", "TurnRequest",
 ]

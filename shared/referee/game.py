@@ -5,7 +5,9 @@ TCP port, in-process local match) feeds it what happened with the time it happen
 what it returns. The rules it enforces are ``quoridor-rules.md``:
 
 * every step is judged by the rules core; a violating step changes nothing and the turn passes;
-* each seat's next ``turn`` carries the status of its own previous step;
+* each seat's next ``turn`` carries the status of its own previous step and, when that step was a
+  violation, the ``StepVerdict`` on it (cause and reason); a verdict no turn could carry any more
+  (the game ended first) comes with the end;
 * thinking time runs from the moment the ``turn`` was *sent* (``clock_started``) to the moment
   the answer *arrived*; an answer at or after the limit is a Timeout violation and is discarded,
   and so is an answer carrying an old turn number (it can never count for a later turn);
@@ -16,8 +18,9 @@ what it returns. The rules it enforces are ``quoridor-rules.md``:
   and a game neither seat shows up for is a draw.
 
 Its events say everything the transports need, so none of them re-derives a fact beside it: a
-judged step carries its ``cause`` (``late`` or ``illegal``) and the reason for people; the end
-carries the ``Termination``, each seat's status and each seat's result.
+judged step carries its ``Cause`` (``late``, or the rule it broke: ``not_reachable``,
+``wall_overlaps``, ...) and the reason for people; the end carries the ``Termination``, each
+seat's status and result, and each seat's last verdict that no turn told it.
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ from enum import StrEnum
 from typing import Literal
 
 from ..gamelog.records import GameOutcome, StepRecord
-from ..quoridor import COURSE, STEP_CAP, VIOLATIONS_TO_LOSE, GameStatus, Position, Ruleset
+from ..quoridor import COURSE, STEP_CAP, VIOLATIONS_TO_LOSE, Cause, GameStatus, Position, Ruleset, StepVerdict
 from ..quoridor.types import NO_WALL, BlockBar, ChessboardChange, Step
 
 __all__ = [
     "RefereeSettings", "GameReferee", "RefereeError", "TurnRequest", "StepJudged", "GameFinished",
     "RefereeEvent", "DRAW_STATUS", "VIOLATIONS_TO_LOSE", "STEP_CAP", "Termination", "Cause", "SeatResult",
+    "StepVerdict",
 ]
 
 #: Status sent to both seats of a drawn game (the rules' "None": neither won nor lost).
@@ -49,13 +53,6 @@ class Termination(StrEnum):
     DISCONNECT = "disconnect"      #: a seat's connection closed mid-game
     STEP_CAP = "step_cap"          #: both seats made their steps; the smaller thinking time won
     FORFEIT = "forfeit"            #: a seat never came to play (or was removed from the contest)
-
-
-class Cause(StrEnum):
-    """Why a step was a violation."""
-
-    LATE = "late"                  #: it arrived at or after the time limit (or never)
-    ILLEGAL = "illegal"            #: the rules do not allow it (the reason says which rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,21 +87,28 @@ class RefereeError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TurnRequest:
-    """Send ``turn`` to ``seat``: it is its move; then call ``clock_started`` when it is on the wire."""
+    """Send ``turn`` to ``seat``: it is its move; then call ``clock_started`` when it is on the wire.
+
+    ``judgement`` is the verdict on the seat's previous step (its turn was ``turn - 2``) when that
+    step was a violation: ``change.status`` with the cause and the reason; ``None`` when it stood
+    or there was none.
+    """
 
     seat: int
     turn: int
     change: ChessboardChange
     walls_left: tuple[int, int]   # the receiver's, then the opponent's
     time_limit_ms: int | None
+    judgement: StepVerdict | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class StepJudged:
     """A step (or a timeout) was judged and recorded; for logs, spectators and the contest's rules.
 
-    ``cause`` is None for a step that stood; for a violation it says why (``late`` also when the
-    late step was the 3rd violation, recorded as RulesBreaker), and ``reason`` says it for people.
+    ``cause`` is None for a step that stood; for a violation it says why: ``late``, or the rule the
+    step broke (also when it was the 3rd violation, recorded as RulesBreaker), and ``reason`` says
+    it for people (the record keeps it for the log).
     """
 
     seat: int
@@ -119,14 +123,24 @@ class StepJudged:
         """True when the step was a timeout (whatever status the record shows)."""
         return self.cause is Cause.LATE
 
+    @property
+    def illegal(self) -> bool:
+        """True when the step broke a rule (whatever status the record shows)."""
+        return self.cause is not None and self.cause is not Cause.LATE
+
 
 @dataclass(frozen=True, slots=True)
 class GameFinished:
-    """The game is over: why, what each seat is told (Win, Lost, EnemyClosed, RulesBreaker, None) and its result."""
+    """The game is over: why, what each seat is told (Win, Lost, EnemyClosed, RulesBreaker, None) and its result.
+
+    ``judgements`` holds, per seat, the verdict on its last step when that was a violation no
+    ``turn`` told it of (the 3rd violation that lost the game, or one the game ended right after).
+    """
 
     outcome: GameOutcome
     statuses: tuple[GameStatus, GameStatus]
     termination: Termination
+    judgements: tuple[StepVerdict | None, StepVerdict | None] = (None, None)
 
     def result(self, seat: int) -> SeatResult:
         """``seat``'s result: win, loss or draw."""
@@ -144,6 +158,8 @@ class _Seat:
     thinking_ms: int = 0
     last_status: GameStatus = GameStatus.OK
     last_wall: BlockBar = NO_WALL
+    #: The verdict on the seat's last step when it was a violation, until a turn (or the end) tells it.
+    untold: StepVerdict | None = None
 
 
 @dataclass
@@ -232,7 +248,8 @@ class GameReferee:
                                    f"answered after {thinking_ms:,} ms; the limit is {limit:,} ms")
         judgement = self.position.judge(step)
         if not judgement.ok:
-            return self._violation(judgement.status, step, thinking_ms, Cause.ILLEGAL, judgement.reason)
+            assert judgement.cause is not None      # the rules give every illegal step its cause
+            return self._violation(judgement.status, step, thinking_ms, judgement.cause, judgement.reason)
         return self._apply(step, thinking_ms)
 
     def time_out(self, now: float) -> list[RefereeEvent]:
@@ -263,8 +280,8 @@ class GameReferee:
         return self._finish(None, Termination.FORFEIT)
 
     # -- internals ----------------------------------------------------------------------
-    def _record(self, seat: int, step: Step, status: GameStatus, thinking_ms: int) -> StepRecord:
-        record = StepRecord(self.players[seat], step, status, thinking_ms, self.turn)
+    def _record(self, seat: int, step: Step, status: GameStatus, thinking_ms: int, reason: str = "") -> StepRecord:
+        record = StepRecord(self.players[seat], step, status, thinking_ms, self.turn, reason)
         self.records.append(record)
         return record
 
@@ -277,8 +294,9 @@ class GameReferee:
         me.thinking_ms += thinking_ms
         me.last_status = status
         me.last_wall = NO_WALL
+        me.untold = StepVerdict(status, cause, reason, thinking_ms)
         if me.violations >= self.settings.violations_to_lose:
-            record = self._record(seat, step, GameStatus.RULES_BREAKER, thinking_ms)
+            record = self._record(seat, step, GameStatus.RULES_BREAKER, thinking_ms, reason)
             self.position = self.position.pass_turn()
             events: list[RefereeEvent] = [StepJudged(seat, record, self.position, self.clocks_ms, cause, reason)]
             return events + self._finish(1 - seat, Termination.VIOLATIONS, loser_status=GameStatus.RULES_BREAKER)
@@ -291,6 +309,7 @@ class GameReferee:
         me.steps += 1
         me.thinking_ms += thinking_ms
         me.last_status = GameStatus.OK
+        me.untold = None
         # Rule 5: a cell and a wall together count as a move; the wall is ignored.
         if step.is_move():
             step = Step(step.new_loc)
@@ -312,10 +331,10 @@ class GameReferee:
             winner = None if t0 == t1 else (0 if t0 < t1 else 1)
             if winner is not None and not status.is_violation:   # the row that ends the game says who won
                 status = GameStatus.WIN if seat == winner else GameStatus.LOST
-            record = self._record(seat, step, status, thinking_ms)
+            record = self._record(seat, step, status, thinking_ms, reason)
             judged = StepJudged(seat, record, self.position, self.clocks_ms, cause, reason)
             return [judged, *self._finish(winner, Termination.STEP_CAP)]
-        record = self._record(seat, step, status, thinking_ms)
+        record = self._record(seat, step, status, thinking_ms, reason)
         return [StepJudged(seat, record, self.position, self.clocks_ms, cause, reason), self._next_turn()]
 
     def _next_turn(self) -> TurnRequest:
@@ -326,7 +345,8 @@ class GameReferee:
         change = ChessboardChange(me.last_status, self.position.pawn(seat), self.position.pawn(1 - seat),
                                   other.last_wall)
         left = self.position.walls_left
-        return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]), self.settings.time_limit_ms)
+        told, me.untold = me.untold, None
+        return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]), self.settings.time_limit_ms, told)
 
     def _finish(self, winner: int | None, termination: Termination, *, winner_status: GameStatus = GameStatus.WIN,
                 loser_status: GameStatus = GameStatus.LOST) -> list[RefereeEvent]:
@@ -336,4 +356,5 @@ class GameReferee:
             statuses = (DRAW_STATUS, DRAW_STATUS)
         else:
             statuses = (winner_status, loser_status) if winner == 0 else (loser_status, winner_status)
-        return [GameFinished(self.outcome, statuses, termination)]
+        untold = (self._seats[0].untold, self._seats[1].untold)
+        return [GameFinished(self.outcome, statuses, termination, untold)]

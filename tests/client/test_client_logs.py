@@ -48,10 +48,11 @@ def rows(log: GameLog) -> list[tuple[str, Step, GameStatus, int | None]]:
 
 
 async def test_a_violation_on_the_last_step_of_a_game_is_counted(make_server):
-    (clumsy, gasp), _, _ = await duel(make_server, Clumsy("one"), LastGasp("two"))
+    (clumsy, gasp), (_, out), _ = await duel(make_server, Clumsy("one"), LastGasp("two"))
     assert gasp.games == 2 and gasp.losses == 2
-    assert gasp.violations == 2          # one per game, on its last step: never reported in a turn
+    assert gasp.violations == 2          # one per game, on its last step: told in game_over, not in a turn
     assert clumsy.violations == 4 and clumsy.wins == 2
+    assert len(re.findall(r"^turn \d+: your step was illegal: empty step: neither a move nor a wall$", out, re.M)) == 2
 
 
 async def test_saved_logs_are_the_servers_logs_as_each_player_saw_them(make_server, tmp_path):
@@ -70,6 +71,11 @@ async def test_saved_logs_are_the_servers_logs_as_each_player_saw_them(make_serv
                 mine.header.players == theirs.header.players == ("two", "one")
             assert mine.header.game == result["game"]
             assert rows(mine) == rows(theirs)
+            # The reasons of its own violations, as the server told them; the opponent's are never told.
+            me = summary.player
+            assert [r.reason for r in mine.steps if r.player == me] == \
+                [r.reason for r in theirs.steps if r.player == me]
+            assert {r.reason for r in mine.steps if r.player != me} == {""}
             assert mine.outcome is not None and theirs.outcome is not None
             assert (mine.outcome.winner, mine.outcome.reason, mine.outcome.violations, mine.outcome.thinking_ms) == \
                 (theirs.outcome.winner, theirs.outcome.reason, theirs.outcome.violations, theirs.outcome.thinking_ms)
@@ -104,10 +110,13 @@ async def test_late_answers_are_not_sent_and_the_log_is_still_the_servers(make_s
     (late, _), (out, _), _ = await duel(make_server, Late("one"), Walker("two"), games=1,
                                         server={"time_limit_ms": 300}, options=({"log_dir": tmp_path}, {}))
     assert late.completed and late.games == 1 and late.losses == 1
-    assert late.violations == 3 and late.timeouts == 2      # the 3rd violation is RulesBreaker, the game's end
+    assert late.violations == 3 and late.timeouts == 3      # the 3rd, the game's end, is told in game_over
     assert re.search(r"^a late answer to turn \d+ was discarded$", out, re.M) and "server error" not in out
+    told = re.findall(r"^turn (\d+): too late: no answer within the limit of 300 ms$", out, re.M)
     mine = parse_log(late.logs[0].read_text(encoding="utf-8"))
     theirs = parse_log(Path(late.results[0]["log"]).read_text(encoding="utf-8"))
+    assert [int(t) for t in told] == [r.turn for r in theirs.steps if r.player == "one"]
     assert mine.problems == [] and rows(mine) == rows(theirs)
     assert [status for player, _, status, _ in rows(mine) if player == "one"] == \
         [GameStatus.TIMEOUT, GameStatus.TIMEOUT, GameStatus.RULES_BREAKER]
+    assert [r.reason for r in mine.steps if r.player == "one"] == ["no answer within the limit of 300 ms"] * 3

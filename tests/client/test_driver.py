@@ -9,7 +9,9 @@ import pytest
 
 from client.driver import BotDriver, BotProblem, ProblemKind, bot_traceback
 from client.player import Player
-from shared.quoridor import COURSE, STANDARD, ChessboardChange, GameStatus, Step, parse_square, parse_step
+from shared.quoridor import (
+    COURSE, STANDARD, Cause, ChessboardChange, GameStatus, Step, StepVerdict, parse_square, parse_step,
+)
 
 START = ChessboardChange(GameStatus.OK, parse_square("e1"), parse_square("e9"))
 E2 = parse_step("e2")
@@ -87,6 +89,42 @@ def test_a_player_sees_the_referees_board_and_its_own_confirmed_wall(how):
     assert bot.tracker.pending == parse_step("a1h")     # told what went out
     ask(driver, how, ChessboardChange(GameStatus.OK, parse_square("e1"), parse_square("e8")))
     assert bot.position.walls == [parse_step("a1h").new_wall]
+
+
+def test_a_player_hears_why_its_previous_step_was_a_violation_before_it_observes(how):
+    class Listener(Player):
+        def __init__(self) -> None:
+            super().__init__()
+            self.heard: list[tuple[str, StepVerdict | None]] = []
+
+        def observe(self, change, walls_left=None):
+            self.heard.append(("observe", self.last_judgement))
+            super().observe(change, walls_left)
+
+        def next_step(self, change):
+            self.heard.append(("next_step", self.last_judgement))
+            return E2
+
+    verdict = StepVerdict(GameStatus.INVALID_STEP, Cause.NOT_REACHABLE, "a5 is not reachable in one step from e1", 9)
+    bot = Listener()
+    driver = BotDriver(bot)
+    driver.begin_game(0, COURSE)
+    ask(driver, how)
+    again = ChessboardChange(GameStatus.INVALID_STEP, parse_square("e1"), parse_square("e8"))
+    if how == "now":
+        driver.ask_now(again, (10, 10), 500, verdict)
+    else:
+        asyncio.run(driver.ask(again, (10, 10), 500, verdict))
+    assert bot.heard == [("observe", None), ("next_step", None), ("observe", verdict), ("next_step", verdict)]
+    driver.end_game()
+    driver.begin_game(1, COURSE)
+    assert bot.last_judgement is None                   # a new game starts with nothing to tell
+
+
+def test_a_bot_without_last_judgement_is_left_alone():
+    bot = Spy()
+    BotDriver(bot).tell_judgement(StepVerdict(GameStatus.TIMEOUT, Cause.LATE, "late", 1000))
+    assert not hasattr(bot, "last_judgement")
 
 
 def test_a_plain_bot_thinks_in_a_worker_thread_when_awaited_and_here_when_not():

@@ -15,7 +15,7 @@ from client.player import Player
 from client.driver import BotDriver
 from client.render import notice_printer
 from client.runner import BotRunner, ServerUnavailable
-from shared.quoridor import ChessboardChange, Step
+from shared.quoridor import Cause, ChessboardChange, GameStatus, Step, StepVerdict, parse_step
 from tests.server.conftest import bounded, url
 
 
@@ -70,6 +70,39 @@ async def duel(make_server, first, second):
     await bounded(server.run_tournament())
     summaries = await bounded(asyncio.gather(*tasks))
     return summaries, [c.file.getvalue() for c in consoles]
+
+
+class OffToA5(Player):
+    """Tries a5 on its first turn of each game (never legal from e1 or e9), then walks; keeps what it was told."""
+
+    def __init__(self, key: str = "") -> None:
+        super().__init__(key)
+        self.told: list[tuple[GameStatus, StepVerdict | None]] = []
+        self.first = True
+
+    def next_step(self, change: ChessboardChange) -> Step:
+        self.told.append((change.status, self.last_judgement))
+        if self.first:
+            self.first = False
+            return parse_step("a5")
+        return best_move(self)
+
+    def restart(self) -> None:
+        self.first = True
+
+
+async def test_a_bot_that_plays_a5_is_told_why_and_its_author_reads_it(make_server):
+    bot = OffToA5()
+    (summary, _), (out, _) = await duel(make_server, bot, RunnerPlayer("two"))
+    assert summary.violations == 2 and summary.games == 2
+    verdicts = [verdict for _, verdict in bot.told if verdict is not None]
+    assert sorted((v.status, v.cause, v.reason) for v in verdicts) == [
+        (GameStatus.INVALID_STEP, Cause.NOT_REACHABLE, f"a5 is not reachable in one step from {start}")
+        for start in ("e1", "e9")]                       # one game from each seat
+    assert all(status is GameStatus.OK for status, verdict in bot.told if verdict is None)
+    assert bot.told[0] == (GameStatus.OK, None)          # the first turn: nothing to tell
+    assert "turn 0: your step a5 was illegal: a5 is not reachable in one step from e1" in out
+    assert "turn 1: your step a5 was illegal: a5 is not reachable in one step from e9" in out
 
 
 async def test_two_runners_play_a_pairing_and_get_a_summary(make_server):

@@ -71,6 +71,8 @@ async def test_a_late_step_is_a_timeout_charged_the_limit_and_never_applied(make
     for turn in (0, 2, 4):                       # white never answers in time: three timeouts lose
         frame = await white.next("turn")
         assert frame["turn"] == turn and frame["status"] == (0 if turn == 0 else 3)
+        assert frame["judgement"] == (None if turn == 0 else {
+            "status": 3, "cause": "late", "reason": "no answer within the limit of 60 ms", "thinking_ms": 60})
         if turn:
             await white.send({"type": "step", "game": game, "turn": turn - 2, "move": [5, 2]})  # far too late
             assert (await white.reply())["code"] == "stale_turn"
@@ -81,11 +83,48 @@ async def test_a_late_step_is_a_timeout_charged_the_limit_and_never_applied(make
                           "wall": [[0, 4 + turn // 2], [2, 4 + turn // 2]]})
     over = await white.next("game_over")
     assert (over["result"], over["reason"], over["status"]) == ("loss", "violations", 5)
+    assert over["judgement"]["cause"] == "late"          # the losing timeout, which no turn could tell
     # each timeout costs exactly the limit: not the grace, not the server's lag
     assert over["thinking_ms"][0] == 3 * 60
     await bounded(run)
     log = parse_log(open(over["log"], encoding="utf-8").read())
     assert [s.thinking_ms for s in log.steps if s.status in (3, 5)] == [60, 60, 60]
+    assert {s.reason for s in log.steps if s.status in (3, 5)} == {"no answer within the limit of 60 ms"}
+    await spectator.close()
+
+
+async def test_a_bot_that_plays_a5_from_e1_is_told_why_and_the_log_keeps_the_reason(make_server):
+    server = await make_server(players=2, time_limit_ms=30_000)
+    run = asyncio.create_task(server.run_tournament())
+    white, black, spectator, game = await seat_clients(server)
+    assert (await white.next("turn"))["judgement"] is None                    # the first turn
+    await white.send({"type": "step", "game": game, "turn": 0, "move": [1, 5]})            # a5 from e1
+    turn = await black.next("turn")
+    assert turn["judgement"] is None                                          # black's own step: none yet
+    await black.send({"type": "step", "game": game, "turn": 1, "move": [5, 8]})
+    turn = await white.next("turn")
+    assert turn["status"] == 7
+    judgement = turn["judgement"]
+    assert (judgement["status"], judgement["cause"], judgement["reason"]) == (
+        7, "not_reachable", "a5 is not reachable in one step from e1")
+    assert isinstance(judgement["thinking_ms"], int) and judgement["thinking_ms"] >= 0
+    await white.send({"type": "step", "game": game, "turn": 2, "move": None, "wall": None})  # empty: violation 2
+    await black.send({"type": "step", "game": game, "turn": (await black.next("turn"))["turn"], "move": [5, 7]})
+    turn = await white.next("turn")
+    assert (turn["judgement"]["cause"], turn["judgement"]["reason"]) == (
+        "empty_step", "empty step: neither a move nor a wall")
+    await white.send({"type": "step", "game": game, "turn": 4, "move": None, "wall": [[3, 0], [5, 0]]})  # 3rd
+    over = await white.next("game_over")
+    assert (over["status"], over["reason"]) == (5, "violations")
+    assert (over["judgement"]["status"], over["judgement"]["cause"]) == (7, "wall_on_border")
+    assert (await black.next("game_over"))["judgement"] is None
+    await bounded(run)
+    text = open(over["log"], encoding="utf-8").read()
+    assert ",,,a5 is not reachable in one step from e1\n" in text        # the reason column, after the others
+    log = parse_log(text)
+    assert [(s.status, s.reason) for s in log.steps] == [
+        (7, "a5 is not reachable in one step from e1"), (0, ""), (7, "empty step: neither a move nor a wall"),
+        (0, ""), (5, "wall ((3,0),(5,0)) lies on the board's border")]
     await spectator.close()
 
 

@@ -152,6 +152,13 @@ def test_our_logs_carry_times_turns_and_clocks():
     assert game.result() == "no result"
 
 
+def test_a_logged_reason_says_how_late_a_timeout_was():
+    log = small_log()
+    late = replace(log.steps[3], reason="answered after 1,203 ms; the limit is 1,000 ms")
+    game = frames_from_log(replace(log, steps=[*log.steps[:3], late, *log.steps[4:]]), key="g7")
+    assert game.frames[4].reason == "answered after 1,203 ms; the limit is 1,000 ms"
+
+
 def test_legacy_logs_have_no_clocks():
     assert all(f.clocks_ms is None for f in load_game(legacy("server_0_DEFENSIVE_VS_BASELINE.csv")).frames)
 

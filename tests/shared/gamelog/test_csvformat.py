@@ -1,5 +1,7 @@
 """Writing and reading the CSV text: layout, quoting, the old viewer's view of it, and every kind of bad file."""
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +14,9 @@ from shared.quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Loca
 
 S = GameStatus
 LEGACY_HEADER = ",".join(LEGACY_COLUMNS)
+#: The header of our logs before the ``reason`` column was added.
+OLDER_HEADER_LINE = LEGACY_HEADER + ",thinking_ms,turn,seat,meta,value\n"
+LATE = "answered after 1,000 ms; the limit is 1,000 ms"
 
 
 def short_game() -> GameLog:
@@ -19,7 +24,7 @@ def short_game() -> GameLog:
     steps = [
         StepRecord("alice", Step.move(5, 2), S.OK, 120, 0),
         StepRecord("bob", Step.wall(3, 2, 5, 2), S.OK, 80, 1),
-        StepRecord("alice", Step(), S.TIMEOUT, 1000, 2),
+        StepRecord("alice", Step(), S.TIMEOUT, 1000, 2, LATE),
         StepRecord("bob", Step.move(5, 8), S.OK, 95, 3),
     ]
     return GameLog(header, steps, GameOutcome(0, "forfeit", (1120, 175), (1, 0)))
@@ -63,15 +68,44 @@ def test_the_first_eight_columns_are_the_course_viewers():
     assert COLUMNS[:8] == LEGACY_COLUMNS
 
 
+def test_the_reason_column_comes_after_the_older_columns():
+    assert HEADER_LINE == OLDER_HEADER_LINE.rstrip("\n") + ",reason\n"
+
+
 def test_rows_as_the_spec_shows_them():
-    assert format_row(StepRecord("A", Step.move(5, 2), S.OK, 12, 0), seat=0) == "A,5,2,-1,-1,-1,-1,0,12,0,0,,\n"
-    assert format_row(StepRecord("B", Step.wall(3, 2, 5, 2), S.OK)) == "B,-1,-1,3,2,5,2,0,,,,,\n"
-    assert format_row(StepRecord("B", Step(), S.TIMEOUT, 1000, 7), seat=1) == "B,-1,-1,-1,-1,-1,-1,3,1000,7,1,,\n"
+    assert format_row(StepRecord("A", Step.move(5, 2), S.OK, 12, 0), seat=0) == "A,5,2,-1,-1,-1,-1,0,12,0,0,,,\n"
+    assert format_row(StepRecord("B", Step.wall(3, 2, 5, 2), S.OK)) == "B,-1,-1,3,2,5,2,0,,,,,,\n"
+    assert format_row(StepRecord("B", Step(), S.TIMEOUT, 1000, 7), seat=1) == "B,-1,-1,-1,-1,-1,-1,3,1000,7,1,,,\n"
+    illegal = StepRecord("A", Step.move(1, 5), S.INVALID_STEP, 12, 2, "a5 is not reachable in one step from e2")
+    assert format_row(illegal, seat=0) == "A,1,5,-1,-1,-1,-1,7,12,2,0,,,a5 is not reachable in one step from e2\n"
+
+
+def test_a_reason_is_written_without_commas_and_read_back_as_it_was():
+    late = StepRecord("B", Step(), S.TIMEOUT, 1203, 7, "answered after 1,203 ms; the limit is 1,000 ms")
+    row = format_row(late, seat=1)
+    assert row == "B,-1,-1,-1,-1,-1,-1,3,1203,7,1,,,answered after 1%2C203 ms; the limit is 1%2C000 ms\n"
+    assert row.count(",") == len(COLUMNS) - 1
+    log = GameLog(GameHeader(("A", "B")), [StepRecord("A", Step.move(5, 2), S.OK, 5, 0), late])
+    assert parse_log(format_log(log)).steps[1].reason == "answered after 1,203 ms; the limit is 1,000 ms"
+
+
+@pytest.mark.parametrize("reason", ['wall "x" is 100% odd, really', "50%2C", "%", "trailing blank "])
+def test_any_one_line_reason_round_trips(reason):
+    log = GameLog(GameHeader(("A", "B")), [StepRecord("A", Step(), S.INVALID_STEP, 5, 0, reason)])
+    text = format_log(log)
+    assert parse_log(text) == log
+    assert all(len(line.split(",")) == len(COLUMNS) for line in text.splitlines())
+    old_viewer(text)
+
+
+def test_a_reason_is_one_line_of_text():
+    with pytest.raises(ValueError, match="reason"):
+        StepRecord("A", Step(), S.INVALID_STEP, 5, 0, "two\nlines")
 
 
 def test_a_cell_and_a_wall_together_are_written_as_the_move():
     both = Step(Location(5, 2), BlockBar.of(4, 7, 6, 7))
-    assert format_row(StepRecord("A", both, S.OK)) == "A,5,2,-1,-1,-1,-1,0,,,,,\n"
+    assert format_row(StepRecord("A", both, S.OK)) == "A,5,2,-1,-1,-1,-1,0,,,,,,\n"
     assert canonical_step(both) == Step.move(5, 2)
     off_board_and_wall = Step(Location(0, 3), BlockBar.of(4, 7, 6, 7))
     assert canonical_step(off_board_and_wall) == Step.wall(4, 7, 6, 7)
@@ -93,11 +127,11 @@ def test_metadata_rows_and_result_last():
     text = format_log(short_game())
     lines = text.splitlines()
     assert lines[0] == HEADER_LINE.rstrip("\n")
-    assert lines[1] == ",-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1"
-    assert lines[2] == ",-1,-1,-1,-1,-1,-1,2000,,,0,player,alice"
-    assert lines[3] == ",-1,-1,-1,-1,-1,-1,2000,,,1,player,bob"
-    assert lines[-1] == ",-1,-1,-1,-1,-1,-1,2000,,,0,result,forfeit"
-    assert ",-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,1120" in lines
+    assert lines[1] == ",-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1,"
+    assert lines[2] == ",-1,-1,-1,-1,-1,-1,2000,,,0,player,alice,"
+    assert lines[3] == ",-1,-1,-1,-1,-1,-1,2000,,,1,player,bob,"
+    assert lines[-1] == ",-1,-1,-1,-1,-1,-1,2000,,,0,result,forfeit,"
+    assert ",-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,1120," in lines
     assert all(line.count(",") == len(COLUMNS) - 1 for line in lines)
 
 
@@ -106,7 +140,7 @@ def test_row_lines_match_the_written_text():
     steps, result = row_lines(log)
     lines = format_log(log).splitlines()
     assert [lines[n - 1].split(",")[0] for n in steps] == [r.player for r in log.steps]
-    assert result == len(lines) and lines[result - 1].endswith("result,forfeit")
+    assert result == len(lines) and lines[result - 1].endswith("result,forfeit,")
     unfinished = GameLog(log.header, log.steps)
     assert row_lines(unfinished) == (steps, None)
 
@@ -155,17 +189,27 @@ def test_a_log_for_smith_j_is_readable_by_a_comma_splitting_reader():
         assert players == ("Smith; J", "bob")
         assert [(name, step) for name, step, _ in rows] == [("Smith; J", Step.move(5, 2)), ("bob", Step.wall(3, 2, 5, 2)),
                                                             ("Smith; J", Step()), ("bob", Step.move(5, 8))]
-    assert ",player,Smith%2C J\n" in format_log(log)
+    assert ",player,Smith%2C J,\n" in format_log(log)
     parsed = parse_log(format_log(log))          # our reader gets the name back as it was
     assert parsed == log and parsed.problems == []
 
 
 def test_an_older_log_with_a_quoted_comma_name_still_reads():
-    text = (HEADER_LINE + ",-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1\n"
+    text = (OLDER_HEADER_LINE + ",-1,-1,-1,-1,-1,-1,2000,,,,format,quoridor-arena/1\n"
             ',-1,-1,-1,-1,-1,-1,2000,,,0,player,"Smith, J"\n,-1,-1,-1,-1,-1,-1,2000,,,1,player,bob\n'
             '"Smith, J",5,2,-1,-1,-1,-1,0,5,0,0,,\n')
     log = parse_log(text)
     assert log.header.players == ("Smith, J", "bob") and log.steps[0].player == "Smith, J"
+
+
+def test_an_older_log_without_the_reason_column_reads_with_empty_reasons():
+    older = format_log(short_game()).replace(",reason\n", "\n", 1).replace(",\n", "\n").replace(
+        f",{LATE.replace(',', '%2C')}\n", "\n")
+    assert older.startswith(OLDER_HEADER_LINE)
+    assert all(len(line.split(",")) == len(COLUMNS) - 1 for line in older.splitlines())
+    log = parse_log(older)
+    assert [r.reason for r in log.steps] == ["", "", "", ""] and log.problems == []
+    assert log.steps == [dataclasses.replace(r, reason="") for r in short_game().steps]
 
 
 def test_names_that_would_be_written_alike_are_refused():
@@ -192,7 +236,7 @@ def test_columns_are_matched_by_name_and_extras_ignored():
 
 def test_unknown_metadata_keys_are_ignored():
     lines = format_log(short_game()).splitlines(keepends=True)
-    lines.insert(2, ",-1,-1,-1,-1,-1,-1,2000,,,,time_limit_ms,1000\n")
+    lines.insert(2, ",-1,-1,-1,-1,-1,-1,2000,,,,time_limit_ms,1000,\n")
     assert parse_log("".join(lines)) == short_game()
 
 
@@ -249,24 +293,24 @@ BAD_FILES = {
     "control character": (LEGACY_HEADER + "\nA\x01,5,2,-1,-1,-1,-1,0\n", 2, "control character"),
     "broken quoting": (LEGACY_HEADER + '\nA,5,2,-1,-1,-1,-1,0\n"B,5,8,-1,-1,-1,-1,0\n', 3, "not readable as CSV"),
     "text after quotes": (LEGACY_HEADER + '\n"A"x,5,2,-1,-1,-1,-1,0\n', 2, "not readable as CSV"),
-    "unknown format": (ours_with(2, META + ",format,quoridor-arena/9"), 2, "'quoridor-arena/9' is not supported"),
-    "player without seat": (ours_with(3, META + ",player,alice"), 3, "needs seat 0 or 1"),
+    "unknown format": (ours_with(2, META + ",format,quoridor-arena/9" + ","), 2, "'quoridor-arena/9' is not supported"),
+    "player without seat": (ours_with(3, META + ",player,alice" + ","), 3, "needs seat 0 or 1"),
     "seat 1 unnamed": (ours_with(4, None), 3, "not the one of seat 1"),
-    "same name twice": (ours_with(4, META + "1,player,alice"), 4, "both seats are named 'alice'"),
-    "second player row": (ours_with(4, META + "0,player,bob"), 4, "a second 'player' row of seat 0"),
-    "bad seat": (ours_with(4, META + "2,player,bob"), 4, "column seat is '2'"),
-    "unknown ruleset": (ours_with(5, META + ",ruleset,chess"), 5, "unknown ruleset 'chess'"),
-    "bad start time": (ours_with(8, META + ",started,noon"), 8, "ISO 8601"),
-    "seat disagrees": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,120,0,1,,"), 9, "the seat column says 1"),
-    "stranger": (ours_with(10, "carol,-1,-1,3,2,5,2,0,80,1,1,,"), 10, "'carol' is not a player of this game"),
-    "negative time": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,-120,0,0,,"), 9, "column thinking_ms is '-120'"),
-    "meta on a step": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,120,0,0,note,x"), 9, "has 'note' in the meta column"),
-    "header after steps": (ours_with(11, META + ",game,g-2"), 11, "after the first step row (line 9)"),
-    "step after totals": (ours_with(14, "bob,5,8,-1,-1,-1,-1,0,95,3,1,,"), 14, "after the outcome rows"),
+    "same name twice": (ours_with(4, META + "1,player,alice" + ","), 4, "both seats are named 'alice'"),
+    "second player row": (ours_with(4, META + "0,player,bob" + ","), 4, "a second 'player' row of seat 0"),
+    "bad seat": (ours_with(4, META + "2,player,bob" + ","), 4, "column seat is '2'"),
+    "unknown ruleset": (ours_with(5, META + ",ruleset,chess" + ","), 5, "unknown ruleset 'chess'"),
+    "bad start time": (ours_with(8, META + ",started,noon" + ","), 8, "ISO 8601"),
+    "seat disagrees": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,120,0,1,,,"), 9, "the seat column says 1"),
+    "stranger": (ours_with(10, "carol,-1,-1,3,2,5,2,0,80,1,1,,,"), 10, "'carol' is not a player of this game"),
+    "negative time": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,-120,0,0,,,"), 9, "column thinking_ms is '-120'"),
+    "meta on a step": (ours_with(9, "alice,5,2,-1,-1,-1,-1,0,120,0,0,note,x,"), 9, "has 'note' in the meta column"),
+    "header after steps": (ours_with(11, META + ",game,g-2" + ","), 11, "after the first step row (line 9)"),
+    "step after totals": (ours_with(14, "bob,5,8,-1,-1,-1,-1,0,95,3,1,,,"), 14, "after the outcome rows"),
     "missing total": (ours_with(16, None), 16, "missing: thinking_ms of seat 1"),
-    "bad total": (ours_with(13, META + "0,violations,many"), 13, "column value is 'many'"),
-    "unknown reason": (ours_with(17, META + "0,result,boredom"), 17, "result reason 'boredom' is unknown"),
-    "row after result": (OURS + "bob,5,8,-1,-1,-1,-1,0,95,3,1,,\n", 18, "after the result row of line 17"),
+    "bad total": (ours_with(13, META + "0,violations,many" + ","), 13, "column value is 'many'"),
+    "unknown reason": (ours_with(17, META + "0,result,boredom" + ","), 17, "result reason 'boredom' is unknown"),
+    "row after result": (OURS + "bob,5,8,-1,-1,-1,-1,0,95,3,1,,,\n", 18, "after the result row of line 17"),
 }
 
 
@@ -300,7 +344,7 @@ def _csv_writer_row(record: StepRecord, seat: int | None) -> str:
     csv.writer(buffer, lineterminator="\n").writerow([
         log_safe_name(record.player), loc.x, loc.y, start.x, start.y, stop.x, stop.y, int(record.status),
         "" if record.thinking_ms is None else record.thinking_ms, "" if record.turn is None else record.turn,
-        "" if seat is None else seat, "", ""])
+        "" if seat is None else seat, "", "", record.reason.replace("%", "%25").replace(",", "%2C")])
     return buffer.getvalue()
 
 
@@ -308,9 +352,11 @@ def _csv_writer_row(record: StepRecord, seat: int | None) -> str:
        .map(str.strip).filter(bool) | st.sampled_from(["a,b", 'say "hi"', "x'y", "'", "ünï", "a;b"]),
        step=st.sampled_from([Step.move(5, 2), Step.wall(3, 2, 5, 2), Step(), Step(Location(1, 1), BlockBar.of(2, 3, 4, 3))]),
        status=st.sampled_from(list(GameStatus)), thinking=st.none() | st.integers(0, 10 ** 6),
-       turn=st.none() | st.integers(0, 500), seat=st.sampled_from([None, 0, 1]))
-def test_format_row_writes_what_the_csv_module_writes(name, step, status, thinking, turn, seat):
-    record = StepRecord(name, step, status, thinking, turn)
+       turn=st.none() | st.integers(0, 500), seat=st.sampled_from([None, 0, 1]),
+       reason=st.text(st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp")), max_size=20)
+       | st.sampled_from(["", "a5 is not reachable in one step from e1", "answered after 1,203 ms", 'say "hi"']))
+def test_format_row_writes_what_the_csv_module_writes(name, step, status, thinking, turn, seat, reason):
+    record = StepRecord(name, step, status, thinking, turn, reason)
     assert format_row(record, seat=seat) == _csv_writer_row(record, seat)
 
 
@@ -324,5 +370,5 @@ def test_metadata_rows_are_what_the_csv_module_writes(key, value, seat):
     from shared.gamelog.csvformat import _META_NUMBERS, _meta_row
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerow(["", *_META_NUMBERS, "", "", "" if seat is None else seat,
-                                                      key, value])
+                                                      key, value, ""])
     assert _meta_row(key, value, seat) == buffer.getvalue()

@@ -49,6 +49,7 @@ def test_old_server_logs_replay_to_the_end(name, players, winner, violations):
     log = legacy(name)
     assert log.header.players == players
     assert log.problems == [] and log.outcome is None
+    assert {r.reason for r in log.steps} == {""}       # written before logs had a reason column
     run = replay(log)
     assert len(run) == len(log.steps) == len(rows_of(name))
     assert (run.winner, run.reason) == (winner, "goal")

@@ -7,7 +7,7 @@ import pytest
 from shared.protocol import (
     Action, BoardState, ErrorMessage, GameOver, GameStart, GameUpdate, Hello,
     Message, PuzzleMessage, PuzzleRequest, PuzzleState, RulesInfo, Solution, StandingRow, Standings,
-    StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
+    StepJudgement, StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
 )
 
 ROWS = [
@@ -45,9 +45,14 @@ SERVER_SAMPLES: list[Message] = [
     Turn(game="g1", turn=0, status=0, my_loc=(5, 1), enemy_loc=(5, 9), enemy_wall=None, walls_left=(10, 10),
          time_limit_ms=1000),
     Turn(game="g1", turn=4, status=7, my_loc=(5, 2), enemy_loc=(5, 8), enemy_wall=((4, 2), (6, 2)),
-         walls_left=(10, 8), time_limit_ms=None),
+         walls_left=(10, 8), time_limit_ms=None,
+         judgement=StepJudgement(status=7, cause="not_reachable", reason="a4 is not reachable in one step from e2",
+                                 thinking_ms=41)),
     GameOver(game="g1", status=1, result="win", reason="goal", winner="Team 7", log="replays/g1.csv",
              thinking_ms=(2140, 5310)),
+    GameOver(game="g3", status=5, result="loss", reason="violations", winner="Team 3",
+             judgement=StepJudgement(status=3, cause="late", reason="answered after 1,203 ms; the limit is 1,000 ms",
+                                     thinking_ms=1203)),
     GameOver(game="g2", status=2000, result="draw", reason="step_cap", winner=None),
     Standings(tournament="t1", games_done=6, games_total=12, rows=ROWS),
     Standings(tournament="t1", games_done=0, games_total=0, rows=[]),

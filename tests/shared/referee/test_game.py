@@ -5,7 +5,7 @@ import pytest
 from shared.quoridor import STANDARD, BlockBar, GameStatus, Location, Step, parse_step
 from shared.referee import (
     DRAW_STATUS, VIOLATIONS_TO_LOSE, Cause, GameFinished, GameReferee, RefereeError, RefereeSettings, StepJudged,
-    Termination, TurnRequest,
+    StepVerdict, Termination, TurnRequest,
 )
 
 
@@ -269,8 +269,85 @@ def test_a_step_that_stands_has_no_cause():
 def test_an_illegal_step_carries_its_cause_and_the_rules_reason():
     d = Driver()
     [step] = judged(d.play(parse_step("a5")))
-    assert step.cause is Cause.ILLEGAL and not step.late
+    assert step.cause is Cause.NOT_REACHABLE and step.illegal and not step.late
     assert step.reason == "a5 is not reachable in one step from e1"
+    assert step.record.reason == step.reason          # the log row keeps it
+
+
+def test_a_step_that_stands_leaves_the_log_row_without_a_reason():
+    d = Driver()
+    [step] = judged(d.play(parse_step("e2")))
+    assert step.record.reason == "" and not step.illegal
+
+
+def test_a_wall_with_none_left_has_its_own_cause():
+    d = Driver()
+    d.ref.position = d.ref.position.setup(walls_left=(0, 10))
+    [step] = judged(d.play(parse_step("e5h")))
+    assert step.cause is Cause.NO_WALLS_LEFT and step.record.status is GameStatus.INSUFFICIENT_BLOCK
+
+
+# -- what each seat is told of its previous step --------------------------------------------------
+
+def test_the_next_turn_of_a_seat_that_played_a5_from_e1_says_why_it_was_illegal():
+    d = Driver()
+    assert d.pending.judgement is None                              # the first turn
+    d.play(parse_step("a5"), think=0.012)
+    assert d.pending.seat == 1 and d.pending.judgement is None      # the opponent's previous step: none
+    d.play(parse_step("e8"))
+    assert d.pending.seat == 0 and d.pending.change.status is GameStatus.INVALID_STEP
+    assert d.pending.judgement == StepVerdict(GameStatus.INVALID_STEP, Cause.NOT_REACHABLE,
+                                              "a5 is not reachable in one step from e1", 12)
+    d.play(parse_step("e2"))
+    d.play(parse_step("e7"))
+    assert d.pending.change.status is GameStatus.OK and d.pending.judgement is None   # told once, then it stood
+
+
+def test_the_next_turn_after_a_late_step_says_how_late():
+    d = Driver()
+    d.play(parse_step("e2"), think=1.2034)
+    d.play(parse_step("e8"))
+    verdict = d.pending.judgement
+    assert verdict is not None and verdict.late and verdict.cause is Cause.LATE
+    assert (verdict.status, verdict.reason, verdict.thinking_ms) == (
+        GameStatus.TIMEOUT, "answered after 1,203 ms; the limit is 1,000 ms", 1203)
+
+
+def test_the_next_turn_after_no_answer_says_so():
+    d = Driver()
+    d.timeout(1.5)
+    d.play(parse_step("e8"))
+    assert d.pending.judgement == StepVerdict(GameStatus.TIMEOUT, Cause.LATE,
+                                              "no answer within the limit of 1,000 ms", 1500)
+
+
+def test_the_losing_violation_is_told_with_the_end():
+    d = Driver()
+    d.play(parse_step("e1h"))
+    for answer in ("e8", "e7"):
+        d.play(parse_step(answer))
+        d.play(Step())                                          # violations 1 and 2
+    d.play(parse_step("e6"))
+    end = finished(d.play(parse_step("e1h"), think=0.004))     # the same wall again: the 3rd violation
+    assert end.termination is Termination.VIOLATIONS and d.ref.records[-1].status is GameStatus.RULES_BREAKER
+    assert d.ref.records[-1].reason == "wall e1h is already placed"
+    assert end.judgements == (StepVerdict(GameStatus.INVALID_STEP, Cause.WALL_EXISTS,
+                                          "wall e1h is already placed", 4), None)
+
+
+def test_a_violation_the_game_ended_right_after_is_told_with_the_end():
+    d = Driver()
+    d.play(Step())                                 # seat 0's empty step, then seat 1 leaves before seat 0 hears
+    end = finished(d.ref.disconnect(1))
+    assert end.judgements[0] == StepVerdict(GameStatus.INVALID_STEP, Cause.EMPTY_STEP,
+                                            "empty step: neither a move nor a wall", 10)
+    assert end.judgements[1] is None
+
+
+def test_a_game_without_violations_ends_with_nothing_untold():
+    d = Driver()
+    d.play(parse_step("e2"))
+    assert finished(d.ref.disconnect(1)).judgements == (None, None)
 
 
 def test_a_late_step_carries_how_late_it_was():
