@@ -1,33 +1,55 @@
-"""The local match: bots play each other in one process, refereed by the server's own referee.
+"""The local match: bots play each other on one machine, refereed by the server's own referee.
 
 ``play_game`` plays one game between two ``BotDriver``s with ``shared.referee.local.play_local_game``
-(``time.perf_counter`` as the clock unless told otherwise); ``play_match`` loads two bot specs and
-plays a series, colours alternating, tallying each bot's results and writing every game's log
-(the same CSV the server writes). ``quoridor-match`` (``client.match_cli``) is its command line;
-the bot benchmarks and tests call ``play_game`` directly.
+(``time.perf_counter`` as the clock unless told otherwise), from the initial position or after an
+opening. ``run_games`` plays a run's ``GameJob``s (``client.match_plan``) one after the other in
+this process, or several at once in worker processes (``-j``), each worker loading the bots from
+their specs; every finished game comes back to the caller in this process, as a ``PlayedGame``.
+``play_match`` is the two-bot series on top of it: colours alternating, each bot's results
+tallied, every game's log written (the same CSV the server writes). ``quoridor-match``
+(``client.match_cli``) is the command line; the bot benchmarks and tests call ``play_game``.
+
+An opening's plies are played *for* the bots: the referee judges and records them like any step
+(the log shows them as the seats' first rows, 0 ms each), and each bot hears its own opening
+turns through its ``observe`` and ``step_sent`` hooks, without ``next_step`` being called, so a
+``Player``'s board (``BoardTracker``) holds the opening's walls and pawns when its first real turn
+comes. A bot that keeps its own board from ``next_step``'s changes alone learns only what that
+first change says (both pawns, the opponent's last wall).
 """
 
 from __future__ import annotations
 
+import atexit
 import math
+import multiprocessing
+import signal
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from shared.gamelog import GameHeader, GameLog
 from shared.quoridor import Step
+from shared.quoridor.types import ChessboardChange
 from shared.referee import RefereeEvent, RefereeSettings, TurnRequest
 from shared.referee.local import LocalGame, play_local_game
 
 from .driver import BotDriver, BotProblem, ProblemKind
-from .loader import bot_label, load_bot, resolve_spec
+from .loader import load_bot
 from .logfiles import write_log_atomic
+from .match_plan import GameJob, Lineup, bot_labels, schedule
 from .notices import Notice, Say, Tone, say_plain
 
-__all__ = ["MatchTally", "match_labels", "play_game", "play_match", "wilson_interval", "TRACEBACKS_SHOWN"]
+__all__ = [
+    "MatchTally", "ProblemReport", "ProblemTeller", "PlayedGame", "BotRoster", "match_labels", "play_game",
+    "play_match", "run_games", "tally_game", "game_log_name", "write_game_log", "wilson_interval",
+    "TRACEBACKS_SHOWN",
+]
 
 #: Tracebacks printed per bot and match: a bot that raises on every turn would flood the terminal. A
 #: failure from another line of the bot is still shown; repeats are counted and told once at the end.
@@ -57,6 +79,10 @@ class MatchTally:
     #: Failures of the bot's hooks (``BotProblem``s), each answered as the driver does.
     errors: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
+    #: The bot's violations by cause (``not_reachable``, ``late``, ...), in the order first seen.
+    causes: dict[str, int] = field(default_factory=dict)
+    #: For each cause, the first such violation: ``turn N: its reason``.
+    first_reasons: dict[str, str] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -69,16 +95,47 @@ class MatchTally:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
 
+# -- one game -----------------------------------------------------------------------------------
+class _OpeningPly:
+    """Stands in for a bot on a turn the opening plays for it: the bot's hooks hear the turn, ``step`` answers."""
+
+    def __init__(self, bot: Any, step: Step) -> None:
+        self.bot = bot
+        self.step = step
+
+    def observe(self, change: ChessboardChange, walls_left: tuple[int, int] | None) -> None:
+        hook = getattr(self.bot, "observe", None)
+        if hook is not None:
+            hook(change, walls_left)
+
+    def next_step(self, change: ChessboardChange) -> Step:
+        return self.step
+
+    def step_sent(self, step: Step) -> None:
+        hook = getattr(self.bot, "step_sent", None)
+        if hook is not None:
+            hook(step)
+
+
 def play_game(drivers: tuple[BotDriver, BotDriver], names: tuple[str, str], settings: RefereeSettings,
               clock: Callable[[], float] = time.perf_counter,
-              on_event: Callable[[RefereeEvent], None] | None = None) -> LocalGame:
-    """One refereed game, ``drivers`` and ``names`` seat 0 first: each bot is told the limit, begins, plays, ends."""
+              on_event: Callable[[RefereeEvent], None] | None = None,
+              opening: Sequence[Step] = ()) -> LocalGame:
+    """One refereed game, ``drivers`` and ``names`` seat 0 first: each bot is told the limit, begins, plays, ends.
+
+    The first ``len(opening)`` turns are answered with the opening's steps (legal ones: see the
+    module docstring for what the bots hear of them).
+    """
     for seat, driver in enumerate(drivers):
         driver.tell_time_limit(settings.time_limit_ms)
         driver.begin_game(seat, settings.ruleset)
 
     def ask(seat: int, request: TurnRequest) -> Step:
-        return drivers[seat].ask_now(request.change, request.walls_left, request.time_limit_ms)
+        driver = drivers[seat]
+        if request.turn < len(opening):
+            stand_in = BotDriver(_OpeningPly(driver.bot, opening[request.turn]), driver.on_problem)
+            return stand_in.ask_now(request.change, request.walls_left, request.time_limit_ms, request.judgement)
+        return driver.ask_now(request.change, request.walls_left, request.time_limit_ms, request.judgement)
 
     game = play_local_game(names, ask, clock, settings, on_event)
     for driver in drivers:
@@ -86,48 +143,34 @@ def play_game(drivers: tuple[BotDriver, BotDriver], names: tuple[str, str], sett
     return game
 
 
-def match_labels(specs: tuple[str, str]) -> tuple[str, str]:
-    """The two bots' names in a match: their spec labels, ``#1``/``#2`` added when they are the same."""
-    labels = (bot_label(specs[0]), bot_label(specs[1]))
-    return (labels[0] + "#1", labels[1] + "#2") if labels[0] == labels[1] else labels
+def match_labels(specs: Sequence[str]) -> tuple[str, ...]:
+    """The bots' names in a match: their spec labels, ``#1``/``#2`` added when they are the same."""
+    return bot_labels(specs)
 
 
-def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *, log_dir: Path | None,
-               say: Say = say_plain, on_game: Callable[[int, LocalGame], None] | None = None,
-               ) -> tuple[MatchTally, MatchTally, list[LocalGame]]:
-    """Play ``games`` games between two bot specs, colours alternating; returns both tallies and the games.
-
-    A bot's failures are told to ``say`` (tracebacks for the first ``TRACEBACKS_SHOWN``, and for
-    each new place in the bot's code; the repeats are counted and told after the last game);
-    ``on_game`` hears each game's number (from 0) once it is played and its log written.
-    """
-    specs = (resolve_spec(specs[0]), resolve_spec(specs[1]))
-    labels = match_labels(specs)
-    tallies = (MatchTally(labels[0]), MatchTally(labels[1]))
-    played: list[LocalGame] = []
-    tellers = tuple(_ProblemTeller(tally, say) for tally in tallies)
-    drivers = tuple(BotDriver(load_bot(spec, label), teller.told) for spec, label, teller
-                    in zip(specs, labels, tellers))
-    try:
-        for number in range(games):
-            order = (0, 1) if number % 2 == 0 else (1, 0)      # who takes seat 0
-            game = play_game((drivers[order[0]], drivers[order[1]]), (labels[order[0]], labels[order[1]]), settings)
-            played.append(game)
-            _tally(game, order, tallies)
-            if log_dir is not None:
-                _write_log(log_dir / f"game{number + 1:03d}_{labels[order[0]]}_vs_{labels[order[1]]}.csv",
-                           game, settings)
-            if on_game is not None:
-                on_game(number, game)
-    finally:
-        for driver in drivers:
-            driver.close()
-        for teller in tellers:
-            teller.tell_repeats()
-    return tallies[0], tallies[1], played
+# -- a bot's failures ---------------------------------------------------------------------------
+#: Where a raised problem comes from: the hook, the exception's type, the innermost frame's file and line.
+Place = tuple[str, str, str, int | None]
 
 
-class _ProblemTeller:
+@dataclass(frozen=True)
+class ProblemReport:
+    """One failure of a bot's hook as the process running the match hears of it (no exception object:
+    it crosses from a worker process)."""
+
+    label: str
+    kind: ProblemKind
+    message: str
+    traceback: str
+    place: Place
+
+    @classmethod
+    def of(cls, label: str, problem: BotProblem) -> ProblemReport:
+        """The report of ``problem``, a failure of the bot playing as ``label``."""
+        return cls(label, problem.kind, problem.message, problem.traceback, _place(problem))
+
+
+class ProblemTeller:
     """Counts a bot's problems in its tally and tells them: each with the bot's traceback while few have been
     shown or it comes from a new place in the bot's code, else counted and told once by ``tell_repeats``."""
 
@@ -135,17 +178,17 @@ class _ProblemTeller:
         self.tally = tally
         self.say = say
         self.shown = 0
-        self.places: set[tuple[str, str, str, int | None]] = set()
-        self.repeats: dict[tuple[str, str, str, int | None], tuple[str, int]] = {}
+        self.places: set[Place] = set()
+        self.repeats: dict[Place, tuple[str, int]] = {}
 
-    def told(self, problem: BotProblem) -> None:
+    def told(self, problem: ProblemReport) -> None:
         """One failure of the bot's hook (the driver has answered for it)."""
         self.tally.errors += 1
         label = self.tally.label
         if problem.kind is not ProblemKind.RAISED:
             self.say(Notice.of((f"{label}: {problem.message}", Tone.BAD)))
             return
-        place = _place(problem)
+        place = problem.place
         if self.shown < TRACEBACKS_SHOWN or place not in self.places:
             self.shown += 1
             self.places.add(place)
@@ -162,7 +205,7 @@ class _ProblemTeller:
         self.repeats.clear()
 
 
-def _place(problem: BotProblem) -> tuple[str, str, str, int | None]:
+def _place(problem: BotProblem) -> Place:
     """Where a raised problem comes from: the hook, the exception's type, and the innermost frame's file and line."""
     error = problem.error
     frames = traceback.extract_tb(error.__traceback__) if error is not None else []
@@ -170,9 +213,138 @@ def _place(problem: BotProblem) -> tuple[str, str, str, int | None]:
     return (problem.hook, type(error).__name__, last.filename if last else "", last.lineno if last else None)
 
 
-def _tally(game: LocalGame, order: tuple[int, int], tallies: tuple[MatchTally, MatchTally]) -> None:
+# -- playing a run's games ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayedGame:
+    """A job's finished game, and its bots' failures during it (in the order they happened)."""
+
+    job: GameJob
+    game: LocalGame
+    problems: tuple[ProblemReport, ...] = ()
+
+
+class BotRoster:
+    """The bots of a lineup, each created once (when first needed) and played through its own ``BotDriver``.
+
+    A bot plays all its games through the same object, as on a server (``restart`` between them).
+    ``close`` ends the drivers (the event loop of an ``async`` bot).
+    """
+
+    def __init__(self, lineup: Lineup, settings: RefereeSettings,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.lineup = lineup
+        self.settings = settings
+        self.clock = clock
+        self._drivers: dict[int, BotDriver] = {}
+        self._problems: list[ProblemReport] = []
+
+    def driver(self, index: int) -> BotDriver:
+        """The driver of bot ``index`` (loaded now if it is its first game; ``BotLoadError`` if it cannot be)."""
+        if index not in self._drivers:
+            label = self.lineup.labels[index]
+            bot = load_bot(self.lineup.specs[index], label)
+            self._drivers[index] = BotDriver(bot, lambda problem: self._problems.append(ProblemReport.of(label, problem)))
+        return self._drivers[index]
+
+    def play(self, job: GameJob) -> PlayedGame:
+        """Play ``job``'s game."""
+        seats = job.seats
+        drivers = (self.driver(seats[0]), self.driver(seats[1]))
+        self._problems = []
+        names = (self.lineup.labels[seats[0]], self.lineup.labels[seats[1]])
+        game = play_game(drivers, names, self.settings, self.clock, opening=job.opening)
+        return PlayedGame(job, game, tuple(self._problems))
+
+    def close(self) -> None:
+        """Close every driver; safe to call twice."""
+        for driver in self._drivers.values():
+            driver.close()
+        self._drivers.clear()
+
+
+#: The worker process's roster (``_start_worker`` sets it; one per process).
+_worker_roster: BotRoster | None = None
+
+
+def _start_worker(lineup: Lineup, settings: RefereeSettings) -> None:
+    """A worker process begins: Ctrl-C is the parent's to handle (it stops the workers), bots load on demand."""
+    global _worker_roster
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_roster = BotRoster(lineup, settings)
+    atexit.register(_worker_roster.close)
+
+
+def _play_in_worker(job: GameJob) -> PlayedGame:
+    """Play ``job`` in this worker process, with its bots."""
+    if _worker_roster is None:   # pragma: no cover - the pool's initializer always runs first
+        raise RuntimeError("a worker played a game before it was started")
+    return _worker_roster.play(job)
+
+
+#: Told each finished game in the calling process; returns False to stop the run.
+OnPlayed = Callable[[PlayedGame], bool]
+
+
+def run_games(lineup: Lineup, settings: RefereeSettings, jobs: Iterable[GameJob], on_played: OnPlayed, *,
+              workers: int = 1) -> bool:
+    """Play ``jobs`` in order, ``workers`` games at once; ``on_played`` hears each game as it finishes.
+
+    With one worker the games are played in this process, one after the other; with more, each
+    in a worker process (started afresh, the bots loaded there from their specs), and
+    ``on_played`` hears them in the order they finish. Returns True when every job was played,
+    False when ``on_played`` stopped the run: games still being played are then abandoned (their
+    workers are stopped). On Ctrl-C (``KeyboardInterrupt``) the workers are stopped likewise and
+    the interrupt goes on to the caller; so does an exception raised in a worker.
+    """
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    if workers == 1:
+        roster = BotRoster(lineup, settings)
+        try:
+            for job in jobs:
+                if not on_played(roster.play(job)):
+                    return False
+            return True
+        finally:
+            roster.close()
+    return _run_in_processes(lineup, settings, iter(jobs), on_played, workers)
+
+
+def _run_in_processes(lineup: Lineup, settings: RefereeSettings, jobs: Iterable[GameJob], on_played: OnPlayed,
+                      workers: int) -> bool:
+    ours_before = set(multiprocessing.active_children())
+    # "spawn": a fresh interpreter per worker, never a fork of this process and its threads (the progress bar's).
+    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker, initargs=(lineup, settings))
+    pending: set[Future[PlayedGame]] = set()
+    completed = False
+    try:
+        while True:
+            for job in islice(jobs, workers - len(pending)):
+                pending.add(executor.submit(_play_in_worker, job))
+            if not pending:
+                completed = True
+                return True
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: f.result().job.number):
+                if not on_played(future.result()):
+                    return False
+    finally:
+        if completed:
+            executor.shutdown(wait=True)
+        else:
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in set(multiprocessing.active_children()) - ours_before:
+                process.terminate()
+            for process in set(multiprocessing.active_children()) - ours_before:
+                process.join()
+
+
+# -- tallies and logs ---------------------------------------------------------------------------
+def tally_game(game: LocalGame, seats: tuple[int, int], tallies: Sequence[MatchTally]) -> None:
+    """Count a finished game in the tallies of the bots in seat 0 and seat 1 (``seats``: indices into ``tallies``)."""
     outcome = game.outcome
-    for seat, index in enumerate(order):
+    for seat, index in enumerate(seats):
         tally = tallies[index]
         if outcome.winner is None:
             tally.draws += 1
@@ -184,11 +356,53 @@ def _tally(game: LocalGame, order: tuple[int, int], tallies: tuple[MatchTally, M
         tally.thinking_ms += outcome.thinking_ms[seat]
         tally.steps += sum(1 for r in game.records if r.player == game.players[seat])
         tally.reasons[outcome.reason] = tally.reasons.get(outcome.reason, 0) + 1
+        for record, cause in zip(game.records, game.causes):
+            if cause is not None and record.player == game.players[seat]:
+                tally.causes[str(cause)] = tally.causes.get(str(cause), 0) + 1
+                tally.first_reasons.setdefault(str(cause), f"turn {record.turn}: {record.reason}")
 
 
-def _write_log(path: Path, game: LocalGame, settings: RefereeSettings) -> None:
+def game_log_name(job: GameJob, game: LocalGame) -> str:
+    """The file name of a game's log: ``game<number>_<seat 0>_vs_<seat 1>.csv`` (numbered from 1)."""
+    return f"game{job.number + 1:03d}_{game.players[0]}_vs_{game.players[1]}.csv"
+
+
+def write_game_log(path: Path, game: LocalGame, settings: RefereeSettings) -> None:
     """Write a finished game's log (temporary file, then rename: never a half file)."""
     header = GameHeader(players=game.players, ruleset=settings.ruleset.name,
                         started=datetime.now(UTC).isoformat(timespec="seconds"))
     write_log_atomic(path, GameLog(header, game.records, game.outcome, []))
 
+
+def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *, log_dir: Path | None,
+               say: Say = say_plain, on_game: Callable[[int, LocalGame], None] | None = None,
+               ) -> tuple[MatchTally, MatchTally, list[LocalGame]]:
+    """Play ``games`` games between two bot specs, colours alternating; returns both tallies and the games.
+
+    A bot's failures are told to ``say`` after each game (tracebacks for the first
+    ``TRACEBACKS_SHOWN``, and for each new place in the bot's code; the repeats are counted and
+    told after the last game); ``on_game`` hears each game's number (from 0) once it is played
+    and its log written.
+    """
+    lineup = Lineup.of(specs)
+    tallies = (MatchTally(lineup.labels[0]), MatchTally(lineup.labels[1]))
+    tellers = {tally.label: ProblemTeller(tally, say) for tally in tallies}
+    played: list[LocalGame] = []
+
+    def take(result: PlayedGame) -> bool:
+        for problem in result.problems:
+            tellers[problem.label].told(problem)
+        tally_game(result.game, result.job.seats, tallies)
+        played.append(result.game)
+        if log_dir is not None:
+            write_game_log(log_dir / game_log_name(result.job, result.game), result.game, settings)
+        if on_game is not None:
+            on_game(result.job.number, result.game)
+        return True
+
+    try:
+        run_games(lineup, settings, schedule([(0, 1)], games, ruleset=settings.ruleset), take)
+    finally:
+        for teller in tellers.values():
+            teller.tell_repeats()
+    return tallies[0], tallies[1], played
