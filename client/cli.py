@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import inspect
 import json
 import shlex
 import subprocess
@@ -122,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default: a folder per run under {DEFAULT_LOG_DIR}/)")
     p.add_argument("--replay", action="store_true", default=None,
                    help="open the run's games in quoridor-replay when the run is over (saves the logs)")
+    p.add_argument("--bot-version", metavar="TEXT",
+                   help="the version the practice ladder rates your bot under (default: a hash of the bot's source, "
+                        "so every change starts a new rating track)")
     p.add_argument("--replay-cmd", help="instead, run this command on each local log, %%file%% = the log")
     p.add_argument("--wait", type=float, dest="wait_s", help="seconds to wait for the server to come up (default 60)")
     return p
@@ -190,6 +195,15 @@ def _report(console: Console, summary: RunSummary, config: ClientConfig) -> int:
     return 0
 
 
+def source_version(player: Any) -> str | None:
+    """The bot's default version for the practice ladder: 12 hex digits of the SHA-256 of its class's source file."""
+    try:
+        path = inspect.getsourcefile(type(player))
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12] if path else None
+    except (OSError, TypeError):
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the client; 0 when the tournament ended normally, 1 when it could not play it to the end, 2 for bad options."""
     parser = build_parser()
@@ -209,6 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"-p/--server or network in {args.config}"
     runner = BotRunner(player, config.server, config.key, name=config.name, say=say, wait_s=config.wait_s,
                        log_dir=log_dir, label=bot_label(spec), hint=f"check {where}",
+                       version=args.bot_version or source_version(player),
                        label_note="" if config.bot else "the default bot: choose yours with --bot")
     try:
         summary = asyncio.run(runner.run())

@@ -109,8 +109,10 @@ class BotRunner:
                  say: Say = say_plain, wait_s: float = 60.0,
                  on_game_over: GameOverHook | None = None, log_dir: Path | None = None,
                  clock: Callable[[], float] = time.monotonic, label: str | None = None,
-                 label_note: str = "", hint: str = "") -> None:
+                 label_note: str = "", hint: str = "", version: str | None = None) -> None:
         self.player = player
+        #: Sent in hello: the practice ladder rates each version of a bot on its own (None: not sent).
+        self.version = version
         self.label = label or type(player).__name__
         self.label_note = label_note
         self.hint = hint
@@ -142,6 +144,8 @@ class BotRunner:
             hello: dict[str, Any] = {"type": "hello", "protocol": 1, "role": "player", "key": self.key}
             if self.name:
                 hello["name"] = self.name
+            if self.version:
+                hello["version"] = self.version
             await ws.send(json.dumps(hello))
             await self._play(ws)
         if self._writes:

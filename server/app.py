@@ -21,7 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from shared.protocol import RulesInfo, Standings as StandingsMessage, TournamentOver, Welcome
+from shared.protocol import RulesInfo, StandingRow, Standings as StandingsMessage, TournamentOver, Welcome
 from shared.quoridor import BLOCK_SUM
 from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import Standings
@@ -29,6 +29,8 @@ from shared.tournament import Standings
 from . import __version__
 from .connections import Connections
 from .legacy import LegacyPeer, LegacyPort, LegacySession
+from .ladder import LadderLobby, LadderRunner, Residents
+from .ladder_store import LadderStore
 from .lobby import Lobby
 from .match import MatchRunner
 from .puzzle_desk import PuzzleDesk
@@ -38,6 +40,7 @@ from .store_export import legacy_paths
 from .results import Results
 from .tournament import Reporter, TournamentRunner
 from .updates import game_update, standing_rows
+from .web import WebDesk
 from .wire import LinkSettings, WebSocketLink
 
 __all__ = ["ArenaServer", "SilentReporter", "Stage"]
@@ -92,6 +95,13 @@ def raise_open_file_limit() -> int:
     return soft
 
 
+def _url_host(host: str) -> str:
+    """The host of the pages' URL: a wildcard address names this machine, an IPv6 address goes in brackets."""
+    if host in ("", "0.0.0.0", "::"):
+        return "localhost"
+    return f"[{host}]" if ":" in host else host
+
+
 class SilentReporter:
     """A reporter that shows nothing (tests, embedding)."""
 
@@ -117,8 +127,12 @@ class ArenaServer:
         self._standings_timer: asyncio.TimerHandle | None = None
         self._standings_sent = -math.inf
         self._standings_cost_s = 0.0                          # the last broadcast's bytes / the budget
-        self.lobby = Lobby(settings.players, settings.roster)
+        self.lobby: Any = LadderLobby(settings.roster) if settings.ladder else Lobby(settings.players, settings.roster)
+        self.ladder: LadderRunner | None = None               # the practice ladder (--ladder), once it runs
+        self.ladder_store: LadderStore | None = None
+        self.residents: Residents | None = None
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
+        self.web = WebDesk(settings.data_dir, settings.ruleset)
         self.results: Results | None = None
         self.tournament_id: int | None = None
         self.folder: Path | None = None
@@ -154,7 +168,8 @@ class ArenaServer:
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
-        router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say)
+        router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say,
+                        web=self.web)
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
                                      handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
                                      ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
@@ -178,7 +193,11 @@ class ArenaServer:
                 raise ValueError(f"cannot listen on {s.host}:{s.legacy_port} for the legacy TCP port: "
                                  f"{exc.strerror or exc}; choose another --legacy-port") from None
             self.reporter.message(f"legacy TCP port for the course's C++ clients: {s.host}:{self.legacy_port}")
-        if s.puzzles_only:
+        self.reporter.message(f"watch: http://{_url_host(s.host)}:{self.port}/")
+        if s.ladder:
+            self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — the practice ladder: bots may connect "
+                                  "at any time. Ctrl-C stops (every finished game is kept).")
+        elif s.puzzles_only:
             self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — serving the puzzle rooms "
                                   f"({', '.join(self.desk.rooms)}); no tournament. Ctrl-C stops.")
         else:
@@ -227,6 +246,7 @@ class ArenaServer:
                                                 seed, [x.name for x in sessions], config)
             self.folder = s.data_dir / name
         assert self.folder is not None
+        self.web.tournament = self.folder.name
         await asyncio.to_thread(self.folder.mkdir, 0o755, True, True)
         self.runner = TournamentRunner(
             self.settings, self.results, self.tournament_id, self.folder, sessions,
@@ -248,6 +268,45 @@ class ArenaServer:
         self.done.set()
         return standings
 
+    async def run_ladder(self) -> None:
+        """Run the practice ladder until cancelled: residents seated, free bots paired, ratings kept in ladder.db."""
+        if self.server is None:
+            await self.start()
+        s = self.settings
+        loop = asyncio.get_running_loop()
+        self.folder = s.data_dir / "ladder"
+        await asyncio.to_thread(self.folder.mkdir, 0o755, True, True)
+        self.ladder_store = store = await loop.run_in_executor(self._log_thread, LadderStore, s.data_dir / "ladder.db")
+        seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
+        self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
+                                   reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
+                                   seed=seed)
+        if s.ladder_residents:
+            host = "127.0.0.1" if s.host in ("", "0.0.0.0", "::") else s.host
+            self.residents = Residents(list(s.ladder_residents), self.lobby, lambda: f"ws://{host}:{self.port}/")
+            self.residents.start()
+            self.reporter.message(f"residents: {', '.join(s.ladder_residents)}")
+        await self.ladder.run()
+
+    def _ladder_table(self, rows: list[Any]) -> None:
+        """The refitted table: one line for the organiser, a ``standings`` frame for everyone not in a game.
+
+        ``elo`` is the Bradley-Terry rating and ``elo_error`` its interval's half-width, as in tournaments.
+        """
+        shown = [f"{r.track} {r.rating:+.0f} [{r.low:+.0f}, {r.high:+.0f}] ({r.games} games)" for r in rows[:8]
+                 if r.rating is not None and r.low is not None and r.high is not None]
+        if shown:
+            self.reporter.message("ladder table: " + "; ".join(shown))
+        table = [StandingRow(rank=rank, player=r.track, points=r.score, games=r.games, wins=r.wins, losses=r.losses,
+                             draws=r.draws, elo=r.rating,
+                             elo_error=None if r.low is None or r.high is None else (r.high - r.low) / 2)
+                 for rank, r in enumerate(rows, 1)]
+        games = self.ladder.games_played if self.ladder is not None else 0
+        message = StandingsMessage(tournament="ladder", games_done=games, games_total=0, rows=table)
+        playing = self._playing()
+        self.connections.send_later([c for c in self.connections.greeted if c not in playing], message,
+                                    paced=True, busy=self._playing)
+
     async def serve_forever(self) -> None:
         """Serve the puzzle rooms (and refuse seats) until cancelled: the ``-n 0`` server."""
         if self.server is None:
@@ -261,6 +320,8 @@ class ArenaServer:
         self._closed = True
         if self._pinger is not None:
             self._pinger.cancel()
+        if self.residents is not None:
+            await self.residents.stop()
         for server in (self.server, self.legacy_server):
             if server is not None:
                 server.close()
@@ -274,6 +335,8 @@ class ArenaServer:
         if self.results is not None:
             await self.results.close()
         await self.desk.close()
+        if self.ladder_store is not None:
+            self._log_thread.submit(self.ladder_store.close)
         self._log_thread.shutdown(wait=True)
 
     async def __aenter__(self) -> ArenaServer:
@@ -323,7 +386,9 @@ class ArenaServer:
         s = self.settings
         rules = RulesInfo(ruleset=s.ruleset, time_limit_ms=s.effective_time_limit_ms,
                           violations_allowed=VIOLATIONS_TO_LOSE, step_cap=s.step_cap, walls_per_player=BLOCK_SUM)
-        return Welcome(player=player, server=f"{s.server_name} {__version__}", rules=rules)
+        # The ladder says so in the server's name: welcome's fields are the tournament's (see docs/protocol.md).
+        server = f"{s.server_name} {__version__}" + (" (practice ladder)" if s.ladder else "")
+        return Welcome(player=player, server=server, rules=rules)
 
     def _keepalive(self) -> None:
         """Ping the quiet connections (one timer for all of them)."""
@@ -335,11 +400,14 @@ class ArenaServer:
 
     # -- spectators and standings ---------------------------------------------------------
     def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
-        if not self.connections.spectators:
-            return
-        watchers = self.connections.watchers(runner.game_id)
+        referee = runner.referee
+        over = referee.is_over
+        watchers = self.connections.watchers(runner.game_id) if self.connections.spectators else None
+        update = game_update(runner.game_id, referee.players, judged, over) if watchers else None
+        # The pages' memory of the game (a page opened mid-game gets it so far): the step, kept as judged.
+        self.web.step(runner.game_id, referee.players, judged, runner.log_path,
+                      referee.outcome if over else None)
         if watchers:
-            update = game_update(runner.game_id, runner.referee.players, judged, runner.referee.is_over)
             # A spectator that is behind gets the newest update of each game, not every step.
             self.connections.send_later(watchers, update, kind=("game", runner.game_id))
 
@@ -369,6 +437,7 @@ class ArenaServer:
         self._standings_sent = time.monotonic()
         message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
                                    games_total=self._games_total(), rows=standing_rows(standings))
+        self.web.standings = message
         playing = self._playing()
         queued = self.connections.send_later([c for c in self.connections.greeted if c not in playing], message,
                                              paced=True, busy=self._playing)
@@ -376,7 +445,9 @@ class ArenaServer:
 
     def _playing(self) -> set[Any]:
         """The connections of players in a game: a game counts until its game_over is sent (runner.running)."""
-        running = self.runner.running.values() if self.runner is not None else ()
+        running = list(self.runner.running.values()) if self.runner is not None else []
+        if self.ladder is not None:
+            running += self.ladder.running.values()
         return {session.peer for match in running for session in match.sessions}
 
     def _games_total(self) -> int:

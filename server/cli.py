@@ -61,8 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "r2 of game ids) follow from the players")
     p.add_argument("--rounds", action=_DeprecatedAlias, type=int, dest="games_per_pairing",
                    instead="-r or --games-per-pairing", why="it means games per pairing, not rounds")
-    p.add_argument("-f", "--format", choices=["round-robin", "knockout"], default="round-robin",
-                   help="tournament format (default round-robin)")
+    p.add_argument("-f", "--format", choices=["round-robin", "knockout", "swiss"], default="round-robin",
+                   help="tournament format (default round-robin); swiss: rounds of players with equal scores, "
+                        "no pair twice, a bye worth a won pairing, ties broken by Buchholz then Sonneborn-Berger")
+    p.add_argument("--swiss-rounds", type=int, dest="swiss_rounds", metavar="N",
+                   help="rounds of a Swiss (-f swiss; default ceil(log2(players)) + 1, at most players - 1)")
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="course",
                    help="course (default: no diagonals, crossing walls) or standard (board-game rules)")
     p.add_argument("-t", "--time-limit", type=int, default=1000, dest="time_limit_ms", metavar="MS",
@@ -84,6 +87,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", dest="tournament_name", help="tournament name (default tournament-<date>-<time>)")
     p.add_argument("--rejoin-wait", type=float, default=30.0, dest="rejoin_wait_s", metavar="S",
                    help="seconds a game waits for an absent player before it is forfeited (default 30)")
+    ladder = p.add_argument_group("the practice ladder (--ladder)")
+    ladder.add_argument("--ladder", action="store_true", default=None,
+                        help="run the always-on practice ladder instead of a tournament: bots connect any time, get "
+                             "paired, and keep openskill ratings in DATA_DIR/ladder.db across restarts")
+    ladder.add_argument("--resident", action="append", dest="ladder_residents", metavar="BOT",
+                        help="seat a built-in bot (random, runner, defender, strong, blocker) as a permanent "
+                             "resident; repeat for more")
+    ladder.add_argument("--pause-after", type=int, dest="ladder_pause_after", metavar="N",
+                        help="pause a bot after N games in a row with a violation or a timeout (default 5; 0 never)")
+    ladder.add_argument("--pair-cap", type=int, dest="ladder_pair_games_per_hour", metavar="N",
+                        help="games one pair may play in any hour (default 8)")
+    ladder.add_argument("--opening-plies", type=int, dest="ladder_opening_plies", metavar="N",
+                        help="random pawn moves each pairing's two games start from (default 4)")
+    ladder.add_argument("--refit", type=float, dest="ladder_refit_s", metavar="S",
+                        help="seconds between refits of the published Bradley-Terry table (default 60)")
+    ladder.add_argument("--report", metavar="BOT",
+                        help="print the ladder report of BOT (every version; or BOT@VERSION) from DATA_DIR/ladder.db "
+                             "and exit; 'table' prints the published table")
+    ladder.add_argument("--json", type=Path, dest="report_json", metavar="FILE",
+                        help="with --report: also write the report as JSON to FILE")
     p.add_argument("--view", choices=["auto", "live", "plain"], default="auto",
                    help="live dashboard, plain lines, or auto (live on a terminal)")
     return p
@@ -159,7 +182,8 @@ def read_roster(path: Path) -> dict[str, str]:
 
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     """Validated settings from parsed arguments; ``ValueError`` says which option is wrong."""
-    values = {k: v for k, v in vars(args).items() if k not in ("view", "roster") and v is not None}
+    values = {k: v for k, v in vars(args).items()
+              if k not in ("view", "roster", "report", "report_json") and v is not None}
     if args.roster is not None:
         values["roster"] = read_roster(args.roster)
     try:
@@ -185,10 +209,12 @@ class _Interrupted(Exception):
     """Ctrl-C stopped the server; raised in place of the cancellation once everything is closed, with what to say."""
 
 
-def interrupted_message(stage: Stage, *, resume: bool, puzzles_only: bool, folder: Path) -> str:
+def interrupted_message(stage: Stage, *, resume: bool, puzzles_only: bool, folder: Path, ladder: bool = False) -> str:
     """What a server stopped by Ctrl-C at ``stage`` tells the organiser: what is saved, and whether --resume applies."""
     if puzzles_only:
         return "stopped: the puzzle leaderboards are saved"
+    if ladder:
+        return "stopped the ladder: every finished game and rating is saved; start it again to continue"
     if stage is Stage.FINISHED:
         return f"stopped after the tournament finished: its results are in {folder}/; there is nothing to resume"
     if stage is Stage.PLAYING:
@@ -205,13 +231,16 @@ async def _run(settings: ServerSettings, reporter: object) -> int:
         await server.start()
         if settings.puzzles_only:
             await server.serve_forever()
+        elif settings.ladder:
+            await server.run_ladder()
         else:
             await server.run_tournament()
     except asyncio.CancelledError:
         # Ctrl-C: asyncio cancels this task and would raise a bare KeyboardInterrupt in main(), which
         # cannot tell waiting from playing; how far the server got is known here (said after the finally).
         raise _Interrupted(interrupted_message(server.stage, resume=settings.resume, puzzles_only=settings.puzzles_only,
-                                               folder=server.folder or settings.data_dir)) from None
+                                               folder=server.folder or settings.data_dir,
+                                               ladder=settings.ladder)) from None
     finally:
         if isinstance(reporter, LiveReporter):
             reporter.stop()
@@ -228,6 +257,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     console = Console()
+    if args.report is not None:
+        from .ladder_report import print_report    # only here: the report needs no server
+        try:
+            return print_report(settings, args.report, args.report_json, console)
+        except ValueError as exc:
+            print(f"quoridor-server: {exc}", file=sys.stderr)
+            return 1
     live = args.view == "live" or (args.view == "auto" and console.is_terminal)
     reporter = LiveReporter(console) if live else PlainReporter(sys.stdout)
     logging.basicConfig(level=logging.INFO if settings.debug else logging.WARNING,

@@ -37,6 +37,8 @@ from .players import PlayerSession
 from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
 from .rooms import RoomContext, RoomError
 from .settings import ServerSettings
+from .web import WebDesk, answer_http
+from .web.desk import WEB_FRAMES
 from .wire import WebSocketLink
 
 __all__ = ["Router", "PUZZLE_BACKLOG"]
@@ -67,7 +69,8 @@ class Router:
     """Admits, checks and routes the frames of every websocket connection of one server."""
 
     def __init__(self, settings: ServerSettings, connections: Connections, lobby: Callable[[], Lobby],
-                 desk: PuzzleDesk, welcome: Callable[[str], Welcome], say: Callable[[str], None]) -> None:
+                 desk: PuzzleDesk, welcome: Callable[[str], Welcome], say: Callable[[str], None],
+                 web: WebDesk | None = None) -> None:
         self.settings = settings
         self.limits = settings.limits
         self.connections = connections
@@ -75,6 +78,7 @@ class Router:
         self.desk = desk
         self.welcome = welcome
         self.say = say
+        self.web = web
         self._clients: dict[Peer, _Client] = {}
 
     def links(self) -> list[WebSocketLink]:
@@ -94,8 +98,10 @@ class Router:
         return True
 
     def request(self, link: WebSocketLink, request: Request) -> Response | None:
-        """Every request is a websocket handshake (websockets answers anything else with an HTTP error)."""
-        return None
+        """A websocket handshake goes on (None); any other GET gets a page or a file (``server.web.http``)."""
+        if self.web is None:
+            return None
+        return answer_http(request)
 
     def ready(self, link: WebSocketLink) -> None:
         """The handshake is done: the connection has ``hello_timeout_s`` to say hello."""
@@ -149,6 +155,9 @@ class Router:
             self._flooded(peer, arrived)
             return
         limit = self.limits.max_puzzle_frame_bytes if client.room is not None else self.limits.max_frame_bytes
+        if (len(payload) > limit and peer.role == "spectator" and self.web is not None
+                and b'"log_upload"' in payload):
+            limit = self.limits.max_puzzle_frame_bytes     # an uploaded log (read, never stored)
         if len(payload) > limit:
             self._strike(peer, "frame_too_large", f"frames may be at most {limit} bytes (got {len(payload)})")
             return
@@ -207,6 +216,8 @@ class Router:
             return self._watch(peer, message)
         if client.room is not None and isinstance(message, PUZZLE_FRAMES):
             return self._puzzle(peer, client, message)
+        if isinstance(message, WEB_FRAMES):
+            return self._page(peer, client, message)
         return "wrong_room", (f"{message.type!r} frames belong to the puzzle rooms; open another connection "
                               "with hello room 'sokoban', 'ice' or 'circuit'")
 
@@ -234,7 +245,11 @@ class Router:
             self.say(f"{name} entered the {hello.room} room from {peer.address}")
         elif hello.role == "player":
             try:
-                session = self.lobby().admit(hello.key, hello.name, peer)
+                if self.settings.ladder:        # server.ladder.LadderLobby: the version and games at once count
+                    session = self.lobby().admit(hello.key, hello.name, peer, version=hello.version,
+                                                 concurrency=hello.concurrency)
+                else:
+                    session = self.lobby().admit(hello.key, hello.name, peer)
             except AdmissionError as exc:
                 self._refuse(peer, exc.code, exc.message)
                 return
@@ -249,6 +264,8 @@ class Router:
             self.connections.spectators[peer] = set()
             self.connections.greeted.add(peer)
             peer.send_now(self.welcome("spectator"))
+            if self.web is not None and self.web.standings is not None:
+                peer.send_now(self.web.standings)
 
     def _admission_problem(self, hello: Hello) -> tuple[str, str] | None:
         if hello.room != "quoridor":
@@ -285,7 +302,24 @@ class Router:
         if message.game not in watched and len(watched) >= most:
             return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
         watched.add(message.game)
+        if self.web is not None:            # the boards so far, so a page draws at once
+            for update in self.web.running():
+                if message.game in ("*", update.game):
+                    peer.send_now(update)
         return None
+
+    # -- the pages' frames -------------------------------------------------------------------
+    def _page(self, peer: Peer, client: _Client, message: Any) -> tuple[str, str] | None:
+        """A page's request (``server.web``): a live game's record at once, anything else queued."""
+        if self.web is None:
+            return "unknown_type", f"this server serves no pages: {message.type!r} is not answered here"
+        if peer.role != "spectator":
+            return "not_a_spectator", "only spectators send page requests; connect with role 'spectator'"
+        record = self.web.live_record(message.game) if isinstance(message, WEB_FRAMES[0]) else None
+        if record is not None:              # built now, so the game_updates that follow come after it
+            peer.send_now(record)
+            return None
+        return self._puzzle(peer, client, message)
 
     # -- puzzle rooms -----------------------------------------------------------------------
     def _puzzle(self, peer: Peer, client: _Client, message: Any) -> tuple[str, str] | None:
@@ -299,12 +333,18 @@ class Router:
         return None
 
     async def _answer_puzzles(self, peer: Peer, client: _Client) -> None:
-        assert client.room is not None and peer.role is not None
+        assert peer.role is not None
         try:
             while client.puzzles and not peer.closed:
                 message = client.puzzles[0]
                 try:
-                    reply = await self.desk.answer(peer.role, client.room, message)
+                    if client.room is None:
+                        assert self.web is not None
+                        reply = await self.web.answer(message)
+                    else:
+                        reply = await self.desk.answer(peer.role, client.room, message)
+                except ProtocolError as exc:
+                    self._strike(peer, exc.code, exc.message, message.type)
                 except RoomError as exc:
                     if exc.code == "busy":      # back-pressure, not misbehaviour: no strike
                         peer.tell(exc.code, exc.message, message.type)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from shared.quoridor import RULESETS
 from shared.referee import STEP_CAP, VIOLATIONS_TO_LOSE, RefereeSettings
 from shared.quoridor import find_ruleset
+from shared.tournament import max_swiss_rounds
 
 __all__ = ["ServerSettings", "Limits"]
 
@@ -49,7 +50,7 @@ class Limits(BaseModel):
 
 #: The settings that define a tournament: kept from its start when it is resumed.
 TOURNAMENT_FIELDS = ("format", "games_per_pairing", "ruleset", "time_limit_ms", "debug", "kick_after_timeouts",
-                     "step_cap", "seed", "tournament_name", "timeout_grace_s")
+                     "step_cap", "seed", "tournament_name", "timeout_grace_s", "swiss_rounds")
 
 
 class ServerSettings(BaseModel):
@@ -63,7 +64,9 @@ class ServerSettings(BaseModel):
                                     description="TCP port for the course's C++ clients (legacy protocol); None = off")
     players: int = Field(2, ge=0, description="players to wait for; 2 = a single match, 0 = only the puzzle rooms")
     games_per_pairing: int = Field(1, ge=1, description="games each pairing plays (-r)")
-    format: Literal["round-robin", "knockout"] = "round-robin"
+    format: Literal["round-robin", "knockout", "swiss"] = "round-robin"
+    swiss_rounds: int | None = Field(None, ge=1, description="rounds of a Swiss (-f swiss); None = "
+                                     "ceil(log2(players)) + 1, at most players - 1")
     ruleset: str = "course"
     time_limit_ms: int = Field(1000, ge=1)
     debug: bool = Field(False, description="no time limit, every frame logged")
@@ -81,6 +84,15 @@ class ServerSettings(BaseModel):
     timeout_grace_s: float = Field(0.05, ge=0, description="wait past the deadline before declaring a timeout")
     server_name: str = "quoridor-arena"
     limits: Limits = Limits()
+    # -- the practice ladder (--ladder): always on, bots come and go, ratings kept in ladder.db
+    ladder: bool = Field(False, description="run the practice ladder instead of a tournament")
+    ladder_residents: list[str] = Field(default_factory=list, description="built-in bots seated as residents")
+    ladder_pause_after: int = Field(5, ge=0, description="pause a bot after this many games in a row with a "
+                                    "violation or a timeout (0: never)")
+    ladder_pair_games_per_hour: int = Field(8, ge=2, description="games one pair may play in any hour")
+    ladder_opening_plies: int = Field(4, ge=0, le=12, description="random pawn moves each pairing starts from")
+    ladder_refit_s: float = Field(60.0, gt=0, description="seconds between refits of the published table")
+    ladder_bootstrap_samples: int = Field(100, ge=1, description="bootstrap samples of the published table")
 
     @model_validator(mode="after")
     def _check(self) -> ServerSettings:
@@ -88,11 +100,27 @@ class ServerSettings(BaseModel):
             raise ValueError("a tournament needs at least 2 players (or 0 to serve only the puzzle rooms)")
         if self.players == 0 and self.resume:
             raise ValueError("--resume continues a tournament; a server of only puzzle rooms (-n 0) has none")
+        if self.swiss_rounds is not None and self.format != "swiss":
+            raise ValueError(f"--swiss-rounds is the number of rounds of a Swiss; add -f swiss (the format is "
+                             f"{self.format})")
+        if self.format == "swiss" and self.swiss_rounds is not None and self.players >= 2 \
+                and self.swiss_rounds > max_swiss_rounds(self.players):
+            raise ValueError(f"--swiss-rounds {self.swiss_rounds}: a Swiss of {self.players} players has at most "
+                             f"{max_swiss_rounds(self.players)} rounds (one more would pair someone twice)")
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; choose one of: {', '.join(RULESETS)}")
         if self.roster is not None and len(set(self.roster.values())) != len(self.roster):
             raise ValueError("the roster gives the same player name to two keys")
-        if self.roster is not None and len(self.roster) < self.players:
+        if self.ladder_residents and not self.ladder:
+            raise ValueError("residents sit on the practice ladder: add --ladder")
+        from .ladder_seats import RESIDENT_BOTS     # here: the settings module stays light to import
+        unknown = [name for name in self.ladder_residents if name not in RESIDENT_BOTS]
+        if unknown or len(set(self.ladder_residents)) != len(self.ladder_residents):
+            raise ValueError(f"--resident {', '.join(unknown) or 'twice the same bot'}: choose each of "
+                             f"{', '.join(RESIDENT_BOTS)} at most once")
+        if self.ladder and self.resume:
+            raise ValueError("--resume continues a tournament; a --ladder always continues from its ladder.db")
+        if self.roster is not None and len(self.roster) < self.players and not self.ladder:
             # Otherwise the server would wait forever for seats nobody may take.
             raise ValueError(f"the roster lists {len(self.roster)} player(s), fewer than the "
                              f"{self.players} the server waits for")
@@ -107,6 +135,7 @@ class ServerSettings(BaseModel):
         """
         update: dict[str, Any] = {"players": players, "resume": True}
         ignored = []
+        stored = {"swiss_rounds": None} | dict(stored)     # a tournament stored before Swiss existed has none
         for name in TOURNAMENT_FIELDS:
             if name in stored and stored[name] != getattr(self, name):
                 update[name] = stored[name]

@@ -25,24 +25,26 @@ from .store_export import GameRow, TournamentRow, to_json, write_export
 __all__ = ["ResultStore", "TournamentRow", "GameRow", "StoreError", "NotFoundError", "StoreUsageError",
            "SCHEMA_VERSION", "APPLICATION_ID", "FORMATS", "STATUSES"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this code writes, kept in ``PRAGMA user_version``; older ones are upgraded, newer refused.
 
-Version 2 added ``players.timeouts`` and ``players.kicked_at`` (``--kick-after-timeouts`` survives a resume)."""
+Version 2 added ``players.timeouts`` and ``players.kicked_at`` (``--kick-after-timeouts`` survives a resume);
+version 3 admits the ``swiss`` format."""
 APPLICATION_ID = 0x51554F52  # "QUOR"
 """``PRAGMA application_id`` of a results database: tells ours from any other SQLite file."""
-FORMATS = ("round-robin", "knockout")
+FORMATS = ("round-robin", "knockout", "swiss")
 """The tournament formats the store accepts."""
 STATUSES = ("pending", "running", "finished")
 """A game's life: scheduled, being played, result recorded."""
 BUSY_TIMEOUT_S = 10.0  # how long to wait for another process's write before giving up
 
-_SCHEMA = (
-    """CREATE TABLE tournaments (
+_TOURNAMENTS = """CREATE TABLE {name} (
         id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
-        format TEXT NOT NULL CHECK (format IN ('round-robin', 'knockout')),
+        format TEXT NOT NULL CHECK (format IN ('round-robin', 'knockout', 'swiss')),
         games_per_pairing INTEGER NOT NULL CHECK (games_per_pairing >= 1), seed INTEGER,
-        settings TEXT NOT NULL, created_at TEXT NOT NULL, finished_at TEXT, standings TEXT)""",
+        settings TEXT NOT NULL, created_at TEXT NOT NULL, finished_at TEXT, standings TEXT)"""
+_SCHEMA = (
+    _TOURNAMENTS.format(name="tournaments"),
     """CREATE TABLE players (
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id), seat_order INTEGER NOT NULL,
         name TEXT NOT NULL, timeouts INTEGER NOT NULL DEFAULT 0, kicked_at TEXT,
@@ -66,6 +68,15 @@ _SCHEMA = (
 _UPGRADES = {
     1: ("ALTER TABLE players ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE players ADD COLUMN kicked_at TEXT"),
+    # SQLite cannot alter a CHECK: the table is copied into one with the new CHECK, its documented way
+    # (foreign keys are off while upgrading, so the players' and games' references outlive the swap).
+    2: (_TOURNAMENTS.format(name="tournaments_v3"),
+        "INSERT INTO tournaments_v3 (id, name, format, games_per_pairing, seed, settings, created_at, finished_at, "
+        "standings) SELECT id, name, format, games_per_pairing, seed, settings, created_at, finished_at, standings "
+        "FROM tournaments",
+        "DROP TABLE tournaments",
+        "ALTER TABLE tournaments_v3 RENAME TO tournaments",
+        "CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)"),
 }
 _WHERE_KEY = "tournament_id = ? AND round = ? AND pairing = ? AND game_in_pairing = ?"
 _GAME_COLUMNS = ("round, pairing, game_in_pairing, white, black, status, game_id, winner, reason, "
@@ -165,6 +176,9 @@ class ResultStore:
         with self._transaction("reading the schema of", immediate=False) as conn:
             version = self._check_schema(conn)
         if version != SCHEMA_VERSION:
+            with self._guard("upgrading"):
+                assert self._conn is not None
+                self._conn.execute("PRAGMA foreign_keys = OFF")    # an upgrade may copy a referenced table
             # BEGIN IMMEDIATE and a second look: two processes may create (or upgrade) the same file at once.
             with self._transaction("creating the tables in" if version == 0 else "upgrading") as conn:
                 version = self._check_schema(conn)

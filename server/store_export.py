@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shared.tournament import swiss_byes, swiss_tie_breaks
+
 from .legacy_results import PLAYER_LIST_CSV, RESULT_CSV, player_list_csv, result_csv
 from .logfile import write_text_atomic
 
@@ -155,6 +157,22 @@ def _game_dict(game: GameRow) -> dict[str, Any]:
     }
 
 
+def _standings(tournament: TournamentRow, games: Sequence[GameRow]) -> list[dict[str, Any]] | None:
+    """The stored final standings; a Swiss's rows also get their ``buchholz`` and ``sonneborn_berger``,
+    computed from the finished games and the byes (the players without a game in a round)."""
+    if tournament.standings is None:
+        return None
+    rows = [dict(row) for row in tournament.standings]
+    if tournament.format == "swiss":
+        ties = swiss_tie_breaks(tournament.players, [g for g in games if g.status == "finished"],
+                                swiss_byes(tournament.players, games), tournament.games_per_pairing)
+        for row in rows:
+            if row.get("player") in ties:
+                tie = ties[row["player"]]
+                row.update(buchholz=tie.buchholz, sonneborn_berger=tie.sonneborn_berger)
+    return rows
+
+
 def export_documents(tournament: TournamentRow, games: Sequence[GameRow]) -> tuple[str, str]:
     """The text of ``results.json`` and of ``results.csv`` for ``tournament`` and its ``games``."""
     rows = [_game_dict(game) for game in games]
@@ -168,7 +186,7 @@ def export_documents(tournament: TournamentRow, games: Sequence[GameRow]) -> tup
         },
         "players": list(tournament.players),
         "games": rows,
-        "standings": None if tournament.standings is None else list(tournament.standings),
+        "standings": _standings(tournament, games),
     }
     buffer = io.StringIO()
     writer = csv.writer(buffer)  # RFC 4180: CRLF line ends, quotes only where needed

@@ -1,11 +1,12 @@
 """``TournamentRunner``: schedules the games of a tournament, runs them concurrently, keeps the results.
 
 The scheduler's state lives in the results store only: the plan (every game of a round-robin,
-or each knockout round as it comes) is written before it is played and every result as soon
-as it is known, so a server killed mid-tournament and started with ``--resume`` rebuilds the
-same state from the database and plays only what is missing. A game whose log cannot be
-written (the server ran out of file descriptors for longer than the log writer retries) is not
-counted: it is voided and played again, up to ``VOID_REPLAYS`` times.
+or each knockout or Swiss round as it comes) is written before it is played and every result as
+soon as it is known, so a server killed mid-tournament and started with ``--resume`` rebuilds the
+same state from the database and plays only what is missing (a knockout or a Swiss is paired
+again from the stored results, round by round: the same seed and results give the same rounds).
+A game whose log cannot be written (the server ran out of file descriptors for longer than the
+log writer retries) is not counted: it is voided and played again, up to ``VOID_REPLAYS`` times.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 
 from shared.gamelog import GameOutcome
 from shared.referee import GameFinished, GameReferee, StepJudged
-from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, round_robin
+from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, Swiss, SwissStandings, round_robin
 
 from .log_batcher import LogUnavailableError, RowBatcher
 from .match import MatchResult, MatchRunner, game_over
@@ -98,12 +99,13 @@ class TournamentRunner:
         self.reporter = reporter
         self.broadcast = broadcast
         self.on_step_hook = on_step
-        self.standings = Standings(self.players)
+        self.standings = (SwissStandings(self.players, settings.games_per_pairing) if settings.format == "swiss"
+                          else Standings(self.players))
         self.finished: dict[GameKey, GameResult] = {}
         self.running: dict[str, MatchRunner] = {}
         self.limit = asyncio.Semaphore(settings.concurrency) if settings.concurrency else None
         self.name = folder.name
-        #: Games in the whole tournament (round-robin), or None while a knockout is undecided.
+        #: Games in the whole tournament (round-robin, Swiss), or None while a knockout is undecided.
         self.games_total: int | None = None
 
     # -- the whole tournament ----------------------------------------------------------------
@@ -119,6 +121,8 @@ class TournamentRunner:
         seed = (await self.results.tournament(self.tid)).seed
         if self.settings.format == "knockout":
             await self._knockout(seed)
+        elif self.settings.format == "swiss":
+            await self._swiss(seed)
         else:
             rounds = round_robin(self.players, self.settings.games_per_pairing, seed)
             total = self.games_total = sum(len(r) for r in rounds)
@@ -142,6 +146,28 @@ class TournamentRunner:
                 break
         if ko.champion:
             self.reporter.message(f"knockout champion: {ko.champion}")
+
+    async def _swiss(self, seed: int | None) -> None:
+        swiss = Swiss(self.players, self.settings.games_per_pairing, seed, self.settings.swiss_rounds)
+        standings = self.standings
+        assert isinstance(standings, SwissStandings)
+        self.games_total = swiss.games_total
+        self.reporter.tournament_started(self.name, self.players, self.games_total)
+        while True:
+            games = swiss.current_round()
+            await self.results.schedule(self.tid, games)
+            if swiss.bye is not None:
+                # Not stored: the games of a round say who sat out (swiss_byes), as results.json shows it.
+                standings.add_bye(swiss.bye)
+                if any(game_key(game) not in self.finished for game in games):
+                    points = self.settings.games_per_pairing
+                    self.reporter.message(f"round {swiss.round + 1} of {swiss.rounds}: {swiss.bye} has the bye "
+                                          f"({points} point{'s' if points > 1 else ''}, a won pairing)")
+            await self._round(games)
+            for game in games:
+                swiss.record(self.finished[game_key(game)])
+            if not swiss.advance():
+                break
 
     async def _round(self, games: Sequence[ScheduledGame]) -> None:
         by_pairing: dict[int, list[ScheduledGame]] = defaultdict(list)

@@ -26,7 +26,7 @@ def game_update(game: str, players: tuple[str, str], judged: StepJudged, over: b
         notation=_notation(step), status=int(record.status), clocks_ms=judged.clocks_ms,
         board=BoardState(pawns=(cell(pos.pawn(0)), cell(pos.pawn(1))), walls=[wall(w) for w in pos.walls],
                          walls_left=pos.walls_left),
-        over=over)
+        over=over, reason=record.reason, thinking_ms=record.thinking_ms)
 
 
 def standing_rows(standings: Standings) -> list[StandingRow]:

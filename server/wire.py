@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from websockets.datastructures import Headers
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
@@ -105,6 +106,7 @@ class WebSocketLink(asyncio.Protocol):
         self._gone = False
         self._hanging_up = False
         self._counted = False
+        self._sniffed = False
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -150,6 +152,8 @@ class WebSocketLink(asyncio.Protocol):
         self.last_heard = arrived
         self._pinged = False
         protocol = self.protocol
+        if not self._sniffed and protocol.state is State.CONNECTING and self._other_method(data):
+            return
         protocol.receive_data(data)
         for event in protocol.events_received():
             if self._gone or self._hanging_up:
@@ -234,6 +238,24 @@ class WebSocketLink(asyncio.Protocol):
             self.ping()
 
     # -- internals --------------------------------------------------------------------------
+    def _other_method(self, data: bytes) -> bool:
+        """A request whose method is not GET (which websockets would cut without a word): the handler's answer.
+
+        True when it was answered (a 405) and the connection is closing.
+        """
+        self._sniffed = True
+        method = data.split(b" ", 1)[0]
+        if method == b"GET" or not (1 <= len(method) <= 16 and method.isalpha() and method.isupper()):
+            return False
+        response = self.handler.request(self, Request("/", Headers(), method=method.decode("ascii")))
+        if response is None or self.transport is None:
+            return False
+        self._hanging_up = True
+        self.transport.write(response.serialize())
+        self._expect_close()
+        self.transport.close()
+        return True
+
     def _handshake(self, request: Request) -> None:
         response = self.handler.request(self, request)
         if response is None:

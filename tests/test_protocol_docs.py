@@ -11,7 +11,7 @@ import pytest
 from websockets.asyncio.server import serve
 
 from shared.protocol import (
-    CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, BoardState, GameOver, GameStart, Hello, ProtocolError, RulesInfo,
+    CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, BoardState, ReplayFolder, ReplayGameEntry, GameOver, GameStart, Hello, ProtocolError, RulesInfo,
     StandingRow, StepJudgement, StepMessage, TournamentOver, Turn, Welcome, dump, parse_client, parse_server,
 )
 from shared.quoridor import Cause, GameStatus
@@ -19,7 +19,8 @@ from shared.quoridor import Cause, GameStatus
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 MESSAGES = {**CLIENT_MESSAGES, **SERVER_MESSAGES}
-NESTED = {"welcome": [RulesInfo], "standings": [StandingRow], "game_update": [BoardState], "turn": [StepJudgement]}
+NESTED = {"welcome": [RulesInfo], "standings": [StandingRow], "game_update": [BoardState], "turn": [StepJudgement],
+          "replays": [ReplayFolder, ReplayGameEntry]}
 
 
 def load_tool():

@@ -15,6 +15,7 @@ from shared.quoridor import SIZE, BlockBar, Location, Position
 
 from .frames import STATUS_NAMES, Frame, ReplayGame, describe_step
 from .views import format_ms
+from .webpage import player_block
 
 __all__ = ["position_svg", "game_svg", "game_html", "SvgView", "HtmlView", "ExportError"]
 
@@ -204,6 +205,8 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
     if game.unverified_from is not None:
         out.append(f'<p class="unverified">From line {game.unverified_from} on, the rules check nothing: '
                    "the rows are drawn as the log gives them (unverified), as the old viewer did.</p>")
+    if index is None:       # the browser's player (shared/web), inlined: step through the game in the page
+        out.append(player_block(game))
     out.append(f"<figure>{_svg_inline(position_svg(game, index) if index is not None else game_svg(game))}</figure>")
     out.append("<table><thead><tr><th>step</th><th>player</th><th>step</th><th>status</th><th>thinking</th>"
                "<th>note</th></tr></thead><tbody>")

@@ -90,6 +90,11 @@ def _diagnose(data: str, error: ValidationError, known: dict[str, type[Message]]
     if any(item["type"] == "protocol_version" for item in problems):
         return ProtocolError("protocol_version", f"this server speaks protocol {PROTOCOL_VERSION} only "
                                                  f"(got {quote(frame.get('protocol'))})", kind)
+    fields = [item["loc"][-1] if item["loc"] else None for item in problems]
+    if kind == "hello" and all(field in ("version", "concurrency") for field in fields):
+        # The ladder's own hello fields get codes of their own: a client can tell what to fix.
+        code = "bad_version" if fields[0] == "version" else "bad_concurrency"
+        return ProtocolError(code, explain_invalid(known[kind], frame, error), kind)
     return ProtocolError("invalid_fields", explain_invalid(known[kind], frame, error), kind)
 
 

@@ -45,7 +45,13 @@ ERROR_CODES: dict[str, str] = {
     "bad_level": "the requested level does not exist or cannot be read",
     "bad_answer": "the answer is not in the form this room expects",
     "server_full": "the server accepts no more players",
+    "unknown_game": "no game or log of that name on this server",
+    "bad_log": "an uploaded game log cannot be read; the message says where, in one line",
     "internal_error": "the server failed while handling the frame; the frame was dropped",
+    "bad_version": "the version in hello is not 1 to 64 printable ASCII characters without spaces",
+    "bad_concurrency": "the concurrency in hello is not a whole number from 1 to 64",
+    "paused": "the practice ladder paused your bot (too many games in a row with a violation or a timeout); "
+              "reconnect to play again",
 }
 """Every error code the server may send, with its meaning. Codes are stable: new ones may be added."""
 

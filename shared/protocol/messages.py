@@ -13,11 +13,12 @@ from pydantic_core import PydanticCustomError
 
 from .base import Cell, Message, ProtocolModel, Wall
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
+from .web import GameRequest, LogUpload, Replays, ReplaysRequest
 
 __all__ = [
     "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "RulesInfo", "Welcome", "GameStart",
     "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentOver", "BoardState", "GameUpdate",
-    "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
+    "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
 ]
 
 PROTOCOL_VERSION = 1
@@ -44,6 +45,12 @@ class Hello(Message):
     key: str = Field(min_length=1, max_length=64, json_schema_extra={"pattern": _KEY_PATTERN},
                      description="Your secret key: 1 to 64 printable ASCII characters, no spaces.")
     name: str | None = Field(None, min_length=1, max_length=40, description="A display name (defaults to the key's).")
+    version: str | None = Field(None, min_length=1, max_length=64, json_schema_extra={"pattern": _KEY_PATTERN},
+                                description="The bot's version (the practice ladder rates each version on its "
+                                            "own): 1 to 64 printable ASCII characters, no spaces; quoridor-client "
+                                            "sends a hash of the bot's source.")
+    concurrency: int | None = Field(None, ge=1, le=64, description="Games at once the bot accepts on the practice "
+                                                                 "ladder, 1 to 64 (default 1).")
 
     @field_validator("protocol")
     @classmethod
@@ -59,6 +66,13 @@ class Hello(Message):
     def _key_chars(cls, value: str) -> str:
         if not all("!" <= char <= "~" for char in value):
             raise PydanticCustomError("key_chars", "should hold printable ASCII characters only, no spaces")
+        return value
+
+    @field_validator("version")
+    @classmethod
+    def _version_chars(cls, value: str | None) -> str | None:
+        if value is not None and not all("!" <= char <= "~" for char in value):
+            raise PydanticCustomError("version_chars", "should hold printable ASCII characters only, no spaces")
         return value
 
     @field_validator("name")
@@ -221,6 +235,22 @@ class GameUpdate(Message):
     clocks_ms: tuple[int, int] = Field(description="Total thinking time per seat, seat 0 first.")
     board: BoardState = Field(description="The board after the step.")
     over: bool = Field(False, description="True when this step ended the game.")
+    reason: str = Field("", description="Why the step was a violation, for people; empty for a step that stood.")
+    thinking_ms: int | None = Field(None, description="The step's thinking time in ms, if known.")
+
+
+class GameRecord(Message):
+    """Server -> spectator: the answer to ``game_request`` or ``log_upload``: a game's steps so far."""
+
+    type: Literal["game_record"] = "game_record"
+    game: str = Field(description="The game id, or the log's path or file name.")
+    players: tuple[str, str] = Field(description="The players' names, seat 0 first.")
+    ruleset: str = Field("course", description="The rules the game is played by.")
+    live: bool = Field(False, description="True while the game is played: its game_update frames follow.")
+    result: str | None = Field(None, description="How it ended, for people (alice won (goal)); null when not over.")
+    winner: int | None = Field(None, description="The winning seat; null for a draw or a game not over.")
+    problems: list[str] = Field([], description="Where a log disagrees with the rules (line N: ...).")
+    steps: list[GameUpdate] = Field(description="Every step in order, each as its game_update.")
 
 
 class ErrorMessage(Message):
@@ -235,25 +265,26 @@ class ErrorMessage(Message):
 # --- the unions ---------------------------------------------------------------------------------
 
 ClientMessage = Annotated[
-    Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action],
+    Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload],
     Field(discriminator="type"),
 ]
 """Any frame a client may send."""
 
 ServerMessage = Annotated[
-    Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate,
+    Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameRecord, Replays,
           PuzzleMessage, Verdict, PuzzleState, ErrorMessage],
     Field(discriminator="type"),
 ]
 """Any frame a server may send."""
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
-    cls.model_fields["type"].default: cls for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action)
+    cls.model_fields["type"].default: cls
+    for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload)
 }
 """The client frames by type name."""
 SERVER_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
-    for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate,
+    for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameRecord, Replays,
                 PuzzleMessage, Verdict, PuzzleState, ErrorMessage)
 }
 """The server frames by type name."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .elo import elo_difference
+from .field_ratings import field_ratings
 
 __all__ = ["REASONS", "TournamentError", "GameResult", "Row", "Standings", "check_players"]
 
@@ -122,6 +122,7 @@ class Standings:
         self._players = check_players(players, minimum=1)
         self._tally = {name: _Tally() for name in self._players}
         self._results: list[GameResult] = []
+        self._ratings: tuple[int, dict[str, tuple[float, float | None]]] = (-1, {})
 
     @property
     def players(self) -> list[str]:
@@ -153,9 +154,18 @@ class Standings:
             tally.opponents.append((result.players[1 - seat], points))
         self._results.append(result)
 
+    def ratings(self) -> dict[str, tuple[float, float | None]]:
+        """Each player's finite Bradley-Terry rating and 95% half-width (``field_ratings``), cached per game count."""
+        if self._ratings[0] != len(self._results):
+            games = [(r.white, r.black, r.points(0)) for r in self._results]
+            self._ratings = (len(self._results), field_ratings(self._players, games))
+        return self._ratings[1]
+
     def rows(self) -> list[Row]:
         """The table, best first: by points, wins, Sonneborn-Berger, fewer violations, less thinking
-        time, then name. Players equal on all but the name share a rank (1, 1, 3)."""
+        time, then name. Players equal on all but the name share a rank (1, 1, 3). ``elo`` is the finite
+        Bradley-Terry rating and ``elo_error`` its 95% half-width (``ratings``)."""
+        rated = self.ratings()
         points = {name: tally.points for name, tally in self._tally.items()}
         unranked = []
         for name, tally in self._tally.items():
@@ -168,7 +178,7 @@ class Standings:
         for position, (key, name, tally, sb) in enumerate(unranked):
             rank = rows[-1].rank if position and unranked[position - 1][0] == key else position + 1
             wins, losses, draws = tally.total(0), tally.total(1), tally.total(2)
-            elo = elo_difference(wins, losses, draws)
+            elo = rated.get(name)
             rows.append(Row(
                 rank=rank, player=name, points=points[name], games=wins + losses + draws,
                 wins=wins, losses=losses, draws=draws,

@@ -229,7 +229,7 @@ def test_unknown_tournament_is_a_key_error_with_a_readable_message(db):
 
 @pytest.mark.parametrize("args, message", [
     (("", "round-robin", 1, None, PLAYERS, {}), "name"),
-    (("t", "swiss", 1, None, PLAYERS, {}), "unknown tournament format 'swiss'"),
+    (("t", "monrad", 1, None, PLAYERS, {}), "unknown tournament format 'monrad'"),
     (("t", "knockout", 0, None, PLAYERS, {}), "games per pairing"),
     (("t", "knockout", 1, 2 ** 70, PLAYERS, {}), "seed"),
     (("t", "knockout", 1, None, ["a", "a"], {}), "distinct"),

@@ -30,14 +30,15 @@ async def test_each_join_and_leave_says_how_many_of_the_seats_are_taken(tmp_path
     clients: list[Client] = []
     try:
         assert server.stage is Stage.WAITING
-        assert out.getvalue().splitlines() == [f"listening on ws://127.0.0.1:{server.port}/ — waiting for 3 players"]
+        assert out.getvalue().splitlines() == [f"watch: http://127.0.0.1:{server.port}/",
+                                               f"listening on ws://127.0.0.1:{server.port}/ — waiting for 3 players"]
         for key in ("alice", "bob"):
             client = await Client.open(url(server))
             await client.send(hello(key))
             await client.next("welcome")
             clients.append(client)
         lines = await lines_until(out, "bob joined")
-        assert [line.split(" from ")[0] + " — " + line.split(" — ")[-1] for line in lines[1:]] == [
+        assert [line.split(" from ")[0] + " — " + line.split(" — ")[-1] for line in lines[2:]] == [
             "alice joined — 1 of 3 joined", "bob joined — 2 of 3 joined"]
         await clients[0].close()
         lines = await lines_until(out, "alice left")

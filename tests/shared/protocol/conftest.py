@@ -8,6 +8,7 @@ from shared.protocol import (
     Action, BoardState, ErrorMessage, GameOver, GameStart, GameUpdate, Hello,
     Message, PuzzleMessage, PuzzleRequest, PuzzleState, RulesInfo, Solution, StandingRow, Standings,
     StepJudgement, StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
+    GameRecord, GameRequest, LogUpload, ReplayFolder, ReplayGameEntry, Replays, ReplaysRequest,
 )
 
 ROWS = [
@@ -33,6 +34,10 @@ CLIENT_SAMPLES: list[Message] = [
     Solution(puzzle="c1", answer=[]),
     Action(puzzle="c1", action="rotate", args={"row": 1, "col": 2}),
     Action(puzzle="s1", action="undo"),
+    GameRequest(game="t1/g1_a_vs_b.csv"),
+    ReplaysRequest(),
+    LogUpload(name="game.csv", csv="player,newLoc_x\nMe,5\n"),
+    LogUpload(csv=""),
 ]
 
 SERVER_SAMPLES: list[Message] = [
@@ -63,6 +68,15 @@ SERVER_SAMPLES: list[Message] = [
     GameUpdate(game="g1", players=("a", "b"), turn=80, seat=0, move=(5, 9), wall=None, notation="e9",
                status=1, clocks_ms=(0, 0), board=BoardState(pawns=((5, 9), (1, 1)), walls=[], walls_left=(0, 0)),
                over=True),
+    GameRecord(game="g1", players=("a", "b"), live=True, steps=[
+        GameUpdate(game="g1", players=("a", "b"), turn=0, seat=0, move=(5, 2), wall=None, notation="e2", status=7,
+                   clocks_ms=(12, 0), board=BoardState(pawns=((5, 1), (5, 9)), walls=[], walls_left=(10, 10)),
+                   reason="a5 is not reachable in one step from e1", thinking_ms=12)]),
+    GameRecord(game="t1/g.csv", players=("a", "b"), result="a won (goal)", winner=0, problems=["line 3: x"], steps=[]),
+    Replays(folders=[ReplayFolder(name="t1", games=[
+        ReplayGameEntry(game="g1", white="a", black="b", score="½-½", result="step cap", path="t1/g1.csv"),
+        ReplayGameEntry(game="g2", white="a", black="b", score="*", result="unfinished", path=None)])]),
+    Replays(folders=[]),
     PuzzleMessage(puzzle="s1", room="sokoban", data={"xsb": "#####\n#@$.#\n#####"}),
     PuzzleMessage(puzzle="i1", room="ice", data={"map": ["S  #", "x  E"], "nested": {"a": [1, None, True]}}),
     Verdict(puzzle="s1", valid=True, solved=True, figures={"moves": 3, "pushes": 1, "optimal": True, "ratio": 0.5}),

@@ -43,7 +43,7 @@ def check(side: str, data) -> None:
         message = parse(data)
     except ProtocolError as error:
         assert error.code in ("binary_frame", "bad_json", "not_an_object", "unknown_type", "invalid_fields",
-                              "protocol_version", "frame_too_large")
+                              "protocol_version", "frame_too_large", "bad_version", "bad_concurrency")
         assert error.message and "\n" not in error.message and len(error.message) < 1000
         dump(error.to_message())
         return

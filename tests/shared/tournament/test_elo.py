@@ -85,4 +85,5 @@ def test_ratings_against_the_pool():
     assert result["c"] == elo_difference(10, 10, 10)
     assert result["c"][0] == 0.0 and result["a"][0] > 0 > result["b"][0]
     rows = {r.player: r for r in s.rows()}
-    assert all((rows[p].elo, rows[p].elo_error) == result[p] for p in result)
+    # The table's column is the finite Bradley-Terry fit (test_field_ratings), which orders them alike.
+    assert rows["a"].elo > rows["c"].elo > rows["b"].elo

@@ -1,0 +1,287 @@
+"""``LadderRunner``: the practice ladder, always on: bots come and go, get paired and keep their ratings.
+
+It pairs free bots with ``shared.ladder.pick_pairings``, plays each pairing as two colour-swapped
+games from one seeded opening (``shared.ladder.pawn_opening``; ``server.ladder_seats.GameSeat`` plays
+it for the bots), records each result and both new openskill ratings in ``LadderStore`` *before*
+the players hear of it, refits the published Bradley-Terry table every ``ladder_refit_s``, and
+pauses a bot that violates or times out in ``ladder_pause_after`` games in a row (it is told why,
+and plays again once it reconnects). Who may play, and how, is ``server.ladder_seats``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from shared.ladder import Candidate, LiveRatings, MatchmakingRules, PublishedRow, Skill, pair_key, pawn_opening
+from shared.ladder import pick_pairings, published_table
+from shared.quoridor import Step, find_ruleset, step_name
+from shared.referee import StepJudged
+from shared.tournament import GameResult
+
+from .ladder_seats import RESIDENT_BOTS, GameSeat, LadderLobby, LadderSession, Residents
+from .ladder_store import LadderGame, LadderStore
+from .log_batcher import RowBatcher
+from .match import MatchResult, MatchRunner
+from .settings import ServerSettings
+
+__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "Residents", "RESIDENT_BOTS", "TICK_S"]
+
+log = logging.getLogger("quoridor.server")
+
+#: Seconds between matchmaking decisions when nothing wakes the runner earlier.
+TICK_S = 0.25
+
+def _hour_ago() -> str:
+    return (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
+
+
+class LadderRunner:
+    """Pairs the free bots of ``lobby`` for as long as it runs; every result goes to ``store`` first."""
+
+    def __init__(self, settings: ServerSettings, store: LadderStore, lobby: LadderLobby, folder: Path, *,
+                 executor: ThreadPoolExecutor, reporter: Any = None,
+                 on_step: Callable[[MatchRunner, StepJudged], None] | None = None,
+                 on_table: Callable[[list[PublishedRow]], Awaitable[None] | None] | None = None,
+                 seed: int = 0) -> None:
+        self.settings = settings
+        self.store = store
+        self.lobby = lobby
+        self.folder = folder
+        self.executor = executor               # the store's one thread
+        self.rows = RowBatcher(executor)
+        self.reporter = reporter
+        self.on_step = on_step
+        self.on_table = on_table
+        self.seed = seed
+        self.ratings = LiveRatings()
+        self.rules = MatchmakingRules(pair_games_per_hour=settings.ladder_pair_games_per_hour)
+        self.skills: dict[int, Skill] = {}    # track id -> live rating
+        self.meetings: Counter[tuple[str, str]] = Counter()
+        self.recent: deque[tuple[float, tuple[str, str]]] = deque()
+        self.pairing = 0
+        self.running: dict[str, MatchRunner] = {}
+        self.table: list[PublishedRow] = []
+        self.games_played = 0
+        self._wake = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._opening: set[LadderSession] = set()          # sessions whose track is being looked up
+        lobby.on_join = self._joined
+
+    async def _io(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    async def load(self) -> None:
+        """Take up where the store left off: pairing numbers, meetings, the last hour's games."""
+        self.pairing = await self._io(self.store.last_pairing)
+        self.meetings = await self._io(self.store.meetings)
+        now = time.monotonic()
+        for pair, n in (await self._io(self.store.meetings, _hour_ago())).items():
+            self.recent.extend([(now, pair)] * n)
+        for track in await self._io(self.store.tracks):
+            self.skills[track.id] = track.skill
+
+    async def run(self) -> None:
+        """Pair and play until cancelled; refit the published table every ``ladder_refit_s``."""
+        await self.load()
+        for session in self.lobby.sessions:     # those who came while the store was read
+            self._joined(session)
+        refit = asyncio.get_running_loop().create_task(self._refits())
+        try:
+            while True:
+                self._wake.clear()
+                self.match_now()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), TICK_S)
+                except TimeoutError:
+                    pass
+        finally:
+            refit.cancel()
+            for task in list(self._tasks):
+                task.cancel()
+            await asyncio.gather(refit, *self._tasks, return_exceptions=True)
+
+    def _joined(self, session: LadderSession) -> None:
+        """A bot came (back): find or open its track (the version's), then wake the matchmaker."""
+        if session not in self._opening:
+            self._opening.add(session)
+            self._spawn(self._open_track(session))
+
+    async def _open_track(self, session: LadderSession) -> None:
+        try:
+            while session.track is None or session.track.version != session.version:   # the version may change meanwhile
+                track = await self._io(self.store.track, session.name, session.version, self.ratings.initial())
+                self.skills.setdefault(track.id, track.skill)
+                session.track = track
+                self._message(f"{session.name} joined the ladder as {track.label} ({track.games} games so far)")
+        finally:
+            self._opening.discard(session)
+        self._wake.set()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a ladder task failed", exc_info=task.exception())
+
+    def _message(self, text: str) -> None:
+        if self.reporter is not None:
+            self.reporter.message(text)
+
+    # -- matchmaking --------------------------------------------------------------------------
+    def _free(self, session: LadderSession) -> bool:
+        return (session.connected and session.paused is None and session.track is not None
+                and session.track.version == session.version and session.busy < session.capacity)
+
+    def candidates(self) -> list[Candidate]:
+        now = time.monotonic()
+        result = []
+        for s in self.lobby.sessions:
+            if self._free(s):
+                assert s.track is not None
+                skill = self.skills[s.track.id]
+                result.append(Candidate(s.name, skill.ordinal, now - s.free_since, s.capacity - s.busy))
+        return result
+
+    def _recent_counts(self) -> Counter[tuple[str, str]]:
+        cutoff = time.monotonic() - 3600.0
+        while self.recent and self.recent[0][0] < cutoff:
+            self.recent.popleft()
+        return Counter(pair for _, pair in self.recent)
+
+    def match_now(self) -> int:
+        """One matchmaking decision: start every pairing it picks; how many."""
+        pairings = pick_pairings(self.candidates(), self.rules, meetings=self.meetings, recent=self._recent_counts())
+        for pairing in pairings:
+            a, b = self.lobby.session(pairing.first), self.lobby.session(pairing.second)
+            assert a is not None and b is not None
+            self.pairing += 1
+            a.busy += 1
+            b.busy += 1
+            now = time.monotonic()
+            self.recent.extend([(now, pair_key(a.name, b.name))] * self.rules.games_per_pairing)
+            self._spawn(self._play_pairing(self.pairing, a, b))
+        return len(pairings)
+
+    # -- playing ------------------------------------------------------------------------------
+    async def _play_pairing(self, number: int, a: LadderSession, b: LadderSession) -> None:
+        s = self.settings
+        opening = pawn_opening(self.seed, number, s.ladder_opening_plies, find_ruleset(s.ruleset))
+        try:
+            for game in (1, 2):
+                white, black = (a, b) if game == 1 else (b, a)
+                if not (white.connected and black.connected) or white.paused or black.paused:
+                    break                   # a bot left (or was paused) between games: the pairing stops here
+                await self._play_game(number, game, white, black, opening)
+        finally:
+            for session in (a, b):
+                session.busy -= 1
+                session.free_since = time.monotonic()
+            self._wake.set()
+
+    async def _play_game(self, number: int, game: int, white: LadderSession, black: LadderSession,
+                         opening: tuple[Step, ...]) -> None:
+        assert white.track is not None and black.track is not None
+        tracks = (white.track, black.track)
+        game_id = f"L{number}-g{game}"
+        path = self.folder / f"{game_id}_{white.name}_vs_{black.name}.csv"
+        steps: tuple[list[int], list[int]] = ([], [])
+        causes: tuple[list[str], list[str]] = ([], [])
+
+        def on_step(runner: MatchRunner, judged: StepJudged) -> None:
+            record = judged.record
+            if record.turn is not None and record.turn < len(opening):
+                return                      # played for the bot
+            steps[judged.seat].append(record.thinking_ms or 0)
+            if judged.cause is not None:
+                causes[judged.seat].append(judged.cause.value)
+            if self.on_step is not None:
+                self.on_step(runner, judged)
+
+        match = MatchRunner(game_id, (GameSeat(white, opening), GameSeat(black, opening)),
+                            self.settings.referee_settings(), path, executor=self.executor,
+                            grace_s=self.settings.timeout_grace_s, tournament="ladder", on_step=on_step,
+                            rows=self.rows)
+        self.running[game_id] = match
+        if self.reporter is not None:
+            self.reporter.game_started(game_id, white.name, black.name)
+
+        async def record(result: MatchResult) -> None:
+            outcome = result.outcome
+            before = (self.skills[tracks[0].id], self.skills[tracks[1].id])
+            after = self.ratings.after_game(before[0], before[1], outcome.winner)
+            self.skills[tracks[0].id], self.skills[tracks[1].id] = after
+            await self._io(self.store.record, LadderGame(
+                game_id, number, tracks[0], tracks[1], outcome.winner, outcome.reason,
+                " ".join(step_name(step) for step in opening), str(result.log_path), result.started_at,
+                outcome.thinking_ms, outcome.violations, steps, causes, after))
+            self.meetings[pair_key(white.name, black.name)] += 1
+            self.games_played += 1
+
+        try:
+            result = await match.run(record)
+        finally:
+            self.running.pop(game_id, None)
+        if self.reporter is not None:
+            outcome = result.outcome
+            self.reporter.game_finished(game_id, white.name, black.name, GameResult(
+                white.name, black.name, outcome.winner, outcome.reason, outcome.thinking_ms, outcome.violations))
+        self._after_game(white, black, result, causes)
+
+    def _after_game(self, white: LadderSession, black: LadderSession, result: MatchResult,
+                    causes: tuple[list[str], list[str]]) -> None:
+        """Count violation streaks; pause a bot whose last ``ladder_pause_after`` games all had one."""
+        outcome = result.outcome
+        for seat, session in enumerate((white, black)):
+            if outcome.violations[seat] or causes[seat]:
+                session.bad_streak += 1
+            else:
+                session.bad_streak = 0
+            limit = self.settings.ladder_pause_after
+            if limit and session.bad_streak >= limit and session.paused is None:
+                why = Counter(causes[seat]).most_common(1)
+                cause = why[0][0] if why else "violations"
+                session.paused = (f"paused: {session.bad_streak} games in a row with a violation or a timeout "
+                                  f"(the last one mostly {cause}); reconnect to play again")
+                if session.peer is not None:
+                    session.peer.tell("paused", session.paused)
+                self._message(f"{session.name} {session.paused}")
+
+    # -- the published table ------------------------------------------------------------------
+    def _fit(self) -> list[PublishedRow]:
+        current = self.store.current_tracks()
+        ids = [t.id for t in current]
+        labels = {t.id: t.label for t in current}
+        games = [(labels[w], labels[b], p) for w, b, p in self.store.results_between(ids)] if ids else []
+        anchor = next((t.label for t in current if t.bot == "random"), None)
+        return published_table([labels[i] for i in ids], games, anchor=anchor,
+                               samples=self.settings.ladder_bootstrap_samples, seed=len(games))
+
+    async def refit(self) -> list[PublishedRow]:
+        """Refit the published table now (on the store's thread)."""
+        self.table = await self._io(self._fit)
+        if self.on_table is not None:
+            maybe = self.on_table(self.table)
+            if maybe is not None:
+                await maybe
+        return self.table
+
+    async def _refits(self) -> None:
+        last = -1
+        while True:
+            await asyncio.sleep(self.settings.ladder_refit_s)
+            if self.games_played != last:
+                last = self.games_played
+                await self.refit()

@@ -1,0 +1,242 @@
+"""The practice ladder's players: sessions that hold several games, the seat a game sees, the lobby, residents.
+
+* ``LadderLobby`` admits players at any time (a roster as in tournaments, or anyone); the same key
+  twice is refused with a roster and renamed (``bot_1``) without one, as a tournament's lobby does.
+  A hello may say how many games at once the bot accepts (``concurrency``) and its ``version``.
+* ``LadderSession`` is a player that may hold several games at once: steps are routed by game id.
+* ``GameSeat`` is what a ``MatchRunner`` sees of one session in one game; it plays the pairing's
+  opening plies for the bot (they are never sent to it: its first turn shows the pawns moved).
+* ``Residents`` runs the built-in bots as permanent residents: the server may not import the
+  client (the layering), so each one is a ``python -m client --bot NAME`` child process on the
+  loopback, restarted if it dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from shared.gamelog import log_safe_name
+from shared.protocol import GameOver, GameStart
+from shared.quoridor import Step
+from shared.referee import TurnRequest
+
+from .ladder_store import Track
+from .lobby import AdmissionError
+from .match import MatchRunner, Refusal
+from .players import PlayerSession
+
+__all__ = ["LadderLobby", "LadderSession", "GameSeat", "Residents", "RESIDENT_BOTS"]
+
+log = logging.getLogger("quoridor.server")
+
+
+#: The built-in bots an organiser may seat as residents (``client/bots``).
+RESIDENT_BOTS = ("random", "runner", "defender", "strong", "blocker")
+
+
+class LadderSession(PlayerSession):
+    """A ladder player: a key, a name, a version, up to ``capacity`` games at once, across reconnects."""
+
+    def __init__(self, key: str, name: str, version: str = "", capacity: int = 1) -> None:
+        self.games: dict[str, GameSeat] = {}
+        super().__init__(key, name)
+        self.version = version
+        self.capacity = capacity
+        self.track: Track | None = None
+        self.busy = 0                       # pairings in progress
+        self.free_since = time.monotonic()
+        self.bad_streak = 0
+        self.paused: str | None = None
+        self.resident = False
+
+    @property  # type: ignore[override]
+    def match(self) -> MatchRunner | None:
+        """Some game in progress (the router only asks whether there is one)."""
+        return next((g.match for g in self.games.values() if g.match is not None), None)
+
+    @match.setter
+    def match(self, value: MatchRunner | None) -> None:
+        pass                                # each game's match is on its GameSeat
+
+    def submit(self, game: str, turn: int, step: Step, arrived_at: float) -> Refusal | None:
+        seat = self.games.get(game)
+        if seat is None or seat.match is None or seat.seat is None:
+            return "wrong_game", f"you have no game {game!r} in progress"
+        return seat.match.submit_step(seat.seat, turn, step, arrived_at)
+
+    def awaits(self, game: str, turn: int) -> bool:
+        seat = self.games.get(game)
+        return seat is not None and seat.match is not None and seat.seat is not None \
+            and seat.match.awaits(seat.seat, turn)
+
+    def unbind(self, peer: Any) -> None:
+        if self.peer is not peer:
+            return
+        self.peer = None
+        self.present.clear()
+        for game in list(self.games.values()):          # every game in progress is lost (EnemyClosed)
+            if game.match is not None and game.seat is not None:
+                game.match.submit_disconnect(game.seat)
+
+
+class GameSeat:
+    """One session in one game, as the ``MatchRunner`` sees it; plays the opening's plies for the bot."""
+
+    def __init__(self, session: LadderSession, opening: tuple[Step, ...]) -> None:
+        self.session = session
+        self.name = session.name
+        self.opening = opening
+        self.match: MatchRunner | None = None
+        self.seat: int | None = None
+
+    @property
+    def peer(self) -> Any:
+        """The session's connection now (the server leaves players in a game out of broadcasts)."""
+        return self.session.peer
+
+    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
+        self.session.games[game] = self
+        return self.session._send(GameStart(game=game, opponent=opponent, seat=seat))
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        if request.turn < len(self.opening):
+            if not self.session.connected:
+                return None
+            # Answered for the bot right after the turn is "sent": 0 ms, judged like any step.
+            asyncio.get_running_loop().call_soon(self._play, request.turn)
+            return time.monotonic()
+        return self.session.send_turn(game, request)
+
+    def _play(self, turn: int) -> None:
+        if self.match is not None and self.seat is not None:
+            self.match.submit_step(self.seat, turn, self.opening[turn], time.monotonic())
+
+    async def send_game_over(self, message: GameOver) -> bool:
+        self.session.games.pop(message.game, None)
+        return self.session._send(message)
+
+
+class LadderLobby:
+    """Who may play on the ladder: the roster's keys (or anyone), plus the residents' secret keys."""
+
+    def __init__(self, roster: dict[str, str] | None = None) -> None:
+        self.roster = roster
+        self.sessions: list[LadderSession] = []
+        self.residents: dict[str, str] = {}             # secret key -> built-in bot name
+        self.started = True                            # the doors never close
+        self.full = asyncio.Event()
+        self.on_join: Callable[[LadderSession], None] | None = None
+
+    def admit(self, key: str, wanted_name: str | None, peer: Any, *, version: str | None = None,
+              concurrency: int | None = None) -> LadderSession:
+        """Seat ``peer``; ``AdmissionError`` (``unknown_key``, ``key_in_use``) when it may not play."""
+        resident = key in self.residents
+        if not resident and self.roster is not None and key not in self.roster:
+            raise AdmissionError("unknown_key", "this key is not on the server's roster; ask the organiser for yours")
+        mine = [s for s in self.sessions if s.key == key]
+        session = next((s for s in mine if not s.connected), None)
+        if session is None and mine and self.roster is not None:
+            raise AdmissionError("key_in_use", "a player with this key is already connected")
+        if session is None:
+            if resident:
+                name = self.residents[key]
+            else:
+                name = log_safe_name(self.roster[key] if self.roster is not None else (wanted_name or key))
+                name = self._unique(name)
+            session = LadderSession(key, name)
+            session.resident = resident
+            self.sessions.append(session)
+        session.version = version or ""
+        session.capacity = concurrency or 1
+        session.paused = None                          # a reconnect is a fresh start
+        session.bad_streak = 0
+        session.bind(peer)
+        session.free_since = time.monotonic()
+        if self.on_join is not None:
+            self.on_join(session)
+        return session
+
+    def _unique(self, name: str) -> str:
+        taken = {s.name for s in self.sessions} | set(self.residents.values())
+        if name not in taken:
+            return name
+        n = 1
+        while f"{name}_{n}" in taken:
+            n += 1
+        return f"{name}_{n}"
+
+    def leave(self, session: PlayerSession, peer: Any) -> None:
+        """``peer`` closed: its games in progress are lost; the session waits for a comeback."""
+        session.unbind(peer)
+
+    def start(self) -> list[LadderSession]:
+        return list(self.sessions)
+
+    def session(self, name: str) -> LadderSession | None:
+        return next((s for s in self.sessions if s.name == name), None)
+
+
+def _die_with_parent() -> None:
+    """In a resident's child process: be sent SIGTERM when the server dies, even by ``kill -9`` (Linux)."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class Residents:
+    """The built-in bots as ``python -m client`` children on the loopback, restarted when they exit."""
+
+    def __init__(self, names: list[str], lobby: LadderLobby, url: Callable[[], str], cwd: Path | None = None) -> None:
+        unknown = [n for n in names if n not in RESIDENT_BOTS]
+        if unknown:
+            raise ValueError(f"unknown resident bot(s) {', '.join(unknown)}; choose from {', '.join(RESIDENT_BOTS)}")
+        self.names = names
+        self.lobby = lobby
+        self.url = url
+        self.cwd = cwd
+        self.keys = {name: f"resident-{name}-{secrets.token_hex(8)}" for name in names}
+        for name, key in self.keys.items():
+            lobby.residents[key] = name
+        self.tasks: list[asyncio.Task[None]] = []
+        self.processes: dict[str, asyncio.subprocess.Process] = {}
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.tasks = [loop.create_task(self._keep(name)) for name in self.names]
+
+    async def _keep(self, name: str) -> None:
+        while True:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "client", "--server", self.url(), "--bot", name, "-k", self.keys[name],
+                "-n", name, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL, cwd=self.cwd,
+                preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+            self.processes[name] = process
+            code = await process.wait()
+            log.warning("resident %s exited with %s; restarting it in 5 s", name, code)
+            await asyncio.sleep(5.0)
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for process in self.processes.values():
+            if process.returncode is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                await asyncio.wait_for(process.wait(), 5.0)
+            except TimeoutError:
+                process.kill()
+        self.processes.clear()
+
+

@@ -1,0 +1,148 @@
+"""``WebDesk``: what the browser pages ask a server, over the documented websocket protocol.
+
+It keeps the little the pages need and the referee does not: every judged step of the games in
+progress (so a page opened mid-game gets the game so far, and a new spectator the boards of the
+games in progress), the games seen finished, and the latest standings. ``answer`` turns a ``game_request``,
+``replays_request`` or ``log_upload`` into its reply; reading a log from disk runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shared.protocol import (
+    GameRecord,
+    GameRequest,
+    GameUpdate,
+    LogUpload,
+    ProtocolError,
+    ReplayFolder,
+    ReplayGameEntry,
+    Replays,
+    ReplaysRequest,
+    Standings,
+)
+from shared.referee import StepJudged
+
+from ..updates import game_update
+from .records import (
+    LogError,
+    list_replays,
+    parse_upload,
+    read_log,
+    record_from_log,
+    record_from_steps,
+    result_text,
+)
+
+__all__ = ["FINISHED_KEPT", "GAMES_KEPT", "STALE_S", "WEB_FRAMES", "WebDesk"]
+
+WEB_FRAMES = (GameRequest, ReplaysRequest, LogUpload)
+"""The frames a spectator's page sends beside ``watch``."""
+#: Finished games whose steps stay in memory (older ones are read from their logs).
+FINISHED_KEPT = 200
+#: Games remembered at all (a ladder runs for days): the oldest finished ones are forgotten first.
+GAMES_KEPT = 5000
+#: A game with no step for this long is no longer shown as in progress (it ended without one: a
+#: disconnect, a forfeit), though nothing said so.
+STALE_S = 120.0
+
+
+@dataclass
+class _Game:
+    players: tuple[str, str]
+    log: Path | None
+    steps: list[StepJudged] = field(default_factory=list)
+    last_step_at: float = 0.0
+    over: bool = False
+    winner: int | None = None
+    reason: str | None = None
+
+
+class WebDesk:
+    """The pages' side of one server: see the module docstring."""
+
+    def __init__(self, data_dir: Path, ruleset: str = "course") -> None:
+        self.data_dir = data_dir
+        self.ruleset = ruleset
+        self.tournament: str | None = None
+        self.standings: Standings | None = None
+        self._games: OrderedDict[str, _Game] = OrderedDict()
+
+    # -- what the server tells it ---------------------------------------------------------
+    def step(self, game: str, players: tuple[str, str], judged: StepJudged, log: Path | None,
+             outcome: Any = None) -> None:
+        """A step of ``game`` was judged; ``outcome`` (a ``GameOutcome``) when it ended the game."""
+        entry = self._games.get(game)
+        if entry is None:
+            entry = self._games[game] = _Game(players, log)
+        entry.steps.append(judged)
+        entry.last_step_at = time.monotonic()
+        if outcome is not None:
+            entry.over, entry.winner, entry.reason = True, outcome.winner, outcome.reason
+            finished = [k for k, g in self._games.items() if g.over]
+            for key in finished[:-FINISHED_KEPT]:
+                self._games[key].steps = []
+            for key in finished[:max(0, len(self._games) - GAMES_KEPT)]:
+                del self._games[key]
+
+    def running(self) -> list[GameUpdate]:
+        """The latest update of each game in progress (built now: nobody may have watched it yet)."""
+        fresh = time.monotonic() - STALE_S
+        return [game_update(game, g.players, g.steps[-1], False)
+                for game, g in self._games.items() if not g.over and g.steps and g.last_step_at > fresh]
+
+    # -- what the pages ask ---------------------------------------------------------------
+    def live_record(self, game: str) -> GameRecord | None:
+        """The record of a game this server plays (or played, while kept), built at once; None if unknown."""
+        entry = self._games.get(game)
+        if entry is None or (entry.over and not entry.steps):
+            return None
+        record = record_from_steps(game, entry.players, entry.steps, self.ruleset, entry.over)
+        if entry.over:
+            record = record.model_copy(update={"result": result_text(entry.players, entry.winner, entry.reason),
+                                               "winner": entry.winner})
+        return record
+
+    async def answer(self, message: Any) -> Any:
+        """The reply to a page's frame; ``ProtocolError`` when it cannot be answered."""
+        if isinstance(message, ReplaysRequest):
+            return await asyncio.to_thread(self.replays)
+        if isinstance(message, LogUpload):
+            try:
+                log = await asyncio.to_thread(parse_upload, message.csv, message.name)
+                return await asyncio.to_thread(record_from_log, log, message.name)
+            except LogError as exc:
+                raise ProtocolError("bad_log", str(exc), message.type) from None
+        if isinstance(message, GameRequest):
+            record = self.live_record(message.game)
+            if record is not None:
+                return record
+            entry = self._games.get(message.game)
+            relative = message.game
+            if entry is not None and entry.log is not None:
+                relative = f"{entry.log.parent.name}/{entry.log.name}"
+            try:
+                log = await asyncio.to_thread(read_log, self.data_dir, relative)
+            except LogError as exc:
+                raise ProtocolError("unknown_game", str(exc), message.type) from None
+            return await asyncio.to_thread(record_from_log, log, message.game)
+        raise ProtocolError("unknown_type", f"{message.type!r} is not a page's frame", message.type)
+
+    def replays(self) -> Replays:
+        """The current tournament's games first (by game id, live ones too), then the data directory's."""
+        listing = list_replays(self.data_dir)
+        if not self._games:
+            return listing
+        current = [ReplayGameEntry(game=game, white=g.players[0], black=g.players[1],
+                                   score={0: "1-0", 1: "0-1", None: "½-½"}[g.winner] if g.over else "*",
+                                   result=(g.reason or "?").replace("_", " ") if g.over else "playing",
+                                   path=game) for game, g in self._games.items()]
+        name = self.tournament or "now"
+        others = [f for f in listing.folders if f.name != name]
+        return Replays(folders=[ReplayFolder(name=name, games=current), *others])

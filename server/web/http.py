@@ -1,0 +1,103 @@
+"""Answer an HTTP GET with a page or a static file, before any websocket handshake. Pure but for reading files.
+
+``answer_http(request)`` returns ``None`` for a websocket handshake (the caller accepts it) and a
+``Response`` for anything else: a page, a file of ``shared.web``'s ``static/`` folder, a 404, or
+a 405 for any method but GET. Paths are decoded once and must name a file of the static folder
+itself: no ``..``, no slashes in a name, no encoded tricks. Every response forbids framing and
+carries a Content-Security-Policy that lets the page run its own scripts only and connect to its
+own websocket.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+from http import HTTPStatus
+from urllib.parse import unquote, urlsplit
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from shared.web import PAGES, STATIC
+
+__all__ = ["CONTENT_TYPES", "answer_http", "csp", "method_not_allowed", "static_name"]
+
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+                 ".ico": "image/x-icon"}
+"""The types of the files served; a file of any other kind is not served."""
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.[a-z]+$")
+_HOST = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}$")
+
+
+def csp(host: str | None) -> str:
+    """The Content-Security-Policy: own scripts, styles and images only, and a websocket to this host."""
+    connect = "'self'"
+    if host is not None and _HOST.match(host):
+        connect += f" ws://{host} wss://{host}"
+    return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"connect-src {connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def static_name(path: str) -> str | None:
+    """The static file a URL path names (``/static/board.js`` -> ``board.js``), or None when it names none.
+
+    The path is percent-decoded once; a name holding anything but lowercase letters, digits,
+    ``-``, ``_`` and one extension (so no ``/``, ``\\``, ``..`` or ``%``) names nothing.
+    """
+    route = urlsplit(path).path
+    if route in PAGES:
+        return PAGES[route]
+    if route.endswith(".html") and route[1:] in PAGES.values():
+        return route[1:]
+    if not route.startswith("/static/"):
+        return None
+    name = unquote(route[len("/static/"):])
+    if not _NAME.match(name) or ".." in name:
+        return None
+    return name
+
+
+def _response(status: HTTPStatus, body: bytes, content_type: str, host: str | None,
+              extra: tuple[tuple[str, str], ...] = ()) -> Response:
+    headers = Headers([
+        ("Date", email.utils.formatdate(usegmt=True)),
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        ("Content-Security-Policy", csp(host)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cache-Control", "no-cache"),
+        ("Connection", "close"),
+        *extra,
+    ])
+    return Response(status.value, status.phrase, headers, body)
+
+
+def method_not_allowed(host: str | None = None) -> Response:
+    """405 for anything but GET: the pages are read-only."""
+    return _response(HTTPStatus.METHOD_NOT_ALLOWED, b"405 method not allowed: this server answers GET only\n",
+                     "text/plain; charset=utf-8", host, (("Allow", "GET"),))
+
+
+def answer_http(request: Request) -> Response | None:
+    """The response to a plain HTTP request, or None for a websocket handshake (see the module doc)."""
+    if "websocket" in request.headers.get("Upgrade", "").lower():
+        return None
+    host = request.headers.get("Host")
+    if getattr(request, "method", "GET") != "GET":
+        return method_not_allowed(host)
+    name = static_name(request.path)
+    if name is None:
+        return _not_found(host)
+    kind = CONTENT_TYPES.get("." + name.rsplit(".", 1)[-1])
+    target = STATIC / name
+    if kind is None or not target.is_file():
+        return _not_found(host)
+    return _response(HTTPStatus.OK, target.read_bytes(), kind, host)
+
+
+def _not_found(host: str | None) -> Response:
+    return _response(HTTPStatus.NOT_FOUND, b"404 not found\n", "text/plain; charset=utf-8", host)

@@ -1,0 +1,244 @@
+"""Games as the pages see them: a ``GameRecord`` from a log or from a live game's judged steps, and the replay listing.
+
+Pure builders, except ``list_replays`` and ``read_log`` which read the data directory. Every
+step of a record is the ``game_update`` a spectator would have got live, so the page draws live
+and finished games with one renderer. ``log_path`` keeps file paths inside the data directory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from shared.gamelog import GameLog, LogFormatError, parse_log, replay
+from shared.protocol import (
+    BoardState,
+    GameRecord,
+    GameUpdate,
+    ReplayFolder,
+    ReplayGameEntry,
+    Replays,
+    cell,
+    wall,
+)
+from shared.quoridor import GameStatus, Step, step_name
+from shared.referee import StepJudged
+
+from ..updates import game_update
+
+__all__ = [
+    "MAX_LOG_BYTES",
+    "LogError",
+    "list_replays",
+    "log_path",
+    "parse_upload",
+    "read_log",
+    "record_from_log",
+    "record_from_steps",
+    "result_text",
+]
+
+MAX_LOG_BYTES = 1024 * 1024
+"""The largest log file read from the data directory."""
+
+_SCORES = {0: "1-0", 1: "0-1", None: "½-½"}
+_TIMEOUT_REASON = "no answer within the time limit"
+_BREAKER_REASON = "the third violation loses the game"
+#: A path of the listing: folder names and a log's name, no dots in front, no backslashes.
+_PART = re.compile(r"^[^/\\\x00-\x1f.][^/\\\x00-\x1f]{0,199}$")
+
+
+class LogError(ValueError):
+    """A log that cannot be read; the message is one line naming the file and the line."""
+
+
+def result_text(players: Sequence[str], winner: int | None, reason: str | None) -> str | None:
+    """``alice won (goal)``, ``draw (step cap)``, or None when the game is not over."""
+    if reason is None:
+        return None
+    why = reason.replace("_", " ")
+    return f"draw ({why})" if winner is None else f"{players[winner]} won ({why})"
+
+
+def _notation(step: Step) -> str:
+    try:
+        return step_name(step)
+    except ValueError:
+        return "-" if step.is_nan() else "?"
+
+
+def record_from_log(log: GameLog, game: str) -> GameRecord:
+    """The record of a log, replayed by the rules core (rows past a disagreement drawn as the log gives them)."""
+    run = replay(log)
+    players = log.header.players
+    clocks = [0, 0]
+    steps: list[GameUpdate] = []
+    done_rows = [*run.steps, *run.unverified]
+    for index, done in enumerate(done_rows):
+        record, pos = done.record, done.position
+        clocks[done.seat] += record.thinking_ms or 0
+        step = record.step
+        status = record.status
+        reason = ""
+        if status is GameStatus.TIMEOUT:
+            reason = record.reason or _TIMEOUT_REASON
+        elif status is GameStatus.RULES_BREAKER:
+            reason = f"{_BREAKER_REASON}: {record.reason}" if record.reason else _BREAKER_REASON
+        elif done.judgement is not None and not done.judgement.ok:
+            reason = done.judgement.reason
+        elif status.is_violation:
+            reason = record.reason
+        steps.append(GameUpdate.model_construct(
+            type="game_update", game=game, players=players, turn=index, seat=done.seat,
+            move=cell(step.new_loc) if step.is_move() else None,
+            wall=None if step.is_move() or step.new_wall.is_none() else _wall(step),
+            notation=_notation(step), status=int(status), clocks_ms=(clocks[0], clocks[1]),
+            board=BoardState.model_construct(pawns=(cell(pos.pawn(0)), cell(pos.pawn(1))),
+                                             walls=[wall(w) for w in pos.walls], walls_left=pos.walls_left),
+            over=index == len(done_rows) - 1 and run.reason is not None, reason=reason,
+            thinking_ms=record.thinking_ms))
+    winner, reason = run.winner, run.reason
+    if reason is None and run.claimed is not None:
+        winner, reason = run.claimed
+    problems = [str(p) for p in run.problems] + ([str(run.halt)] if run.halt is not None else [])
+    return GameRecord(game=game, players=players, ruleset=log.header.ruleset, live=False,
+                      result=result_text(players, winner, reason), winner=winner if reason else None,
+                      problems=problems, steps=steps)
+
+
+def _wall(step: Step) -> Any:
+    try:
+        return wall(step.new_wall)
+    except ValueError:
+        return None
+
+
+def record_from_steps(game: str, players: tuple[str, str], judged: Sequence[StepJudged], ruleset: str,
+                      over: bool) -> GameRecord:
+    """The record of a live game so far, from the referee's judged steps."""
+    steps = [game_update(game, players, j, over and i == len(judged) - 1) for i, j in enumerate(judged)]
+    return GameRecord(game=game, players=players, ruleset=ruleset, live=not over, steps=steps)
+
+
+def parse_upload(text: str, name: str) -> GameLog:
+    """Read an uploaded log with the server's log reader; ``LogError`` (one line) when it is not a game log."""
+    nul = text.find("\0")
+    if nul >= 0:
+        raise LogError(f"{name}, line {text.count(chr(10), 0, nul) + 1}: binary data (a NUL byte); "
+                       "a game log is CSV text")
+    try:
+        return parse_log(text, name=name)
+    except LogFormatError as exc:
+        raise LogError(" ".join(str(exc).split())) from None
+
+
+def log_path(data_dir: Path, relative: str) -> Path | None:
+    """The log file ``relative`` names inside ``data_dir``, or None: never a path outside it.
+
+    Each part must be a plain name (no ``..``, no leading dot, no backslash or control
+    character), the file must end in ``.csv`` (or ``.csv.part``, a game in progress), and its
+    real path (links followed) must lie inside the data directory.
+    """
+    parts = relative.split("/")
+    if not 1 <= len(parts) <= 2 or not all(_PART.match(p) for p in parts):
+        return None
+    if not (parts[-1].endswith(".csv") or parts[-1].endswith(".csv.part")):
+        return None
+    root = data_dir.resolve()
+    try:
+        target = root.joinpath(*parts).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    if not target.is_relative_to(root) or not target.is_file():
+        return None
+    return target
+
+
+def read_log(data_dir: Path, relative: str) -> GameLog:
+    """Read the log ``relative`` names in ``data_dir``; ``LogError`` when there is none or it is unreadable."""
+    path = log_path(data_dir, relative)
+    if path is None:
+        raise LogError(f"{relative}: no such game log in the data directory")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogError(f"{relative}: cannot read it: {exc.strerror or exc}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{relative}: more than {MAX_LOG_BYTES} bytes, too large for a game log")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(f"{relative}: not UTF-8 text (byte {exc.start})") from None
+    return parse_upload(text, relative)
+
+
+def list_replays(data_dir: Path) -> Replays:
+    """The tournaments of ``data_dir`` (newest first) and their games, as ``quoridor-replay FOLDER`` lists them."""
+    folders: list[ReplayFolder] = []
+    if not data_dir.is_dir():
+        return Replays(folders=[])
+    subs = [p for p in data_dir.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    subs.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for sub in subs:
+        games = _games(sub)
+        if games:
+            folders.append(ReplayFolder(name=sub.name, games=games))
+    top = _loose_logs(data_dir, "", set())
+    if top:
+        folders.append(ReplayFolder(name=".", games=top))
+    return Replays(folders=folders)
+
+
+def _games(folder: Path) -> list[ReplayGameEntry]:
+    entries: list[ReplayGameEntry] = []
+    listed: set[str] = set()
+    results = folder / "results.json"
+    if results.is_file():
+        try:
+            document = json.loads(results.read_text(encoding="utf-8"))
+            for game in document["games"]:
+                name = Path(str(game.get("log_path") or "")).name
+                here = folder / name if name else None
+                if here is not None and not here.is_file() and (folder / (name + ".part")).is_file():
+                    name += ".part"
+                    here = folder / name
+                path = f"{folder.name}/{name}" if here is not None and here.is_file() else None
+                if name:
+                    listed.add(name)
+                finished = game.get("status") == "finished"
+                score = str(game.get("result") or "*").replace("1/2-1/2", "½-½") if finished else "*"
+                result = (str(game.get("reason") or "?").replace("_", " ") if finished
+                          else str(game.get("status") or "unfinished"))
+                entries.append(ReplayGameEntry(game=str(game.get("game_id") or "?"), white=str(game["white"]),
+                                               black=str(game["black"]), score=score, result=result, path=path))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            entries, listed = [], set()
+    return entries + _loose_logs(folder, folder.name + "/", listed)
+
+
+def _loose_logs(folder: Path, prefix: str, listed: set[str]) -> list[ReplayGameEntry]:
+    """The logs ``results.json`` does not mention, named by their file: players and score from the log's header."""
+    entries = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if name in listed or name.startswith(".") or not path.is_file():
+            continue
+        if not (name.endswith(".csv") or name.endswith(".csv.part")) or name in ("results.csv", "player_list.csv"):
+            continue
+        white = black = "?"
+        score, result = "?", "not read"
+        try:
+            log = parse_upload(path.read_text(encoding="utf-8")[:MAX_LOG_BYTES], name)
+            white, black = log.header.players
+            outcome = log.outcome
+            score = _SCORES.get(outcome.winner, "?") if outcome else "*"
+            result = outcome.reason.replace("_", " ") if outcome else "unfinished"
+        except (LogError, OSError, UnicodeDecodeError):
+            result = "not a game log"
+        entries.append(ReplayGameEntry(game=name.removesuffix(".part").removesuffix(".csv"), white=white,
+                                       black=black, score=score, result=result, path=prefix + name))
+    return entries

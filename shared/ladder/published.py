@@ -1,0 +1,74 @@
+"""The ladder's published table: a Bradley-Terry fit over the games of the current versions.
+
+Live openskill ratings move after every game and depend on the order of the games; the
+published table is refitted every so often over *all* games between current versions, with
+bootstrap intervals (``bradley_terry.rate``), anchored so that the resident ``random`` is 0 when it
+plays (else the field's first track). Each game is one encounter; the fit aggregates them per pair,
+so its cost grows with the bots, not with the games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shared.tournament.bradley_terry import Encounter, rate
+
+__all__ = ["PublishedRow", "published_table"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedRow:
+    """One line of the published table (``rating`` None: not linked to the anchor by games yet)."""
+
+    track: str
+    games: int
+    score: float
+    wins: int
+    losses: int
+    draws: int
+    rating: float | None
+    low: float | None
+    high: float | None
+
+
+def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *, anchor: str | None = None,
+                    samples: int = 100, seed: int = 0) -> list[PublishedRow]:
+    """The table, best first; ``games`` are ``(white, black, white's points)`` between ``tracks``."""
+    names = list(tracks)
+    if not names:
+        return []
+    played = {name: 0 for name in names}
+    scored = {name: 0.0 for name in names}
+    results = {name: [0, 0, 0] for name in names}          # wins, losses, draws
+    totals: dict[tuple[str, str], list[float]] = {}
+    for white, black, points in games:
+        played[white] += 1
+        played[black] += 1
+        scored[white] += points
+        scored[black] += 1 - points
+        if points == 0.5:
+            results[white][2] += 1
+            results[black][2] += 1
+        else:
+            results[white][0 if points else 1] += 1
+            results[black][1 if points else 0] += 1
+        key, flip = ((white, black), False) if white <= black else ((black, white), True)
+        entry = totals.setdefault(key, [0.0, 0.0])
+        entry[0] += 1
+        entry[1] += (1 - points) if flip else points
+    encounters = [Encounter(a, b, int(n), p) for (a, b), (n, p) in totals.items()]
+    if encounters:
+        ratings = rate(names, encounters, random.Random(seed), samples=samples,
+                       anchor=anchor if anchor in names else names[0])
+    else:
+        ratings = []
+    by_name = {r.player: r for r in ratings}
+    rows = []
+    for name in names:
+        r = by_name.get(name)
+        rows.append(PublishedRow(name, played[name], scored[name], *results[name], None if r is None else r.rating,
+                                 None if r is None else r.low, None if r is None else r.high))
+    rows.sort(key=lambda row: (row.rating is None, -(row.rating or 0.0), row.track))
+    return rows

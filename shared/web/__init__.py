@@ -1,0 +1,19 @@
+"""The browser pages: plain HTML, CSS and JavaScript modules shipped as package data (``static/``).
+
+No Python here opens them: the server's ``server.web.http`` serves them, and ``quoridor-replay
+--html`` inlines the renderer (``board.js``, ``player.js``) into one self-contained page. The
+renderer is a pure function from a ``game_update``'s board to SVG, one player for live and
+finished games (``player.js``: mount / render / unmount).
+"""
+
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+__all__ = ["PAGES", "STATIC"]
+
+STATIC: Traversable = files(__name__) / "static"
+"""The folder of static files (a ``Traversable``: read it with ``read_bytes``)."""
+
+PAGES = {"/": "index.html", "/game": "game.html", "/tv": "tv.html", "/replays": "replays.html",
+         "/puzzles": "puzzles.html"}
+"""The pages by URL path."""

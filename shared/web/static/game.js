@@ -1,0 +1,31 @@
+// The game page: ?game=ID (a live or finished game, or a log's path from the replays) &step=N.
+import {connect} from "./protocol.js";
+import {GamePlayer} from "./player.js";
+import {nav, connState} from "./nav.js";
+
+nav("");
+const params = new URLSearchParams(location.search);
+const game = params.get("game");
+const player = new GamePlayer(document.getElementById("player"), {url: true});
+window.quoridorPlayer = player;
+const error = document.getElementById("error");
+document.getElementById("title").textContent = game || "no game named";
+
+if (game) {
+  connect({
+    onOpen: send => { send({type: "watch", game}); send({type: "game_request", game}); connState("connected", true); },
+    onMessage: msg => {
+      if (msg.type === "game_record" && msg.game === game) {
+        player.mount(msg);
+        document.getElementById("title").textContent = `${msg.players[0]} vs ${msg.players[1]}`;
+        document.title = `${msg.players[0]} vs ${msg.players[1]} · Quoridor Arena`;
+      } else if (msg.type === "game_update" && msg.game === game && player.record) {
+        player.push(msg);
+      } else if (msg.type === "error" && ["game_request", "watch"].includes(msg.frame_type)) {
+        error.textContent = msg.message;
+        error.hidden = false;
+      }
+    },
+    onClose: () => connState("disconnected", false),
+  });
+}

@@ -1,0 +1,166 @@
+// The puzzle rooms in the browser: hello with room sokoban/ice/circuit as a player, then their frames.
+import {connect, esc} from "./protocol.js";
+import {nav, connState} from "./nav.js";
+
+nav("/puzzles");
+const $ = id => document.getElementById(id);
+const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r"};
+let conn = null, room = null, puzzle = null, state = null, solved = false;
+
+function key() {
+  const typed = $("key").value.trim();
+  if (typed) return typed;
+  let mine = sessionStorage.getItem("quoridor-puzzle-key");
+  if (!mine) { mine = "web-" + Math.random().toString(36).slice(2, 10); sessionStorage.setItem("quoridor-puzzle-key", mine); }
+  return mine;
+}
+
+function showRoom() {
+  const r = $("room").value;
+  for (const el of document.querySelectorAll(".sokoban-only")) el.hidden = r !== "sokoban";
+  for (const el of document.querySelectorAll(".generated-only")) el.hidden = r === "sokoban";
+}
+
+function error(text) { $("error").textContent = text; $("error").hidden = !text; }
+
+function rows(data) {
+  const grid = data.map ?? data.grid ?? data.xsb ?? [];
+  return (Array.isArray(grid) ? grid : String(grid).split("\n")).filter(line => line.length);
+}
+
+const CLASSES = {"#": "wall", " ": "floor", "$": "box", ".": "goal", "*": "box-on-goal", "@": "player", "+": "player-on-goal", "-": "floor", "_": "floor"};
+
+// Circuit tiles (shared/circuit/tiles.py): sides as [dx, dy]; rotations are degrees clockwise.
+const SIDE = {N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0]};
+const TILE_SIDES = {
+  I: r => (r % 180 === 0 ? ["W", "E"] : ["N", "S"]),
+  L: r => ({0: ["N", "E"], 90: ["E", "S"], 180: ["S", "W"], 270: ["W", "N"]}[r] || []),
+  S: r => [{0: "N", 90: "E", 180: "S", 270: "W"}[r]],
+  T: r => [{0: "N", 90: "E", 180: "S", 270: "W"}[r]],
+};
+
+function tileSVG(token) {
+  const kind = token[0], rot = Number(token.slice(1)) || 0;
+  const sides = (TILE_SIDES[kind] || (() => []))(rot).filter(Boolean);
+  const lines = sides.map(side => `<line x1="10" y1="10" x2="${10 + 10 * SIDE[side][0]}" y2="${10 + 10 * SIDE[side][1]}"/>`).join("");
+  const hub = kind === "S" ? `<circle class="source" cx="10" cy="10" r="5"/>` : kind === "T" ? `<rect class="terminal" x="5" y="5" width="10" height="10"/>` : "";
+  return `<svg viewBox="0 0 20 20" class="tile-svg">${lines}${hub}</svg>`;
+}
+
+function drawCircuit(data) {
+  const grid = $("grid");
+  const tokens = rows(data).map(line => line.trim().split(/\s+/));
+  const width = Math.max(...tokens.map(t => t.length), 1);
+  const locked = new Set((data.locked || []).map(([r, c]) => r + "," + c));
+  grid.dataset.room = room;
+  grid.style.setProperty("--cols", String(width));
+  grid.innerHTML = tokens.map((row, r) => row.map((token, c) =>
+    `<span class="c tile${token === "." ? " empty" : ""}${locked.has(r + "," + c) ? " locked" : ""}" data-row="${r}" data-col="${c}" data-tile="${esc(token)}" title="${esc(token)}">${tileSVG(token)}</span>`).join("")).join("");
+}
+
+function drawGrid(data) {
+  if (room === "circuit") return drawCircuit(data);
+  const lines = rows(data);
+  const width = Math.max(...lines.map(l => [...l].length), 1);
+  const grid = $("grid");
+  grid.dataset.room = room;
+  grid.style.setProperty("--cols", String(width));
+  grid.innerHTML = lines.map((line, r) => [...line.padEnd(width)].map((ch, c) => {
+    const here = room === "ice" && Array.isArray(data.player) && data.player[0] === r && data.player[1] === c;
+    const cls = here ? "player" : room === "ice" && ch === "#" ? "wall" : room === "ice" ? "floor" : (CLASSES[ch] || "other");
+    const text = room === "ice" && !here && ch !== "#" && ch !== " " ? ch : cls === "other" ? ch : "";
+    return `<span class="c ${cls}" data-row="${r}" data-col="${c}" data-ch="${esc(ch)}">${esc(text)}</span>`;
+  }).join("")).join("");
+  grid.dataset.rows = lines.join("\n");
+}
+
+function drawCounters(counters) {
+  $("counters").innerHTML = Object.entries(counters || {}).map(([k, v]) => `<div><span class="muted">${esc(k)}</span> <b data-counter="${esc(k)}">${esc(v)}</b></div>`).join("");
+}
+
+function drawLeaderboard(entries) {
+  $("leaderboard").innerHTML = entries && entries.length
+    ? entries.map(e => {
+        const figures = Object.entries(e).filter(([k, v]) => !["rank", "player", "answer", "at", "score"].includes(k) && typeof v !== "object")
+          .map(([k, v]) => `${esc(k)} ${esc(v)}`);
+        if (Array.isArray(e.score)) figures.push(esc(e.score.join(" / ")));
+        return `<li>${esc(e.player ?? "?")} <span class="muted">${figures.join(" · ")}</span></li>`;
+      }).join("")
+    : `<li class="muted">no entries yet</li>`;
+}
+
+function act(action, args = {}) {
+  if (conn && puzzle) conn.send({type: "action", puzzle, action, args});
+}
+
+function start(event) {
+  event?.preventDefault();
+  error("");
+  if (conn) conn.close();
+  room = $("room").value;
+  puzzle = null; solved = false;
+  $("verdict").textContent = "";
+  const request = {type: "puzzle_request", room};
+  if (room === "sokoban") {
+    const own = $("xsb").value.trim();
+    if (own) request.xsb = own; else { request.collection = $("collection").value; request.index = Math.max(0, Number($("index").value) - 1); }
+  } else {
+    request.difficulty = $("difficulty").value;
+    if ($("seed").value !== "") request.seed = Number($("seed").value);
+  }
+  conn = connect({
+    hello: {role: "player", room, key: key(), name: null},
+    onOpen: () => connState("connected", true),
+    onMessage: (msg, send) => {
+      if (msg.type === "welcome") send(request);
+      else if (msg.type === "puzzle") {
+        puzzle = msg.puzzle; state = msg.data;
+        drawGrid(msg.data); drawCounters({});
+        act("leaderboard");
+        $("grid").focus();
+      } else if (msg.type === "state") {
+        state = msg.state;
+        drawGrid(msg.state); drawCounters(msg.counters);
+        if (msg.state.leaderboard) drawLeaderboard(msg.state.leaderboard);
+        if (msg.solved && !solved) {
+          solved = true;
+          const answer = room === "sokoban" ? msg.state.lurd : room === "ice" ? [...(msg.state.route || "")] : null;
+          if (answer !== null) send({type: "solution", puzzle, answer});
+          else $("verdict").innerHTML = `<b class="ok">solved</b>`;
+        }
+        if (!msg.solved) solved = false;
+      } else if (msg.type === "verdict") {
+        const figures = Object.entries(msg.figures || {}).map(([k, v]) => `${esc(k)} ${esc(v)}`).join(" · ");
+        $("verdict").innerHTML = msg.solved ? `<b class="ok">solved</b> <span class="muted">${figures}</span>`
+          : `<b class="bad">not solved</b> ${esc(msg.reason || "")}`;
+        $("verdict").dataset.solved = String(msg.solved);
+        act("leaderboard");
+      } else if (msg.type === "error") {
+        error(msg.code === "unknown_key" ? "this server admits only the keys on its roster: type your key above and press Play"
+          : msg.message);
+      }
+    },
+    onClose: () => connState("disconnected", false),
+  });
+}
+
+document.addEventListener("keydown", e => {
+  if (e.target.closest("input, select, textarea") || !puzzle) return;
+  let action = KEYS[e.key];
+  if (!action && (e.key === "u" || e.key === "U" || e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))) action = "undo";
+  if (!action && (e.key === "r" || e.key === "R")) action = "reset";
+  if (!action || (room === "circuit" && KEYS[e.key])) return;
+  e.preventDefault();
+  act(action);
+});
+
+$("grid").addEventListener("click", e => {
+  const cell = e.target.closest(".c");
+  if (cell && room === "circuit") act("rotate", {row: Number(cell.dataset.row), col: Number(cell.dataset.col)});
+});
+
+$("room").addEventListener("change", showRoom);
+$("pick").addEventListener("submit", start);
+const params = new URLSearchParams(location.search);
+if (params.get("room")) $("room").value = params.get("room");
+showRoom();

@@ -1,0 +1,42 @@
+// Standings and crosstable as HTML: pure functions of the protocol's frames.
+import {esc} from "./protocol.js";
+
+const fmt = v => v === null || v === undefined ? "—" : Math.round(v);
+
+/** The standings rows of a `standings` frame as a table; `compact` for the TV. */
+export function standingsTable(rows, {compact = false} = {}) {
+  if (!rows || !rows.length) return `<p class="muted">no standings yet</p>`;
+  const head = compact
+    ? "<tr><th>#</th><th>player</th><th>pts</th><th>games</th><th>Elo</th></tr>"
+    : "<tr><th>#</th><th>player</th><th>points</th><th>games</th><th>W</th><th>L</th><th>D</th><th>Elo ± 95%</th><th>viol.</th><th>think s</th></tr>";
+  const body = rows.map(r => compact
+    ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${r.elo_error ? `<small> ±${fmt(r.elo_error)}</small>` : ""}</td></tr>`
+    : `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td><b>${r.points}</b></td><td>${r.games}</td><td>${r.wins}</td><td>${r.losses}</td><td>${r.draws}</td>` +
+      `<td>${fmt(r.elo)}${r.elo_error ? ` ± ${fmt(r.elo_error)}` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
+  return `<table class="standings"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+}
+
+/** A crosstable of finished games ({white, black, score}) in the standings' order. */
+export function crosstable(names, games) {
+  if (!names.length) return `<p class="muted">no games finished yet</p>`;
+  const cell = new Map();
+  const add = (a, b, points) => {
+    const key = a + "\u0000" + b, was = cell.get(key) || [];
+    was.push(points);
+    cell.set(key, was);
+  };
+  for (const g of games) {
+    const p = {"1-0": [1, 0], "0-1": [0, 1], "½-½": [0.5, 0.5]}[g.score];
+    if (!p) continue;
+    add(g.white, g.black, p[0]);
+    add(g.black, g.white, p[1]);
+  }
+  const short = n => esc(n.length > 10 ? n.slice(0, 9) + "…" : n);
+  const head = `<tr><th></th>${names.map((n, i) => `<th title="${esc(n)}">${i + 1}</th>`).join("")}</tr>`;
+  const rows = names.map((a, i) => `<tr><th class="name" title="${esc(a)}">${i + 1}. ${short(a)}</th>` + names.map(b => {
+    if (a === b) return `<td class="self"></td>`;
+    const got = cell.get(a + "\u0000" + b);
+    return `<td>${got ? got.map(x => x === 0.5 ? "½" : x).join(" ") : ""}</td>`;
+  }).join("") + "</tr>").join("");
+  return `<table class="crosstable"><thead>${head}</thead><tbody>${rows}</tbody></table>`;
+}

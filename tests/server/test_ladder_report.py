@@ -1,0 +1,38 @@
+"""The ladder report: rendered with a plain console, and printed by quoridor-server --ladder --report."""
+
+import json
+
+from rich.console import Console
+
+from server.cli import main
+from server.ladder_store import LadderGame, LadderStore
+from server.ladder_view import render_report
+from shared.ladder import GameFact, LiveRatings, build_report
+
+
+def test_a_report_renders_its_sections_on_a_plain_console():
+    report = build_report("me@v1", [GameFact("L1-g1", "me@v1", "you", 0, "goal", ((100, 900), (5,)),
+                                             (("late",), ()), (1.5, -1.5))], 1000)
+    console = Console(width=80, color_system=None, record=True)
+    console.print(render_report(report, 1000))
+    text = console.export_text()
+    assert "me@v1: 1 games, W/L/D 1/0/0 (moving first 1/0/0, second 0/0/0)" in text
+    assert "you" in text and "1 steps above" in text and "1 timeouts" in text and "max 900 ms" in text
+
+
+def test_the_report_command_prints_and_writes_json(tmp_path, capsys):
+    store = LadderStore(tmp_path / "ladder.db")
+    ratings = LiveRatings()
+    me, you = (store.track(bot, "v1", ratings.initial()) for bot in ("me", "you"))
+    after = ratings.after_game(me.skill, you.skill, 0)
+    store.record(LadderGame("L1-g1", 1, me, you, 0, "goal", "e2 e8", None, "2026-01-01T00:00:00", (300, 200),
+                            (0, 1), ((100, 200), (50,)), ((), ("not_reachable",)), after))
+    store.close()
+    out = tmp_path / "me.json"
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "me", "--json", str(out)]) == 0
+    out_text = capsys.readouterr().out
+    assert "me@v1: 1 games" in out_text and "live rating (openskill): mean" in out_text
+    data = json.loads(out.read_text())
+    assert data[0]["seat0"] == {"wins": 1, "losses": 0, "draws": 0} and data[0]["head_to_head"][0]["opponent"] == "you@v1"
+    assert data[0]["live"]["mu"] > 25 and data[0]["version"] == "v1"
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "nobody"]) == 1

@@ -1,0 +1,109 @@
+"""The pages' frames: a log's record equals the replay viewer's, uploads give one-line errors, paths stay home."""
+
+import json
+import pathlib
+import shutil
+
+import pytest
+
+from client.replay.sources import load_game
+from server.web.records import list_replays, log_path, parse_upload, record_from_log
+from shared.protocol import parse_server
+from tests.server.conftest import url
+from tests.server.support import Client, hello
+
+LEGACY = pathlib.Path("/work/shared/data/legacy-logs")
+LOGS = sorted(LEGACY.glob("*.csv")) if LEGACY.is_dir() else []
+
+
+def board_of(position):
+    walls = sorted(sorted([[w.start.x, w.start.y], [w.stop.x, w.stop.y]]) for w in position.walls)
+    return [list(position.pawn(0)), list(position.pawn(1))], walls
+
+
+@pytest.mark.skipif(not LOGS, reason="the course's logs are not on this machine")
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_a_course_log_ends_where_the_replay_viewer_ends(path):
+    record = record_from_log(parse_upload(path.read_text(encoding="utf-8"), path.name), path.name)
+    game = load_game(path)
+    last = record.steps[-1].board
+    pawns, walls = board_of(game.frames[-1].position)
+    assert [list(p) for p in last.pawns] == pawns
+    assert sorted(sorted([list(a), list(b)]) for a, b in last.walls) == walls
+    assert len(record.steps) == len(game.frames) - 1
+
+
+def test_a_malformed_log_is_one_line_naming_the_line():
+    text = "player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y,status\nMe,5,2,0\n"
+    with pytest.raises(ValueError) as info:
+        parse_upload(text, "bad.csv")
+    message = str(info.value)
+    assert "\n" not in message and "line 2" in message and "bad.csv" in message
+
+
+def test_log_paths_stay_inside_the_data_directory(tmp_path):
+    data = tmp_path / "data"
+    (data / "t1").mkdir(parents=True)
+    (data / "t1" / "g.csv").write_text("x")
+    (tmp_path / "secret.csv").write_text("x")
+    (data / "t1" / "link.csv").symlink_to(tmp_path / "secret.csv")
+    assert log_path(data, "t1/g.csv") == (data / "t1" / "g.csv").resolve()
+    for bad in ["../secret.csv", "t1/../../secret.csv", "..", "/etc/passwd", "t1/link.csv", "%2e%2e/secret.csv",
+                "t1\\..\\..\\secret.csv", ".hidden.csv", "t1/g.py", "t1//g.csv", "a/b/c.csv", ""]:
+        assert log_path(data, bad) is None, bad
+
+
+def test_the_listing_names_tournaments_and_their_logs(tmp_path):
+    data = tmp_path / "data"
+    (data / "t1").mkdir(parents=True)
+    for path in LOGS[:2]:
+        shutil.copy(path, data / "t1" / path.name)
+    listing = list_replays(data)
+    assert [f.name for f in listing.folders] == (["t1"] if LOGS else [])
+    for entry in listing.folders[0].games if LOGS else []:
+        assert entry.path.startswith("t1/") and entry.white != "?"
+
+
+async def test_a_page_uploads_lists_and_asks_over_the_websocket(make_server, tmp_path):
+    server = await make_server(players=0)
+    if LOGS:
+        (server.settings.data_dir / "t1").mkdir(parents=True, exist_ok=True)
+        shutil.copy(LOGS[0], server.settings.data_dir / "t1" / LOGS[0].name)
+    page = await Client.open(url(server))
+    await page.send(hello("web", "spectator"))
+    await page.next("welcome")
+    await page.send({"type": "replays_request"})
+    replays = parse_server(json.dumps(await page.next("replays")))
+    if LOGS:
+        path = replays.folders[0].games[0].path
+        await page.send({"type": "game_request", "game": path})
+        record = await page.next("game_record")
+        assert record["steps"] and record["players"][0]
+        await page.send({"type": "log_upload", "name": LOGS[0].name, "csv": LOGS[0].read_text()})
+        uploaded = await page.next("game_record")
+        assert [s["board"] for s in uploaded["steps"]] == [s["board"] for s in record["steps"]]
+    for sneaky in ["../arena.db", "t1/../../etc/passwd", "/etc/passwd", "..%2farena.db"]:
+        await page.send({"type": "game_request", "game": sneaky})
+        error = await page.next("error")
+        assert error["code"] == "unknown_game"
+    await page.send({"type": "log_upload", "name": "bad.csv", "csv": "player,x\nMe,1,2,3\n"})
+    error = await page.next("error")
+    assert error["code"] == "bad_log" and "bad.csv" in error["message"] and "\n" not in error["message"]
+
+
+def test_the_desk_forgets_old_games_and_stale_boards(monkeypatch, tmp_path):
+    from server.web import desk as module
+    from shared.gamelog import GameOutcome
+    from shared.quoridor import GameStatus, Position, Step
+    from shared.gamelog import StepRecord
+    from shared.referee import StepJudged
+    monkeypatch.setattr(module, "GAMES_KEPT", 3)
+    web = module.WebDesk(tmp_path)
+    judged = StepJudged(0, StepRecord("a", Step(), GameStatus.OK, 1, 0), Position.initial(), (1, 0))
+    for n in range(5):
+        web.step(f"g{n}", ("a", "b"), judged, None, GameOutcome(0, "goal", (1, 0), (0, 0)))
+    web.step("live", ("a", "b"), judged, None)
+    assert [u.game for u in web.running()] == ["live"]
+    assert len(web._games) <= 4 and "g4" in web._games and "g0" not in web._games
+    monkeypatch.setattr(module, "STALE_S", -1.0)
+    assert web.running() == []

@@ -1,0 +1,59 @@
+"""The standings' ratings are finite, with intervals, for any number of players and games."""
+
+import math
+
+from shared.tournament import GameResult, Standings
+from shared.tournament.field_ratings import FIT_PLAYERS, field_ratings
+
+
+def test_a_perfect_score_gets_a_finite_rating_and_interval():
+    s = Standings(["a", "b"])
+    s.add(GameResult("a", "b", 0, "goal"))
+    a, b = s.rows()
+    assert math.isfinite(a.elo) and math.isfinite(b.elo) and a.elo > 0 > b.elo
+    assert a.elo == -b.elo                           # centred: the field's mean is 0
+    assert a.elo_error is not None and math.isfinite(a.elo_error) and a.elo_error > 0
+
+
+def test_a_six_player_event_rates_everyone_finitely_in_the_order_of_strength():
+    players = ["p1", "p2", "p3", "p4", "p5", "p6"]
+    s = Standings(players)
+    for i, white in enumerate(players):
+        for black in players[i + 1:]:
+            s.add(GameResult(white, black, 0, "goal"))     # the earlier name always wins
+            s.add(GameResult(black, white, 1, "goal"))
+    rows = {r.player: r for r in s.rows()}
+    values = [rows[p].elo for p in players]
+    assert all(math.isfinite(v) for v in values) and values == sorted(values, reverse=True)
+    assert all(rows[p].elo_error is not None and 0 < rows[p].elo_error < 1000 for p in players)
+    assert abs(sum(values)) < 1e-6
+
+
+def test_random_is_the_anchor_when_it_plays():
+    s = Standings(["strong", "random"])
+    for _ in range(3):
+        s.add(GameResult("strong", "random", 0, "goal"))
+        s.add(GameResult("random", "strong", None, "step_cap"))
+    rows = {r.player: r for r in s.rows()}
+    assert rows["random"].elo == 0.0 and rows["strong"].elo > 0
+
+
+def test_a_player_without_games_has_no_rating_and_a_big_field_stays_finite():
+    s = Standings(["a", "b", "idle"])
+    s.add(GameResult("a", "b", None, "step_cap"))
+    assert {r.player: r.elo for r in s.rows()}["idle"] is None
+    many = [f"p{i}" for i in range(FIT_PLAYERS + 1)]
+    rated = field_ratings(many, [(many[0], many[1], 1.0)])
+    assert set(rated) == {"p0", "p1"} and rated["p0"][0] > 0 > rated["p1"][0]
+
+
+def test_a_class_of_forty_gets_intervals_from_the_curvature_of_the_fit():
+    players = [f"p{i:02d}" for i in range(40)]
+    s = Standings(players)
+    for i, white in enumerate(players):
+        for black in players[i + 1:]:
+            s.add(GameResult(white, black, 0, "goal"))      # the earlier name always wins
+    rows = {r.player: r for r in s.rows()}
+    assert all(math.isfinite(rows[p].elo) and rows[p].elo_error is not None and 0 < rows[p].elo_error < 1000
+               for p in players)
+    assert rows["p00"].elo > rows["p20"].elo > rows["p39"].elo
