@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from load_report import Verdict, diagnostics, mark, row   # bench/, beside this script
-from load_run import RunResult, Scenario, percentile, run_once, server_stats
+from load_run import RunResult, Scenario, helper_report, percentile, run_once, server_stats
 from procs import Proc
 from ws_link import ClientLink
 
@@ -165,9 +165,7 @@ class FloodScenario(Scenario):
         return [Proc("flooder", argv, work / "flooder.err")]
 
     def finish(self, result: RunResult, work: Path, backend: Proc, others: list[Proc]) -> None:
-        path = work / "flood.json"
-        result.extra["flood"] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
-            "failed": f"no report{others[0].stderr_tail(5) if others else ''}"}
+        result.extra["flood"] = helper_report(work / "flood.json", others)
         if "flood_start" not in result.extra["flood"]:
             result.problems.append(f"the flooder never flooded: {result.extra['flood'].get('failed', 'no report')}")
         links = server_stats(work).get("links", {})

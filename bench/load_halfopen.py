@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from load_report import Verdict, diagnostics, mark, row   # bench/, beside this script
-from load_run import RoundRobin, RunResult, percentile, run_once, server_stats
+from load_report import Verdict, delay_row, diagnostics, mark, row   # bench/, beside this script
+from load_run import RoundRobin, RunResult, helper_report, percentile, run_once, server_stats
 from procs import Proc
 
 __all__ = ["HalfOpenScenario", "section_f"]
@@ -143,9 +143,7 @@ class HalfOpenScenario(RoundRobin):
         return [Proc("half-open", argv, work / "half-open.err")]
 
     def finish(self, result: RunResult, work: Path, backend: Proc, others: list[Proc]) -> None:
-        path = work / "halfopen.json"
-        result.extra["attack"] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
-            "failed": f"no report{others[0].stderr_tail(5) if others else ''}"}
+        result.extra["attack"] = helper_report(work / "halfopen.json", others)
         if "records" not in result.extra["attack"]:
             result.problems.append(f"the attacker wrote no report: {result.extra['attack'].get('failed')}")
         stats = server_stats(work)
@@ -199,9 +197,7 @@ def section_f(players: int, count: int, think_s: float, cap: int, args: argparse
         row("  accepted ones closed after: min / median / max",
             f"{min(lives):.1f} / {percentile(lives, 50):.1f} / {max(lives):.1f} s")
     row("server: most pending connections at once (cap 32 per address)", f"{extra.get('pending_peak')}")
-    row("players' added delay p50 / p99 / max; timeouts",
-        f"{percentile(result.added_all_ms, 50):.1f} / {percentile(result.added_all_ms, 99):.1f} / "
-        f"{max(result.added_all_ms, default=float('nan')):.1f} ms; {result.timeouts}")
+    delay_row(result)
     diagnostics(result)
     return [Verdict(f"(f) {count:,} half-open at {OPEN_FILES} files, {players}-player round-robin: games recorded",
                     f"{logs} / {scenario.games}{star}", f"= {scenario.games}", complete)]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from load_run import RunResult, percentile
 
-__all__ = ["Verdict", "mark", "row", "diagnostics", "stall_list", "CLIENT_BOUND_WARNING", "OTHER_LOAD_WARNING"]
+__all__ = ["Verdict", "mark", "row", "delay_row", "diagnostics", "stall_list", "CLIENT_BOUND_WARNING", "OTHER_LOAD_WARNING"]
 
 CLIENT_BOUND_WARNING = 0.9  # CPUs per client process above which the clients may limit the rate
 OTHER_LOAD_WARNING = 0.25   # CPUs used by other processes during a run above which a warning is printed
@@ -34,6 +34,13 @@ def mark(ok: bool) -> str:
 def row(label: str, value: str, target: str = "", verdict: str = "") -> None:
     """Print one table row."""
     print(f"  {label:<60} {value:>18}   {target:<10} {verdict}".rstrip())
+
+
+def delay_row(result: RunResult) -> None:
+    """The row of the players' added delay (p50 / p99 / max) and their timeouts."""
+    row("players' added delay p50 / p99 / max; timeouts",
+        f"{percentile(result.added_all_ms, 50):.1f} / {percentile(result.added_all_ms, 99):.1f} / "
+        f"{max(result.added_all_ms, default=float('nan')):.1f} ms; {result.timeouts}")
 
 
 def diagnostics(result: RunResult, indent: str = "") -> None:

@@ -175,6 +175,13 @@ def server_stats(work: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def helper_report(path: Path, helpers: Sequence[Proc]) -> dict[str, Any]:
+    """The JSON report a section's helper process wrote at ``path``; else ``{"failed": ...}`` with its stderr's tail."""
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return {"failed": f"no report{helpers[0].stderr_tail(5) if helpers else ''}"}
+
+
 # -- one run ------------------------------------------------------------------------------------------
 def run_once(backend: str, games: int, step_cap: int, think_s: float, args: argparse.Namespace,
              label: str, scenario: Scenario = PLAIN) -> RunResult:

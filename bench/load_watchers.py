@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from load_report import Verdict, diagnostics, mark, row   # bench/, beside this script
+from load_report import Verdict, delay_row, diagnostics, mark, row   # bench/, beside this script
 from load_run import RoundRobin, RunResult, percentile, run_once, server_stats
 from procs import Proc
 from ws_link import ClientLink
@@ -174,9 +174,7 @@ def section_e(players: int, spectators: int, think_s: float, cap: int, peak_targ
         row("  tournament window (first game_start to last game_over)", f"{result.window_s:.1f} s")
     row("tournament: games recorded (logs) / expected; clients that heard tournament_over",
         f"{extra.get('logs', 0)} / {scenario.games}; {result.tournament_over} of {players}")
-    row("players' added delay p50 / p99 / max; timeouts",
-        f"{percentile(result.added_all_ms, 50):.1f} / {percentile(result.added_all_ms, 99):.1f} / "
-        f"{max(result.added_all_ms, default=float('nan')):.1f} ms; {result.timeouts}")
+    delay_row(result)
     diagnostics(result)
     return [Verdict(f"(e) {spectators} non-reading spectators, {players}-player round-robin: server peak RSS",
                     f"{peak_mb:.1f} MB{star}", f"<= {peak_target_mb:.0f} MB", ok)]

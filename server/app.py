@@ -435,12 +435,23 @@ class ArenaServer:
         if standings is None or self.folder is None:
             return
         self._standings_sent = time.monotonic()
-        message = StandingsMessage(tournament=self.folder.name, games_done=standings.games_done,
-                                   games_total=self._games_total(), rows=standing_rows(standings))
-        self.web.standings = message
         playing = self._playing()
-        queued = self.connections.send_later([c for c in self.connections.greeted if c not in playing], message,
-                                             paced=True, busy=self._playing)
+        recipients = [c for c in self.connections.greeted if c not in playing]
+        tournament = self.folder.name
+
+        def build() -> StandingsMessage:
+            return StandingsMessage(tournament=tournament, games_done=standings.games_done,
+                                    games_total=self._games_total(), rows=standing_rows(standings))
+
+        if not recipients:
+            # Every connection is a player in a game: building the table (~70 ms at 1,000 players) would
+            # stall every clock for no reader. The pages build it if a spectator says hello meanwhile.
+            self.web.keep_standings(build)
+            self._standings_cost_s = 0.0
+            return
+        message = build()
+        self.web.standings = message
+        queued = self.connections.send_later(recipients, message, paced=True, busy=self._playing)
         self._standings_cost_s = queued / STANDINGS_BYTES_PER_S
 
     def _playing(self) -> set[Any]:

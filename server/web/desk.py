@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,8 +72,27 @@ class WebDesk:
         self.data_dir = data_dir
         self.ruleset = ruleset
         self.tournament: str | None = None
-        self.standings: Standings | None = None
+        self._standings: Standings | None = None
+        self._build_standings: Callable[[], Standings] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
+
+    @property
+    def standings(self) -> Standings | None:
+        """The latest standings frame for a new spectator, built now if only its recipe was kept; None before any."""
+        if self._build_standings is not None:
+            self._standings, self._build_standings = self._build_standings(), None
+        return self._standings
+
+    @standings.setter
+    def standings(self, message: Standings | None) -> None:
+        self._standings, self._build_standings = message, None
+
+    def keep_standings(self, build: Callable[[], Standings]) -> None:
+        """The standings changed and nobody heard them: ``build`` makes the frame if a page asks for it.
+
+        Building the table costs milliseconds per thousand players, so it waits for a spectator.
+        """
+        self._standings, self._build_standings = None, build
 
     # -- what the server tells it ---------------------------------------------------------
     def step(self, game: str, players: tuple[str, str], judged: StepJudged, log: Path | None,

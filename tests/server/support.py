@@ -13,10 +13,44 @@ from websockets.exceptions import ConnectionClosed
 from shared.quoridor import BlockBar, Location, Position, Step
 from tests.server.conftest import Policy, bounded, runner_policy
 
-__all__ = ["Client", "GatedBot", "hello", "position_of", "step_frame", "BROADCASTS"]
+__all__ = ["BROADCASTS", "Client", "GatedBot", "Recorder", "export", "hello", "play", "position_of", "step_frame"]
 
 #: Frames the server sends on its own (not in answer to a frame).
 BROADCASTS = frozenset({"standings", "game_update", "tournament_over", "game_start", "turn", "game_over"})
+
+
+class Recorder:
+    """A reporter that keeps every call."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: self.calls.append((name, args))
+
+    def of(self, name: str) -> list[tuple[Any, ...]]:
+        """The arguments of every call of ``name``."""
+        return [args for called, args in self.calls if called == name]
+
+    def messages(self) -> list[str]:
+        """The text of every ``message`` call."""
+        return [args[0] for args in self.of("message")]
+
+
+async def play(server: Any, bots: list[Any], *, seconds: float = 30.0, **runs: Any) -> Any:
+    """Run the server's tournament while ``bots`` play it (``runs``: each bot's ``run`` arguments); its standings.
+
+    ``seconds`` bounds the tournament; the bots, once it is over, get the default bound.
+    """
+    tasks = [asyncio.create_task(bot.run(**runs)) for bot in bots]
+    standings = await bounded(server.run_tournament(), seconds)
+    await bounded(asyncio.gather(*tasks))
+    return standings
+
+
+def export(server: Any) -> dict[str, Any]:
+    """The ``results.json`` the server wrote for its tournament."""
+    return json.loads((server.folder / "results.json").read_text())
 
 
 def hello(key: str, role: str = "player", **extra: Any) -> dict[str, Any]:

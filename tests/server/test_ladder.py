@@ -19,6 +19,13 @@ async def _until(predicate, seconds: float = 30.0) -> None:
     await bounded(wait(), seconds)
 
 
+async def _cancel(*tasks: asyncio.Task) -> None:
+    """Cancel ``tasks`` and wait until each has ended."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10}
 
 
@@ -37,11 +44,8 @@ async def test_the_ladder_plays_colour_swapped_pairs_and_keeps_everything_across
             pass
     assert frame["tournament"] == "ladder" and {r["player"] for r in frame["rows"]} == {"alice", "bob", "carol"}
     assert all(r["elo"] is not None and r["games"] == r["wins"] + r["losses"] + r["draws"] for r in frame["rows"])
-    ladder.cancel()
-    await asyncio.gather(ladder, return_exceptions=True)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await _cancel(ladder)
+    await _cancel(*tasks)
     await server.close()
 
     store = LadderStore(tmp_path / "replays" / "ladder.db")
@@ -69,11 +73,8 @@ async def test_the_ladder_plays_colour_swapped_pairs_and_keeps_everything_across
     tasks = [asyncio.create_task(bot.run()) for bot in bots]
     await _until(lambda: again.ladder is not None and again.ladder.games_played >= 1)
     assert again.lobby.session("alice").track.id == tracks["alice"].id    # the same track, not a new one
-    ladder.cancel()
-    await asyncio.gather(ladder, return_exceptions=True)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await _cancel(ladder)
+    await _cancel(*tasks)
     await again.close()
     store = LadderStore(tmp_path / "replays" / "ladder.db")
     after = store.facts()
@@ -100,8 +101,7 @@ async def test_a_new_version_opens_a_new_track_and_bad_hello_fields_get_stable_c
             assert json.loads(await ws.recv())["type"] == "welcome"
             await _until(lambda: (s := server.lobby.session("x")) is not None and s.track is not None
                          and s.track.version == version)
-    ladder.cancel()
-    await asyncio.gather(ladder, return_exceptions=True)
+    await _cancel(ladder)
     await server.close()
     store = LadderStore(tmp_path / "replays" / "ladder.db")
     assert [(t.bot, t.version, t.label) for t in store.tracks()] == [("x", "v1", "x@v1"), ("x", "v2", "x@v2")]
@@ -121,9 +121,7 @@ async def test_a_bot_that_drops_mid_game_loses_it_and_is_not_paired_until_back(m
     assert stayer.games_over[0]["reason"] == "disconnect" and stayer.games_over[0]["result"] == "win"
     await asyncio.sleep(0.6)                        # a few matchmaking ticks: nobody to play
     assert len(stayer.games_over) == 1 and server.ladder.games_played == 1
-    ladder.cancel()
-    staying.cancel()
-    await asyncio.gather(ladder, staying, return_exceptions=True)
+    await _cancel(ladder, staying)
 
 
 def _illegal(pos, seat):
@@ -141,10 +139,7 @@ async def test_a_bot_that_keeps_violating_is_paused_and_told_why(make_server):
     played = server.ladder.games_played
     await asyncio.sleep(0.6)
     assert server.ladder.games_played == played and not server.ladder.running
-    ladder.cancel()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(ladder, *tasks, return_exceptions=True)
+    await _cancel(ladder, *tasks)
 
 
 async def test_a_bot_that_accepts_two_games_at_once_plays_them_side_by_side(make_server):
@@ -178,7 +173,4 @@ async def test_a_bot_that_accepts_two_games_at_once_plays_them_side_by_side(make
                 finished += 1
                 assert frame["reason"] in ("goal", "step_cap")
     assert most == 2
-    ladder.cancel()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(ladder, *tasks, return_exceptions=True)
+    await _cancel(ladder, *tasks)

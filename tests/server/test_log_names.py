@@ -5,26 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 from server.app import Stage
 from server.tournament import log_name
 from shared.gamelog import parse_log
 from tests.server.conftest import ScriptedBot, bounded, url
-
-
-class Recorder:
-    """A reporter that keeps every call."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: self.calls.append((name, args))
-
-    def of(self, name: str) -> list[tuple[Any, ...]]:
-        """The arguments of every call of ``name``."""
-        return [args for called, args in self.calls if called == name]
+from tests.server.support import Recorder
 
 
 def test_a_log_is_named_after_its_game_id():

@@ -145,9 +145,7 @@ async def test_python_m_server_runs_a_match_and_writes_results(tmp_path):
         await bounded(asyncio.gather(*(bot.run() for bot in bots)))
         out, err = await bounded(process.communicate(), 30)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await _reap(process)
     assert process.returncode == 0, err.decode()
     text = "".join(lines) + out.decode()
     assert "[1/1]" in text and "final standings:" in text and "results written to" in text
@@ -229,6 +227,13 @@ async def _server(tmp_path: Path, *argv: str) -> asyncio.subprocess.Process:
         "--name", "cup", *argv, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
+async def _reap(process: asyncio.subprocess.Process) -> None:
+    """Kill ``process`` if it is still running, and wait for it: no test leaves a server behind."""
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
+
+
 async def _interrupt(process: asyncio.subprocess.Process) -> tuple[int, str]:
     process.send_signal(signal.SIGINT)
     _, err = await bounded(process.communicate(), 30)
@@ -243,9 +248,7 @@ async def test_ctrl_c_on_a_real_server_before_during_and_on_resume(tmp_path):
         await _line_with(process.stdout, "listening on")
         code, err = await _interrupt(process)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await _reap(process)
     assert code == 130 and err.strip().splitlines()[-1] == (
         "interrupted while waiting for players: no game was played, so there is nothing to resume; "
         "start the server again as before")
@@ -263,9 +266,7 @@ async def test_ctrl_c_on_a_real_server_before_during_and_on_resume(tmp_path):
         await _line_with(process.stdout, "started")
         code, err = await _interrupt(process)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await _reap(process)
         await asyncio.gather(*tasks, return_exceptions=True)
     assert code == 130 and err.strip().splitlines()[-1] == (        # -d logs every frame before it
         "interrupted: finished games are saved; start again with --resume to continue")
@@ -276,7 +277,5 @@ async def test_ctrl_c_on_a_real_server_before_during_and_on_resume(tmp_path):
         await _line_with(process.stdout, "listening on")
         code, err = await _interrupt(process)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await _reap(process)
     assert code == 130 and err.strip().splitlines()[-1].endswith("start again with --resume to continue")

@@ -10,17 +10,11 @@ from websockets.asyncio.client import connect
 from shared.gamelog import parse_log
 from shared.quoridor import Step
 from tests.server.conftest import ScriptedBot, bounded, url
+from tests.server.support import play
 
 
 def seat_of(bot: ScriptedBot, game: int = 0) -> int:
     return [f["seat"] for f in bot.frames if f["type"] == "game_start"][game]
-
-
-async def play(server, bots, **kwargs):
-    tasks = [asyncio.create_task(bot.run(**kwargs)) for bot in bots]
-    standings = await bounded(server.run_tournament())
-    await bounded(asyncio.gather(*tasks))
-    return standings
 
 
 async def test_a_single_match_between_two_runners(make_server):

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from shared.gamelog import LogFormatError, parse_log
 from shared.quoridor import Location, Position, Step
 from tests.server.conftest import ScriptedBot, bounded, url
-from tests.server.support import GatedBot
+from tests.server.support import GatedBot, Recorder, export, play
 
 
 def shuffle(pos: Position, seat: int) -> Step:
@@ -20,29 +18,6 @@ def shuffle(pos: Position, seat: int) -> Step:
     here = pos.pawn(seat)
     return Step(Location(4 if here.x == 5 else 5, here.y))
 
-
-class Recorder:
-    """A reporter that keeps every call."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: self.calls.append((name, args))
-
-    def messages(self) -> list[str]:
-        return [args[0] for name, args in self.calls if name == "message"]
-
-
-async def play(server, bots) -> Any:
-    tasks = [asyncio.create_task(bot.run()) for bot in bots]
-    standings = await bounded(server.run_tournament())
-    await bounded(asyncio.gather(*tasks))
-    return standings
-
-
-def export(server) -> dict[str, Any]:
-    return json.loads((server.folder / "results.json").read_text())
 
 
 @pytest.mark.parametrize("players, rounds", [(3, 2), (4, 2)])

@@ -12,14 +12,7 @@ from server.connection import Peer
 from server.settings import Limits
 from shared.protocol import ErrorMessage
 from tests.server.conftest import ScriptedBot, bounded, url
-from tests.server.support import Client, hello
-
-
-async def play(server, bots):
-    tasks = [asyncio.create_task(bot.run()) for bot in bots]
-    standings = await bounded(server.run_tournament())
-    await bounded(asyncio.gather(*tasks))
-    return standings
+from tests.server.support import Client, hello, play
 
 
 async def spectator(server) -> Client:

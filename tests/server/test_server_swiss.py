@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 from typing import Any
 
@@ -13,30 +12,7 @@ from server.cli import build_parser, main, settings_from_args
 from server.settings import ServerSettings
 from shared.tournament import GameResult, Swiss, swiss_tie_breaks
 from tests.server.conftest import ScriptedBot, bounded, url
-
-
-class Recorder:
-    """A reporter that keeps every call."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: self.calls.append((name, args))
-
-    def messages(self) -> list[str]:
-        return [args[0] for name, args in self.calls if name == "message"]
-
-
-async def play(server, bots) -> Any:
-    tasks = [asyncio.create_task(bot.run()) for bot in bots]
-    standings = await bounded(server.run_tournament(), 60)
-    await bounded(asyncio.gather(*tasks))
-    return standings
-
-
-def export(server) -> dict[str, Any]:
-    return json.loads((server.folder / "results.json").read_text())
+from tests.server.support import Recorder, export, play
 
 
 def game_result(game: dict[str, Any]) -> GameResult:
@@ -86,7 +62,7 @@ async def test_a_swiss_of_five_plays_its_rounds_with_a_bye_each(make_server):
     server = await make_server(players=5, format="swiss")
     server.reporter = recorder = Recorder()
     bots = [ScriptedBot(url(server), f"bot{i}") for i in range(5)]
-    standings = await play(server, bots)
+    standings = await play(server, bots, seconds=60)
     document = export(server)
     assert document["tournament"]["format"] == "swiss" and document["tournament"]["finished"]
     assert document["tournament"]["settings"]["swiss_rounds"] is None         # the default: 4 rounds for 5
@@ -131,7 +107,7 @@ async def test_a_swiss_resumes_with_its_settings_and_plays_only_what_is_missing(
     again = await make_server(players=5, data_dir=data, resume=True)
     assert (again.settings.format, again.settings.swiss_rounds, again.settings.games_per_pairing) == ("swiss", 3, 2)
     bots = [ScriptedBot(url(again), f"bot{i}") for i in range(5)]
-    standings = await play(again, bots)
+    standings = await play(again, bots, seconds=60)
     assert standings.games_done == 12
     assert sum(len(b.games_over) for b in bots) == 2 * (12 - len(before))    # only the missing games were played
     document = export(again)

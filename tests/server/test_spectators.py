@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from server.updates import standing_rows
+from shared.tournament import Standings
 from tests.server.conftest import ScriptedBot, bounded, url
-from tests.server.support import Client, hello
+from tests.server.support import Client, GatedBot, hello
 
 
 async def test_a_spectator_of_one_game_sees_only_it_and_every_standings(make_server):
@@ -71,3 +73,38 @@ async def test_players_hear_the_standings_only_between_their_games(make_server):
                 assert not in_game, f"{bot.key} heard the standings during a game"
                 heard += 1
     assert heard > 0                                  # and they do hear them, between games
+
+
+async def test_the_table_is_built_only_when_someone_can_hear_it(make_server, monkeypatch):
+    # Every connection is a player in a game, so the broadcast reaches nobody: building the table
+    # (a row model per player, serialised) would only stall the clocks. A spectator's hello builds it.
+    server = await make_server(players=2, standings_interval_s=0)
+    built: list[Standings] = []
+
+    def counted(standings: Standings) -> list:
+        built.append(standings)
+        return standing_rows(standings)
+
+    monkeypatch.setattr("server.app.standing_rows", counted)
+    gate = asyncio.Event()
+    bots = [GatedBot(url(server), key, gate, free_steps=2) for key in ("a", "b")]   # held mid-game
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    tournament = asyncio.create_task(server.run_tournament())
+
+    async def both_playing() -> None:
+        while server.runner is None or not server.runner.running or min(b.steps_sent for b in bots) < 2:
+            await asyncio.sleep(0.01)
+
+    await bounded(both_playing(), 10)
+    table = Standings(["a", "b"])
+    await server._broadcast_standings(table)
+    assert built == []
+    eye = await Client.open(url(server))
+    await eye.send(hello("eye", "spectator"))
+    assert (await eye.reply())["type"] == "welcome"
+    assert [row["player"] for row in (await eye.next("standings"))["rows"]] == ["a", "b"]
+    assert built == [table]
+    gate.set()
+    await bounded(tournament)
+    await bounded(asyncio.gather(*tasks))
+    await eye.close()

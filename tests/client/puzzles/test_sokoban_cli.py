@@ -10,6 +10,7 @@ from client.puzzle_cli import main
 from client.puzzles import sokoban_cli
 from shared.sokoban import solve
 from shared.sokoban.progress import SolveProgress
+from tests.clocks import TickingClock
 
 LEVEL = "; first\n#######\n#@ $ .#\n#######\nTitle: corridor\n\n#####\n#@$.#\n#####\n"
 
@@ -89,17 +90,6 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as caught:
         main(["sokoban", "show", "x", "--level", "one"])
     assert caught.value.code == 2
-
-
-class TickingClock:
-    """A fake clock: each reading is ``step`` seconds after the one before (the first is 0)."""
-
-    def __init__(self, step: float) -> None:
-        self.step, self.readings = step, 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return (self.readings - 1) * self.step
 
 
 class Terminal(io.StringIO):

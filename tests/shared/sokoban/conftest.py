@@ -1,15 +1,17 @@
 """Shared helpers for the Sokoban tests: the level data beside the repository (skipped when absent),
-and small random levels for checking the solver against brute force."""
+a bundled level that takes the searches a while, and small random levels for checking the solver
+against brute force."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from shared.sokoban import Level, parse_level
+from shared.sokoban import Collection, Level, parse_level
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / ".." / "shared" / "data" / "sokoban"
@@ -21,6 +23,13 @@ def data_dir() -> Path:
     if not DATA.is_dir():
         pytest.skip(f"level data not found at {DATA.resolve()} (it lives beside the repository in ../shared/data)")
     return DATA
+
+
+@pytest.fixture
+def searches() -> Level:
+    """A level the searches need a few thousand states for (more than one batch of expansions)."""
+    text = resources.files("shared.sokoban").joinpath("levels", "Grigr2001_100.xsb").read_text(encoding="utf-8")
+    return Collection(text).level(3)
 
 
 def make_random_level(rng: random.Random, *, widths: tuple[int, int] = (6, 7), heights: tuple[int, int] = (5, 6),

@@ -5,11 +5,9 @@ Clocks here are fakes (a reading per call), so nothing depends on how fast the m
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
-from shared.sokoban import Collection, Level, parse_level, solve
+from shared.sokoban import Level, parse_level, solve
 from shared.sokoban import solver as solver_module
 from shared.sokoban.budget import Budget, OutOfTime
 from shared.sokoban.deadlocks import Board
@@ -17,18 +15,7 @@ from shared.sokoban.macros import Tunnels
 from shared.sokoban.matching import match
 from shared.sokoban.pull import PullSearch
 from shared.sokoban.sides import Sides
-
-
-class TickingClock:
-    """A fake clock: each reading is ``step`` seconds after the one before (the first is 0)."""
-
-    def __init__(self, step: float) -> None:
-        self.step = step
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return (self.readings - 1) * self.step
+from tests.clocks import TickingClock
 
 
 class SwitchClock:
@@ -48,13 +35,6 @@ def open_room(width: int, height: int, boxes: int) -> Level:
     marks[inner[len(inner) // 2]] = "@"
     return parse_level("\n".join("".join("#" if r in (0, height - 1) or c in (0, width - 1) else marks.get((r, c), " ")
                                          for c in range(width)) for r in range(height)))
-
-
-@pytest.fixture
-def searches() -> Level:
-    """A level the searches need a few thousand states for (more than one batch of expansions)."""
-    text = resources.files("shared.sokoban").joinpath("levels", "Grigr2001_100.xsb").read_text(encoding="utf-8")
-    return Collection(text).level(3)
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[int]:

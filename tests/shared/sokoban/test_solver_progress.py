@@ -5,32 +5,12 @@ Clocks here are fakes (a reading per call), so nothing depends on how fast the m
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
-from shared.sokoban import Collection, Level, solve
+from shared.sokoban import Collection, solve
 from shared.sokoban.budget import Budget
 from shared.sokoban.progress import PROGRESS_SECONDS, Reporter, SolveProgress
-
-
-class TickingClock:
-    """A fake clock: each reading is ``step`` seconds after the one before (the first is 0)."""
-
-    def __init__(self, step: float) -> None:
-        self.step = step
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return (self.readings - 1) * self.step
-
-
-@pytest.fixture
-def searches() -> Level:
-    """A level the searches need a few thousand states for (more than one batch of expansions)."""
-    text = resources.files("shared.sokoban").joinpath("levels", "Grigr2001_100.xsb").read_text(encoding="utf-8")
-    return Collection(text).level(3)
+from tests.clocks import TickingClock
 
 
 def test_a_long_search_reports_every_half_second_of_its_clock(searches):
