@@ -13,13 +13,14 @@ from shared.quoridor import Position, Step
 from shared.quoridor.geometry import GOAL_ROWS, H_SLOTS, H_STEPS, V_SLOTS, V_STEPS
 
 __all__ = [
-    "WIN", "KNOWN_WIN", "STEP", "TEMPO", "WALL_VALUES", "WallOption",
+    "WIN", "KNOWN_WIN", "STEP", "TEMPO", "WALL_VALUES", "LEAD", "WallOption",
     "distance_from", "path_from", "path_blockers", "evaluate", "wall_options",
 ]
 
 #: Score of a won game (minus the plies it takes, so quicker wins score higher).
 WIN = 100_000
-#: Score of a race that is decided (the loser has no walls left to change it), before the margin.
+#: Score of a race that is decided (the loser has no walls left to change it), less a step per step of
+#: the winner's path (see ``evaluate``).
 KNOWN_WIN = 50_000
 #: Score of one step of path length.
 STEP = 100
@@ -30,6 +31,9 @@ TEMPO = 50
 #: early and was then walled in by an opponent who had kept its own; 0.9 to 1.1 steps per wall won
 #: every tuning game, 1.2 and more lost some.
 WALL_VALUES = tuple(STEP * n for n in range(11))
+#: Worth of one step of lead in a decided race: a tie-break among moves that bring the winner equally
+#: close, far below a step of its path, so that no wall and no stand in the loser's way pays for a step.
+LEAD = 10
 
 
 def distance_from(seed: int, goal: int, opened: tuple[int, int, int, int]) -> int | None:
@@ -87,16 +91,24 @@ def path_blockers(path: list[int]) -> tuple[int, int]:
 
 
 def evaluate(pos: Position, d0: int, d1: int) -> int:
-    """Static score for the side to move (higher is better) given both path lengths ``d0``, ``d1``."""
+    """Static score for the side to move (higher is better) given both path lengths ``d0``, ``d1``.
+
+    An open race scores its margin (``STEP`` a step, ``TEMPO`` to the mover) and the walls in
+    hand. A decided one (the trailing side has no walls left) scores ``KNOWN_WIN`` to the winner less
+    ``STEP`` per step of the winner's path, with the margin only a tie-break (``LEAD``) and its walls
+    in hand kept: the winner gains by walking home and by nothing else. Scored by the margin instead,
+    a step home and a step that holds the loser back (a pawn standing in its way, a wall) tie, and the
+    searcher walked back and forth in the loser's way until the step cap.
+    """
     me = pos.turn
     d_me, d_op = (d0, d1) if me == 0 else (d1, d0)
     w_me, w_op = pos.walls_left[me], pos.walls_left[1 - me]
     race = d_op - d_me   # >= 0: the mover wins a pure race
     # A race the trailing side has no walls to change is decided (pawn jumps aside).
     if race >= 0 and not w_op:
-        return KNOWN_WIN + STEP * race + WALL_VALUES[w_me]
+        return KNOWN_WIN - STEP * d_me + LEAD * race + WALL_VALUES[w_me]
     if race < 0 and not w_me:
-        return -KNOWN_WIN + STEP * race - WALL_VALUES[w_op]
+        return -KNOWN_WIN + STEP * d_op + LEAD * race - WALL_VALUES[w_op]
     return STEP * race + TEMPO + WALL_VALUES[w_me] - WALL_VALUES[w_op]
 
 

@@ -136,7 +136,7 @@ class Searcher:
         tt_step = None
         if entry is not None:
             e_depth, flag, e_score, tt_step = entry
-            if e_depth >= depth:
+            if e_depth >= depth and _within(e_score, depth):
                 if e_score > _MATE_BOUND:
                     e_score -= ply
                 elif e_score < -_MATE_BOUND:
@@ -172,7 +172,8 @@ class Searcher:
         return best_score
 
     def _store(self, pos: Position, depth: int, flag: int, score: int, ply: int, step: Step | None) -> None:
-        if score > _MATE_BOUND:        # stored relative to this node, not the root
+        """Remember ``pos``'s result; a win or loss is stored as plies from ``pos`` (not from the root)."""
+        if score > _MATE_BOUND:
             score += ply
         elif score < -_MATE_BOUND:
             score -= ply
@@ -220,3 +221,20 @@ class Searcher:
 
 def _child_score(c: _Child) -> int:
     return c.score
+
+
+def _within(stored: int, depth: int) -> bool:
+    """True unless ``stored`` (a table score) is a win or loss more plies away than a ``depth``-ply search sees.
+
+    Such a score comes from a deeper search, often of an earlier move, and is true; but taken here it
+    would rank one move by what lies beyond the horizon while its siblings are ranked by what lies
+    within it. A slower win found that way outranks a quicker one not yet in sight, and it stops the
+    deepening that would bring the quicker one into sight: with the positions repeating, the searcher
+    kept all game then stepped back and forth beside its goal, each time choosing the same slower win
+    from its table. Refused, the entry still orders the moves (its step is searched first).
+    """
+    if stored > _MATE_BOUND:
+        return WIN - stored <= depth
+    if stored < -_MATE_BOUND:
+        return WIN + stored <= depth
+    return True

@@ -6,8 +6,8 @@ from client.bots import BOTS, DefenderPlayer, RandomPlayer, RunnerPlayer, Strong
 from client.player import Player
 
 
-def test_the_four_bots_are_registered_weakest_first():
-    assert list(BOTS) == ["random", "runner", "defender", "strong"]
+def test_the_five_bots_are_registered_weakest_first():
+    assert list(BOTS) == ["random", "runner", "blocker", "defender", "strong"]
     assert BOTS["random"] is RandomPlayer and BOTS["runner"] is RunnerPlayer
     assert BOTS["defender"] is DefenderPlayer and BOTS["strong"] is StrongPlayer
 
