@@ -6,9 +6,11 @@ documents for its sans-I/O layer (``parse_uri``, ``ClientProtocol.connect``/``se
 ``receive_data``, ``events_received``, ``data_to_send``, ``send_text``, ``send_close``,
 ``handshake_exc``, ``close_code``):
 
-* bytes in: ``data_received`` stamps ``time.monotonic()`` before anything else (as the server
-  stamps arrivals), feeds the protocol, and hands every complete text message with that stamp
-  to ``on_text`` in the same callback, so an instant answer is written before the callback
+* bytes in: ``data_received`` stamps the reads of one pass of the event loop with the time of
+  that pass's first read (``server.arrivals``, as the server stamps arrivals: the process's own
+  queue of ready sockets counts as its bots' thinking, not as the server's delay), feeds the
+  protocol, and hands every complete text message with that stamp to ``on_text`` in the same
+  callback, so an instant answer is written before the callback
   returns: no queue, no task switch;
 * bytes out: ``send_text`` goes through ``ClientProtocol.send_text`` straight to the transport
   (no flow control: the bench's frames are small);
@@ -27,6 +29,8 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
+
+from server.arrivals import ARRIVALS
 
 __all__ = ["ClientLink", "open_link"]
 
@@ -73,7 +77,7 @@ class ClientLink(asyncio.Protocol):
         self._flush()
 
     def data_received(self, data: bytes) -> None:
-        now = time.monotonic()
+        now = ARRIVALS.now()        # as the server stamps its reads: the pass's first read (server.arrivals)
         protocol = self.protocol
         protocol.receive_data(data)
         for event in protocol.events_received():

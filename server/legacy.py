@@ -28,6 +28,7 @@ from shared.quoridor import NO_LOCATION, NO_WALL, GameStatus
 from shared.quoridor.types import ChessboardChange
 from shared.referee import TurnRequest
 
+from .arrivals import ARRIVALS
 from .connection import Encoded
 from .lobby import AdmissionError, Lobby
 from .players import PlayerSession
@@ -148,7 +149,7 @@ class LegacyProtocol(asyncio.Protocol):
         self._key_timer = loop.call_later(self.port.key_timeout_s, self._drop, "no key frame in time")
 
     def data_received(self, data: bytes) -> None:
-        arrived = time.monotonic()        # the earliest moment the server sees these bytes
+        arrived = ARRIVALS.now()          # when this pass of the loop began reading: see server.arrivals
         assert self.peer is not None
         try:
             frames = self.decoder.feed(data)

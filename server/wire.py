@@ -1,8 +1,9 @@
 """``WebSocketLink``: one websocket connection, an asyncio protocol over websockets' sans-I/O ``ServerProtocol``.
 
 websockets documents its sans-I/O layer for servers that handle frames in their own loop; this is
-that loop, and nothing else. Bytes in: ``data_received`` stamps the moment the event loop sees
-them, feeds ``ServerProtocol.receive_data``, writes what ``data_to_send`` gives (handshake
+that loop, and nothing else. Bytes in: ``data_received`` stamps them with the moment this pass of the
+event loop began reading (``server.arrivals``: a bot never pays for the other sockets read before
+its own in the same pass), feeds ``ServerProtocol.receive_data``, writes what ``data_to_send`` gives (handshake
 response, pongs, close replies) and hands each complete message, with its arrival stamp, to the
 ``LinkHandler`` in the same callback: a bot's step is judged the moment it is read, with no queue
 and no task switch. Bytes out: ``send_text`` goes through ``ServerProtocol.send_text`` straight to
@@ -33,6 +34,8 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
+
+from .arrivals import ARRIVALS
 
 __all__ = ["LinkSettings", "LinkHandler", "WebSocketLink"]
 
@@ -146,7 +149,7 @@ class WebSocketLink(asyncio.Protocol):
         self._timer = asyncio.get_running_loop().call_later(self.settings.handshake_timeout_s, self._handshake_late)
 
     def data_received(self, data: bytes) -> None:
-        arrived = time.monotonic()
+        arrived = ARRIVALS.now()            # when this pass of the loop began reading: see server.arrivals
         if self._gone or self._hanging_up:
             return
         self.last_heard = arrived
