@@ -22,9 +22,12 @@ The openings and the random bot are seeded, so a run is repeatable up to the sea
 allows.
 
 Targets: ``strong`` wins at least ``TARGET_WIN_RATE`` of its games against every opponent, never
-loses a *won race* on the step cap (a race is won at a turn of ``strong``'s when the opponent has no
-walls left and ``strong``'s path is no longer than the opponent's), and thinks at most
-``TARGET_MEDIAN_MS`` per step at the median and ``TARGET_MAX_MS`` at most (opening plies excluded).
+loses a *won race* on the step cap (a game in which, at one of ``strong``'s turns, its race was won
+by ``client.bots.evaluation.won_race``: the opponent had no walls left and ``strong``'s path was at
+least a step shorter than the opponent's), and thinks at most ``TARGET_MEDIAN_MS`` per step at the median and
+``TARGET_MAX_MS`` at most (opening plies excluded). "steps home beyond the path" counts, in the won
+races it won, the steps ``strong`` took after the race was won beyond the length of its path then
+(0 when it walked straight home; negative when it jumped the other pawn).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client.bots import BOTS, RandomPlayer, StrongPlayer
+from client.bots.evaluation import won_race
 from client.driver import BotDriver, BotProblem
 from client.match import play_game
 from client.player import Player
@@ -108,6 +112,9 @@ class OpeningDriver(BotDriver):
         super().__init__(bot, on_problem)
         #: This seat's opening steps still to play, first first.
         self.script: list[Step] = []
+        #: The process CPU time (ms) of the bot's last own answer: with the wall time it took, it tells
+        #: slow work apart from time the process spent waiting for a CPU on a busy machine.
+        self.cpu_ms = 0.0
 
     def ask_now(self, change: ChessboardChange, *turn: Any) -> Step:
         """The next scripted step (through the bot's hooks) while there is one, else the bot's own.
@@ -118,14 +125,11 @@ class OpeningDriver(BotDriver):
         if self.script:
             stand_in = BotDriver(_Scripted(self.bot, self.script.pop(0)), self.on_problem)
             return stand_in.ask_now(change, *turn)
-        return super().ask_now(change, *turn)
-
-
-def has_won_the_race(pos: Position, seat: int) -> bool:
-    """True when ``seat`` is to move, the other side has no walls left and ``seat``'s path is no longer than its."""
-    mine, theirs = pos.distance(seat), pos.distance(1 - seat)
-    return (pos.turn == seat and not pos.is_over() and not pos.walls_left[1 - seat]
-            and mine is not None and theirs is not None and mine <= theirs)
+        started = time.process_time()
+        try:
+            return super().ask_now(change, *turn)
+        finally:
+            self.cpu_ms = (time.process_time() - started) * 1000
 
 
 @dataclass
@@ -143,7 +147,8 @@ class Pairing:
     reasons: Counter[str] = field(default_factory=Counter)
     plies: list[int] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)               # strong's, every own step, as charged
-    slowest: tuple[float, float, int, int] = (0.0, 0.0, 0, 0)         # ms charged, ms searched, depth, nodes
+    slowest: tuple[float, float, float, int, int] = (0.0, 0.0, 0.0, 0, 0)   # ms charged, searched, of CPU; depth, nodes
+    cpu_max_ms: float = 0.0            # the most CPU time strong's answer to one turn took
     won_races: int = 0                 # games in which strong had the race won at one of its turns
     won_races_lost: Counter[str] = field(default_factory=Counter)     # ... and did not win, by reason
     extra_steps: list[int] = field(default_factory=list)              # steps home beyond the path, won races won
@@ -189,9 +194,11 @@ def play_one(drivers: tuple[OpeningDriver, OpeningDriver], strong: StrongPlayer,
             took = float(event.record.thinking_ms or 0)
             tally.think_ms.append(took)
             result = strong.last_result
+            cpu = drivers[0].cpu_ms
+            tally.cpu_max_ms = max(tally.cpu_max_ms, cpu)
             if took > tally.slowest[0] and result is not None:
-                tally.slowest = (took, result.elapsed * 1000, result.depth, result.nodes)
-        if won_at is None and has_won_the_race(event.position, strong_seat):
+                tally.slowest = (took, result.elapsed * 1000, cpu, result.depth, result.nodes)
+        if won_at is None and event.position.turn == strong_seat and won_race(event.position, strong_seat):
             won_at = (own_steps, event.position.distance(strong_seat) or 0)
 
     game = play_game(seated, names, RefereeSettings(), time.perf_counter, judged)
@@ -280,7 +287,7 @@ def table_row(tally: Pairing) -> str:
 
 def details(tally: Pairing, show_losses: bool) -> None:
     """Print the rest of one pairing's figures."""
-    took, searched, depth, nodes = tally.slowest
+    took, searched, cpu, depth, nodes = tally.slowest
     extra = tally.extra_steps
     print(f"  {tally.opponent}: violations {tally.violations[0]}/{tally.violations[1]} (strong/opponent), "
           f"timeouts {tally.timeouts[0]}/{tally.timeouts[1]}, crashes {tally.crashes[0]}/{tally.crashes[1]}; "
@@ -289,8 +296,10 @@ def details(tally: Pairing, show_losses: bool) -> None:
     print(f"    won races {tally.won_races}: lost {sum(tally.won_races_lost.values())} "
           f"({counted(tally.won_races_lost)}); steps home beyond the path "
           f"{'-' if not extra else f'median {statistics.median(extra):.0f}, max {max(extra)}'}; "
-          # Tells a slow search apart from time lost outside it (a busy machine, a paused process).
-          f"slowest step {took:.0f} ms ({searched:.0f} ms in search, depth {depth}, {nodes} nodes)")
+          # Tells a slow search apart from time lost outside it, and slow work (CPU) from time spent waiting
+          # for a CPU on a busy machine (wall time, no CPU).
+          f"slowest step {took:.0f} ms ({searched:.0f} ms in search, {cpu:.0f} ms of CPU, depth {depth}, "
+          f"{nodes} nodes); most CPU in a step {tally.cpu_max_ms:.0f} ms")
     if show_losses:
         for line in tally.losses_seen:
             print(f"    lost: {line}")

@@ -3,10 +3,12 @@
 A sparring partner for ``strong``: the opponent that throws every wall in front of the leader as
 soon as it can, and then has nothing left but to run. While it holds walls and the other pawn's
 shortest path is no longer than its own (the other pawn leads, or the race is level), it places
-the wall that cuts that path and lengthens it most, net of what the wall costs its own path
-(ties: the first in slot order). Otherwise, or when no wall lengthens that path, it moves like
-``runner``. It never looks ahead, so it wastes walls that a search would keep; what it tests is
-whether its opponent converts the race it is left with.
+the wall that lengthens that path most (ties: the one that lengthens its own path least, then the
+first in slot order); such a wall cuts every shortest path of the leader. Otherwise, or when no
+wall lengthens that path, it moves like ``runner``. It never looks ahead, so it spends walls that a
+search would keep; what it tests is whether its opponent converts the race it is left with, often
+with this pawn pacing in its way (a runner whose path is blocked by the other pawn steps aside and
+back).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def block_step(pos: Position) -> Step | None:
 
     ``None`` when the side to move has no walls, leads the race itself (its path strictly
     shorter), or has no legal wall that lengthens the other pawn's path. Otherwise the wall that
-    gains most: the other path's growth minus the mover's (ties: first in slot order).
+    lengthens the other pawn's path most (ties: the one that lengthens the mover's own path least,
+    then the first in slot order).
     """
     me, op = pos.turn, 1 - pos.turn
     if not pos.walls_left[me]:

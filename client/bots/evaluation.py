@@ -13,8 +13,8 @@ from shared.quoridor import Position, Step
 from shared.quoridor.geometry import GOAL_ROWS, H_SLOTS, H_STEPS, V_SLOTS, V_STEPS
 
 __all__ = [
-    "WIN", "KNOWN_WIN", "STEP", "TEMPO", "WALL_VALUES", "LEAD", "WallOption",
-    "distance_from", "path_from", "path_blockers", "evaluate", "wall_options",
+    "WIN", "KNOWN_WIN", "STEP", "TEMPO", "WALL_VALUES", "LEAD", "DECIDED_LEAD", "WallOption",
+    "distance_from", "path_from", "path_blockers", "evaluate", "wall_options", "won_race",
 ]
 
 #: Score of a won game (minus the plies it takes, so quicker wins score higher).
@@ -26,14 +26,20 @@ KNOWN_WIN = 50_000
 STEP = 100
 #: Bonus of the side to move: in a pure race the mover wins ties, so half a step (ties score +50, not 0).
 TEMPO = 50
-#: Worth of holding n walls (index n): one step each, so a wall is placed only when it gains more
-#: than a step net. Tuned against ``defender``: a concave table (cheap first walls) spent all ten
-#: early and was then walled in by an opponent who had kept its own; 0.9 to 1.1 steps per wall won
-#: every tuning game, 1.2 and more lost some.
-WALL_VALUES = tuple(STEP * n for n in range(11))
+#: Worth of holding n walls (index n): two steps each, so a wall is placed only when it gains more
+#: than two steps net. Tuned against ``defender`` from seeded openings (games in pairs, colours
+#: swapped; searches of a fixed node count): at one step a wall ``strong`` spent all ten early, each
+#: for three or four steps of the other path, and was walled in near its goal by an opponent who had
+#: kept its own (35 of 40 won); 1.5 steps won 37 of 40, 2 steps 194 of 200 (190 of 200 on other
+#: openings), 2.5 steps 75 of 80, 3 steps 56 of 80. Tables with the last walls dearer, and a bonus
+#: for the only side holding walls, did no better than the straight line.
+WALL_VALUES = tuple(2 * STEP * n for n in range(11))
 #: Worth of one step of lead in a decided race: a tie-break among moves that bring the winner equally
 #: close, far below a step of its path, so that no wall and no stand in the loser's way pays for a step.
 LEAD = 10
+#: Plies a side must be ahead for its race to be decided (``won_race``): it reaches its goal this many
+#: plies before the other even if the other pawn jumps over it once on the way (a jump gains a step).
+DECIDED_LEAD = 3
 
 
 def distance_from(seed: int, goal: int, opened: tuple[int, int, int, int]) -> int | None:
@@ -94,22 +100,41 @@ def evaluate(pos: Position, d0: int, d1: int) -> int:
     """Static score for the side to move (higher is better) given both path lengths ``d0``, ``d1``.
 
     An open race scores its margin (``STEP`` a step, ``TEMPO`` to the mover) and the walls in
-    hand. A decided one (the trailing side has no walls left) scores ``KNOWN_WIN`` to the winner less
-    ``STEP`` per step of the winner's path, with the margin only a tie-break (``LEAD``) and its walls
-    in hand kept: the winner gains by walking home and by nothing else. Scored by the margin instead,
-    a step home and a step that holds the loser back (a pawn standing in its way, a wall) tie, and the
-    searcher walked back and forth in the loser's way until the step cap.
+    hand (``WALL_VALUES``). A decided one (``won_race``: the trailing side has no walls left and the
+    leader is ``DECIDED_LEAD`` plies ahead) scores ``KNOWN_WIN`` to the winner less ``STEP`` per step
+    of the winner's path, with the margin only a tie-break (``LEAD``) and its walls in hand kept: the
+    winner gains by walking home and by nothing else. Scored by the margin instead, a step home and a
+    step that holds the loser back (a pawn standing in its way, a wall) tie, and the searcher walked
+    back and forth in the loser's way until the step cap.
     """
     me = pos.turn
     d_me, d_op = (d0, d1) if me == 0 else (d1, d0)
     w_me, w_op = pos.walls_left[me], pos.walls_left[1 - me]
     race = d_op - d_me   # >= 0: the mover wins a pure race
-    # A race the trailing side has no walls to change is decided (pawn jumps aside).
-    if race >= 0 and not w_op:
+    # ``won_race`` inlined (the hot path): the mover is 2 * race + 1 plies ahead, the other side
+    # 1 - 2 * race; at least DECIDED_LEAD (3) means race >= 1 for the mover and race <= -2 for the other.
+    if race >= 1 and not w_op:
         return KNOWN_WIN - STEP * d_me + LEAD * race + WALL_VALUES[w_me]
-    if race < 0 and not w_me:
+    if race <= -2 and not w_me:
         return -KNOWN_WIN + STEP * d_op + LEAD * race - WALL_VALUES[w_op]
     return STEP * race + TEMPO + WALL_VALUES[w_me] - WALL_VALUES[w_op]
+
+
+def won_race(pos: Position, player: int) -> bool:
+    """True when ``player``'s race is decided in its favour: nothing but its own moves can stop it.
+
+    The other side has no walls left, and ``player`` reaches its goal row at least ``DECIDED_LEAD``
+    plies before the other would if both walked their shortest paths: to move, its path is at least
+    a step shorter; not to move, at least two. One step to spare covers the step the other pawn
+    gains by jumping over this one where their paths cross; a pure race (no step to spare) can be
+    lost that way. ``False`` when the game is over or a pawn has no path.
+    """
+    other = 1 - player
+    mine, theirs = pos.distance(player), pos.distance(other)
+    if pos.walls_left[other] or mine is None or theirs is None or pos.is_over():
+        return False
+    ahead = 2 * (theirs - mine) + (1 if pos.turn == player else -1)
+    return ahead >= DECIDED_LEAD
 
 
 class WallOption(NamedTuple):

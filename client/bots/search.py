@@ -5,12 +5,22 @@ by the (hashable) ``Position``. The walls searched are only those that lengthen 
 shortest path (``wall_options``), best few first by static score; pawn moves are all searched.
 The clock is checked at every node: when the budget is spent the running iteration is
 abandoned and the best move of the last completed one is played.
+
+The table is kept from move to move (``StrongPlayer`` clears it between games). A win or loss in it
+is stored as plies from its own position, and is taken only by a node that searches at least that
+many plies (``_within``): every win the search reports is then within the depth it searched, the
+quickest one there is, so an iteration that finds one may end the search.
+
+A line that comes back to a position the game has been in (``search``'s ``seen``) ends there, at
+``-REPETITION`` for the side that searches: going round in circles gains nothing, and a game that
+goes round until the step cap is lost by the side that thinks more. The set only grows during a
+game, so a score in the table that counted such a line stays right for the rest of it.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import NamedTuple
 
 from shared.quoridor import Position, Step
@@ -21,6 +31,11 @@ from .evaluation import WIN, distance_from, evaluate, wall_options
 __all__ = ["Searcher", "SearchResult"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: What coming back to a position of the game costs the side that searches (two steps below an even
+#: game). Scored like any other position, a repeated one is as good as the last time, and a searcher
+#: that saw no gain in going on paced between two cells while the other pawn paced too, until the step
+#: cap, which goes to the side that thought less: seldom the one that searches.
+REPETITION = 200
 _MATE_BOUND = WIN - 1000          # scores beyond this are wins (or losses) found by the search
 _INFINITY = 10 * WIN
 
@@ -59,6 +74,9 @@ class Searcher:
         self.table_limit = table_limit
         self.clock = clock
         self.table: dict[Position, tuple[int, int, int, Step | None]] = {}
+        #: The positions of the game so far (``search``'s ``seen``) and the side that searches.
+        self.seen: Collection[Position] = ()
+        self.root_turn = 0
         self.nodes = 0
         self.deadline = 0.0
 
@@ -67,11 +85,16 @@ class Searcher:
         self.table.clear()
 
     # -- the root -------------------------------------------------------------------------
-    def search(self, pos: Position, budget_s: float) -> SearchResult:
-        """The best step for the side to move found within ``budget_s`` seconds (plus one node's work)."""
+    def search(self, pos: Position, budget_s: float, seen: Collection[Position] = ()) -> SearchResult:
+        """The best step for the side to move found within ``budget_s`` seconds (plus one node's work).
+
+        ``seen`` holds the positions the game has been in: a line that comes back to one of them scores
+        ``-REPETITION`` for the side to move at ``pos``, whoever is to move there.
+        """
         start = self.clock()
         self.deadline = start + budget_s
         self.nodes = 0
+        self.seen, self.root_turn = seen, pos.turn
         if len(self.table) > self.table_limit:
             self.table.clear()
         d0, d1 = pos.distance(0), pos.distance(1)
@@ -95,8 +118,9 @@ class Searcher:
                 break
             result = SearchResult(step, score, depth, self.nodes, 0.0)
             elapsed = self.clock() - start
-            # A decided game needs no deeper look; and the next iteration costs several times
-            # this one, so starting it late would only be thrown away.
+            # A decided game needs no deeper look (its win or loss lies within this depth, the
+            # quickest there is); and the next iteration costs several times this one, so starting
+            # it late would only be thrown away.
             if abs(score) > _MATE_BOUND or elapsed > budget_s * 0.3:
                 break
         return result._replace(nodes=self.nodes, elapsed=self.clock() - start)
@@ -130,6 +154,8 @@ class Searcher:
         self.nodes += 1
         if self.clock() > self.deadline:
             raise _Timeout()
+        if pos in self.seen:
+            return -REPETITION if pos.turn == self.root_turn else REPETITION
         if depth <= 0:
             return evaluate(pos, d0, d1)
         entry = self.table.get(pos)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.quoridor import ChessboardChange, Step
+from shared.quoridor import ChessboardChange, Position, Step
 
 from ..player import Player
 from .search import Searcher, SearchResult
@@ -29,6 +29,10 @@ class StrongPlayer(Player):
         self.searcher = Searcher()
         #: The last search (step, score, completed depth, nodes, seconds), for logs and tests.
         self.last_result: SearchResult | None = None
+        #: The positions of this game at this bot's turns and just after its steps: every position since
+        #: its first searched turn (the search's ``seen``; a line that comes back to one scores as a loss
+        #: of two steps). Forgotten by ``restart``.
+        self.seen: set[Position] = set()
 
     @property
     def budget_ms(self) -> float:
@@ -39,8 +43,15 @@ class StrongPlayer(Player):
     def restart(self) -> None:
         """A new game: forget the positions of the last one."""
         self.searcher.clear()
+        self.seen.clear()
 
     def next_step(self, change: ChessboardChange) -> Step:
         """The searched best step; ``Step()`` when no step is legal."""
-        self.last_result = self.searcher.search(self.position, self.budget_ms / 1000)
-        return self.last_result.step or Step()
+        pos = self.position
+        self.seen.add(pos)
+        self.last_result = self.searcher.search(pos, self.budget_ms / 1000, self.seen)
+        step = self.last_result.step
+        if step is None:
+            return Step()
+        self.seen.add(pos.apply(step))
+        return step

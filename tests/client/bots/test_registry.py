@@ -2,13 +2,21 @@
 
 import pytest
 
-from client.bots import BOTS, DefenderPlayer, RandomPlayer, RunnerPlayer, StrongPlayer, make_bot
+from client.bots import (
+    BOTS,
+    BlockerPlayer,
+    DefenderPlayer,
+    RandomPlayer,
+    RunnerPlayer,
+    StrongPlayer,
+    make_bot,
+)
 from client.player import Player
 
 
 def test_the_five_bots_are_registered_weakest_first():
     assert list(BOTS) == ["random", "runner", "blocker", "defender", "strong"]
-    assert BOTS["random"] is RandomPlayer and BOTS["runner"] is RunnerPlayer
+    assert BOTS["random"] is RandomPlayer and BOTS["runner"] is RunnerPlayer and BOTS["blocker"] is BlockerPlayer
     assert BOTS["defender"] is DefenderPlayer and BOTS["strong"] is StrongPlayer
 
 

@@ -1,12 +1,22 @@
 """``strong`` and its search: wins and saves in one, races, and how it keeps to its time budget."""
 
-import itertools
-
 import pytest
 
-from client.bots import StrongPlayer
+from client.bots import DefenderPlayer, StrongPlayer
 from client.bots.search import Searcher
-from shared.quoridor import Position, parse_position
+from client.driver import BotDriver
+from client.match import play_game
+from client.player import Player
+from shared.quoridor import (
+    GameStatus,
+    Position,
+    find_ruleset,
+    parse_position,
+    parse_step,
+    position_text,
+)
+from shared.referee import RefereeSettings
+from tests.clocks import TickingClock
 
 BUDGET_MS = 40   # small: these positions are decided within a ply or two
 
@@ -49,8 +59,7 @@ def test_strong_completes_at_least_one_iteration_within_its_budget(ask):
 
 
 def test_search_stops_when_its_clock_passes_the_budget():
-    ticks = itertools.count()
-    searcher = Searcher(clock=lambda: next(ticks) / 1000)   # every clock read is one more millisecond
+    searcher = Searcher(clock=TickingClock(0.001))   # every clock read is one more millisecond
     pos = Position.initial()
     result = searcher.search(pos, 0.050)
     assert result.step in pos.legal_steps()
@@ -60,8 +69,7 @@ def test_search_stops_when_its_clock_passes_the_budget():
 
 
 def test_search_with_its_budget_already_spent_still_answers_legally():
-    ticks = itertools.count()
-    searcher = Searcher(clock=lambda: float(next(ticks)))   # one second per read
+    searcher = Searcher(clock=TickingClock(1.0))   # one second per read
     pos = parse_position("c4 g6 1 6 5 c3h,e5h,e6v,g4h,b7v,f7h,d2v,h5v,a4h")
     result = searcher.search(pos, 0.001)
     assert result.depth == 0 and result.step in pos.legal_steps()
@@ -86,13 +94,51 @@ def test_strong_budget_is_at_most_40_percent_of_the_time_limit(limit, budget):
     assert bot.budget_ms == pytest.approx(budget)
 
 
-def test_strong_keeps_to_a_150_ms_limit_in_a_local_match():
-    from client.match import play_match
-    from shared.quoridor import GameStatus, find_ruleset
-    from shared.referee import RefereeSettings
-
+@pytest.mark.parametrize("strong_seat", [0, 1])
+def test_strong_keeps_to_a_150_ms_limit_in_a_local_match(strong_seat):
+    # One counting clock for the referee and the searcher: a read is 0.1 ms (about a node's work), so a
+    # step is charged the nodes it searched and the game is the same on any machine.
+    clock = TickingClock(0.0001)
+    strong = StrongPlayer("strong")
+    strong.searcher = Searcher(clock=clock)
+    bots: list[Player] = [DefenderPlayer("defender"), DefenderPlayer("defender")]
+    bots[strong_seat] = strong
+    names = ("strong", "defender") if strong_seat == 0 else ("defender", "strong")
     settings = RefereeSettings(find_ruleset("course"), 150, 3, 100)      # quoridor-match -t 150
-    strong, _, games = play_match(("strong", "defender"), 2, settings, log_dir=None)
-    late = [r for game in games for r in game.records
-            if r.player == "strong" and r.status in (GameStatus.TIMEOUT, GameStatus.RULES_BREAKER)]
-    assert late == [] and strong.violations == 0
+    game = play_game((BotDriver(bots[0]), BotDriver(bots[1])), names, settings, clock)
+    assert strong.budget_ms == pytest.approx(60.0)
+    own = [r for r in game.records if r.player == "strong"]
+    assert own and all(r.status in (GameStatus.OK, GameStatus.WIN) for r in own)
+    assert game.outcome.winner == strong_seat and game.outcome.violations[strong_seat] == 0
+    # The search stops at its 60 ms budget (plus a node's work): far inside the limit, never near it.
+    assert max(r.thinking_ms or 0 for r in own) <= 70
+
+
+#: From a game ``strong`` lost on the step cap to ``defender``: far ahead (6 steps to go, 22 for the other
+#: pawn) but not decided (``defender`` kept 2 walls), it paced f4 g4 while ``defender`` paced f2 f3 in its
+#: way, each position as good as the last time, for 80 moves.
+PACED = "e1h,g1h,c2h,f4h,h4h,d6h,d2v,e2v,f2v,c3v,c5v,e5v"
+
+
+def test_a_searcher_told_the_games_positions_does_not_come_back_to_one():
+    pos = parse_position(f"f3 g4 1 6 2 {PACED}")
+    back = parse_step("f4")
+    assert Searcher(clock=TickingClock(1e-6)).search(pos, 0.003).step == back   # no worse, for all it knows
+    result = Searcher(clock=TickingClock(1e-6)).search(pos, 0.003, {pos, pos.apply(back)})
+    assert result.step is not None and result.step != back
+
+
+@pytest.mark.parametrize("text", [f"f3 e4 1 6 2 {PACED}", f"f2 f4 1 6 2 {PACED}"])
+def test_strong_kept_all_game_makes_progress_where_it_paced_until_the_step_cap(text, ask):
+    strong = StrongPlayer("strong", time_budget_ms=3)
+    strong.searcher = Searcher(clock=TickingClock(1e-6))   # 3,000 clock reads (about nodes) a search
+    defender = DefenderPlayer("defender")
+    pos = parse_position(text)
+    seat = pos.turn
+    mine: list[Position] = []
+    while not pos.is_over() and len(mine) < 40:
+        if pos.turn == seat:
+            assert pos not in mine, f"strong came back to {position_text(pos)}"
+            mine.append(pos)
+        pos = pos.apply(ask(strong if pos.turn == seat else defender, pos))
+    assert pos.winner() == seat
