@@ -2,16 +2,20 @@
 
 Runs a server process (``quoridor-server -n 100``: 50 games at once), 100 bots in a second process
 and, in the second run, 100 spectator connections (as the pages are: ``hello`` spectator, ``watch
-"*"``) in a third, each reading every update. Prints, against their targets:
+"*"``) in a third, each reading every frame (``LeanSpectator``, or websockets' own parser with
+``--reader websockets``). Prints the load average before and after (the figures depend on it: the
+machine's cores are shared) and, against their targets:
 
 1. the bots' p99 added delay (from sending a step to the next ``turn``, minus the opponent's
    fixed thinking time), with spectators beside the same run without: at most +2 ms;
 2. how long a step's ``game_update`` takes to reach a spectator (from the bot's send; both
    processes stamp with CLOCK_MONOTONIC, which is one clock on Linux): p99 at most 20 ms;
-3. the game page's redraw of one step of a 200-step game in chromium (``performance.now()``):
-   p99 at most 16 ms (skipped without chromium).
+3. the game page's redraw of one step of a 200-step game in chromium (``performance.now()`` around
+   ``render`` and the layout it forces, on the real page with its stylesheet): median, p99 and max over
+   600 redraws, step after step and jumping: p99 at most 16 ms (skipped without chromium).
 
 Usage: .venv/bin/python bench/web_spectators.py [--seconds 15] [--think-ms 100] [--spectators 100]
+       [--only spectators|redraw] [--reader lean|websockets] [--repeat 1]
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,15 +99,93 @@ async def bots(port: int, count: int, think_s: float, seconds: float, out: Path)
 
 
 # -- the spectators (a child process) ---------------------------------------------------------------
-async def spectators(port: int, count: int, seconds: float, out: Path) -> None:
-    """``count`` spectators on the bench's sans-I/O client links (cheap: the server is measured, not them)."""
+class LeanSpectator(asyncio.Protocol):
+    """A spectator that reads every frame at little cost: websockets' ``ClientProtocol`` for the handshake and
+    what it sends, then the server's frames (RFC 6455 5.2: unmasked, never fragmented by this server) read
+    straight off the bytes.
+
+    A hundred of them in one process read ~40,000 frames a second: on websockets' own parser that is a
+    fifth of a core, taken from the two the server and the bots share; a browser reads on its own machine.
+    ``on_text`` gets each text message and the moment its bytes arrived (stamped first, as the server does).
+    """
+
+    def __init__(self, url: str, on_text: Callable[[str, float], None]) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        self.protocol = ClientProtocol(parse_uri(url))
+        self.on_text = on_text
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        if not self.opened.done():       # the handshake's response: the server sends nothing more before hello
+            self.protocol.receive_data(data)
+            self.protocol.events_received()
+            if self.protocol.handshake_exc is not None:
+                self.opened.set_exception(self.protocol.handshake_exc)
+            elif self.protocol.state.name == "OPEN":
+                self.opened.set_result(None)
+            return
+        buf = self.buffer
+        buf += data
+        at, size = 0, len(buf)
+        while size - at >= 2:
+            first, length = buf[at], buf[at + 1] & 0x7F
+            head = 2
+            if length == 126:
+                if size - at < 4:
+                    break
+                length, head = int.from_bytes(buf[at + 2:at + 4], "big"), 4
+            elif length == 127:
+                if size - at < 10:
+                    break
+                length, head = int.from_bytes(buf[at + 2:at + 10], "big"), 10
+            if size - at < head + length:
+                break
+            payload = bytes(buf[at + head:at + head + length])
+            at += head + length
+            opcode = first & 0x0F
+            if opcode == 0x1:
+                self.on_text(payload.decode(), now)
+            elif opcode == 0x9:                   # a ping: answered, as a browser does
+                self.protocol.send_pong(payload)
+                self._flush()
+        del buf[:at]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError(f"connection lost during the handshake: {exc}"))
+
+    def send_text(self, data: bytes) -> None:
+        """Send one text message."""
+        self.protocol.send_text(data)
+        self._flush()
+
+    def _flush(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data and self.transport is not None:
+                self.transport.write(data)
+
+
+async def spectators(port: int, count: int, seconds: float, out: Path, reader_kind: str = "lean") -> None:
+    """``count`` spectators, each reading every frame (``lean``: ``LeanSpectator``; ``websockets``: the bench's
+    sans-I/O client links, websockets' parser for every frame)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from ws_link import open_link
     seen: list[tuple[str, int, float]] = []
     frames = [0]
     gate = asyncio.Semaphore(16)         # the server admits 32 connections per address before their hello
+    loop = asyncio.get_running_loop()
 
-    def reader(record: bool):
+    def reader(record: bool) -> Callable[[str, float], None]:
         def on_text(text: str, now: float) -> None:
             frames[0] += 1
             # Every spectator reads every frame; a tenth of them parse the updates and record them.
@@ -111,10 +194,15 @@ async def spectators(port: int, count: int, seconds: float, out: Path) -> None:
                 seen.append((frame["game"], frame["turn"], now))
         return on_text
 
-    links = []
+    links: list = []
     for i in range(count):
         async with gate:
-            link = await open_link(f"ws://127.0.0.1:{port}/", reader(i % 10 == 0))
+            url, on_text = f"ws://127.0.0.1:{port}/", reader(i % 10 == 0)
+            if reader_kind == "lean":
+                _, link = await loop.create_connection(lambda u=url, t=on_text: LeanSpectator(u, t), "127.0.0.1", port)
+                await asyncio.wait_for(link.opened, 30)
+            else:
+                link = await open_link(url, on_text)
             link.send_text(json.dumps({"type": "hello", "protocol": 1, "role": "spectator", "key": f"page{i}"}).encode())
             link.send_text(b'{"type": "watch", "game": "*"}')
             links.append(link)
@@ -125,8 +213,23 @@ async def spectators(port: int, count: int, seconds: float, out: Path) -> None:
 def child(role: str, args: argparse.Namespace, port: int, out: Path) -> subprocess.Popen:
     return subprocess.Popen([PY, __file__, "--child", role, "--port", str(port), "--out", str(out),
                              "--seconds", str(args.seconds), "--think-ms", str(args.think_ms),
-                             "--spectators", str(args.spectators), "--players", str(args.players)],
+                             "--spectators", str(args.spectators), "--players", str(args.players),
+                             "--reader", args.reader],
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def wait_for_port(port: int, server: subprocess.Popen, timeout_s: float = 60.0) -> None:
+    """Wait until the server listens on ``port`` (a busy machine starts it slowly); raise if it never does."""
+    until = time.monotonic() + timeout_s
+    while time.monotonic() < until:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with {server.returncode} before it listened")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server did not listen on port {port} within {timeout_s:g} s")
 
 
 def run(args: argparse.Namespace, with_spectators: bool) -> dict:
@@ -136,7 +239,7 @@ def run(args: argparse.Namespace, with_spectators: bool) -> dict:
                                "--data-dir", str(work / "data"), "--view", "plain"],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(1.5)
+        wait_for_port(port, server)
         watchers = child("spectators", args, port, work / "spectators.json") if with_spectators else None
         if watchers is not None:
             time.sleep(1.0)
@@ -153,51 +256,139 @@ def run(args: argparse.Namespace, with_spectators: bool) -> dict:
     return result
 
 
-def page_redraw_ms() -> float | None:
-    """The p99 of one step's redraw of a 200-step game in chromium, or None without a browser."""
+#: Redraws measured (after ``REDRAW_WARMUP`` unmeasured ones), each in its own animation frame.
+REDRAWS = 600
+REDRAW_WARMUP = 60
+
+#: A 200-step game for the game page, built in the page: both pawns walk up and down, a wall every 10th step.
+SYNTHETIC_GAME = """() => {
+  const steps = [], walls = [];
+  for (let i = 0; i < 200; i++) {
+    const seat = i % 2, k = Math.floor(i / 2) % 8;
+    if (i % 10 === 9 && walls.length < 20) walls.push([[1 + (walls.length % 4) * 2, 1 + Math.floor(walls.length / 4) + (walls.length % 2) * 4], [3 + (walls.length % 4) * 2, 1 + Math.floor(walls.length / 4) + (walls.length % 2) * 4]]);
+    steps.push({type: "game_update", game: "bench", players: ["a", "b"], turn: i, seat, move: [5, 1 + k], wall: null,
+      notation: "e" + (1 + k), status: i % 37 === 0 ? 7 : 0, clocks_ms: [i, i], thinking_ms: 10 + (i * 7) % 90,
+      reason: i % 37 === 0 ? "the wall crosses another" : "", over: false,
+      board: {pawns: [[5, 1 + k], [5, 9 - k]], walls: walls.slice(), walls_left: [10 - Math.ceil(walls.length / 2), 10 - Math.floor(walls.length / 2)]}});
+  }
+  window.quoridorPlayer.mount({type: "game_record", game: "bench", players: ["a", "b"], steps, live: false,
+                               result: null, problems: []}, 0);
+}"""
+
+#: Redraws in the page: ``order`` picks the steps (``next``: one after another as the arrow key goes; ``jump``:
+#: anywhere, as the slider goes); each is ``render(step)`` plus the layout it forces, timed with performance.now().
+MEASURE = """([order, count, warmup]) => new Promise(done => {
+  const player = window.quoridorPlayer, times = [];
+  let i = 0;
+  function next() {
+    const step = order === "next" ? 1 + i % 200 : 1 + (i * 37) % 200;
+    const a = performance.now();
+    player.render(step);
+    document.body.offsetHeight;                      // the style and layout the redraw causes, included
+    const t = performance.now() - a;
+    if (i >= warmup) times.push(t);
+    if (++i < count + warmup) requestAnimationFrame(next); else done(times);
+  }
+  requestAnimationFrame(next);
+})"""
+
+
+def page_redraws_ms() -> dict[str, list[float]] | None:
+    """Redraw times (ms) of one step of a 200-step game on the real game page (its HTML, CSS and modules) in
+    chromium, by order (``next``, ``jump``); None without a browser.
+
+    The page is served from ``shared/web/static`` by Playwright's request routing at a made-up origin, so
+    it keeps ``?step=N`` in its URL as on a server; its websocket finds no server, which changes nothing drawn.
+    """
     chromium = "/usr/lib/chromium/chromium"
     if not os.path.exists(chromium):
         return None
     from playwright.sync_api import sync_playwright
 
-    from client.replay.webpage import inline_modules
-    script = inline_modules("board.js", "player.js")
+    from server.web.http import CONTENT_TYPES
+    from shared.web import PAGES, STATIC
+
+    def serve(route) -> None:
+        path = route.request.url.split("://", 1)[1].split("/", 1)[1].split("?", 1)[0]
+        name = PAGES.get("/" + path) if not path.startswith("static/") else path[len("static/"):]
+        target = STATIC / name if name else None
+        if target is None or not target.is_file():
+            route.fulfill(status=404, body="not found")
+            return
+        route.fulfill(status=200, body=target.read_bytes(),
+                      content_type=CONTENT_TYPES["." + name.rsplit(".", 1)[-1]])
+
     profile = tempfile.mkdtemp(prefix="web-bench-chromium-")
+    results: dict[str, list[float]] = {}
     with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(profile, executable_path=chromium, headless=True, args=[
+        context = p.chromium.launch_persistent_context(profile, executable_path=chromium, headless=True,
+                                                       viewport={"width": 1920, "height": 1080}, args=[
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
         page = context.new_page()
-        page.set_content('<div id="player"></div>')
-        page.add_script_tag(content=script + """
-            const steps = [];
-            const walls = [];
-            for (let i = 0; i < 200; i++) {
-              const seat = i % 2, k = Math.floor(i / 2) % 8;
-              if (i % 10 === 9 && walls.length < 20) walls.push([[1 + (walls.length % 4) * 2, 1 + Math.floor(walls.length / 4) + (walls.length % 2) * 4], [3 + (walls.length % 4) * 2, 1 + Math.floor(walls.length / 4) + (walls.length % 2) * 4]]);
-              steps.push({type: "game_update", game: "bench", players: ["a", "b"], turn: i, seat, move: [5, 1 + k], wall: null,
-                notation: "e" + (1 + k), status: i % 37 === 0 ? 7 : 0, clocks_ms: [i, i], thinking_ms: 10 + (i * 7) % 90,
-                reason: "", over: false, board: {pawns: [[5, 1 + k], [5, 9 - k]], walls: walls.slice(), walls_left: [10, 10]}});
-            }
-            window.player = new GamePlayer(document.getElementById('player'), {url: false});
-            window.player.mount({game: "bench", players: ["a", "b"], steps, live: false, result: null, problems: []}, 0);
-        """)
-        times = page.evaluate("""() => new Promise(done => {
-            const t = []; let i = 0;
-            function next() {
-              const a = performance.now(); window.player.render(1 + (i * 37) % 200);
-              document.body.offsetHeight;            // layout included
-              t.push(performance.now() - a);
-              if (++i < 400) requestAnimationFrame(next); else done(t);
-            }
-            requestAnimationFrame(next);
-        })""")
+        page.route("http://bench.invalid/**", serve)
+        page.goto("http://bench.invalid/game?game=bench")
+        page.wait_for_function("() => window.quoridorPlayer !== undefined")
+        page.evaluate(SYNTHETIC_GAME)
+        for order in ("next", "jump"):
+            results[order] = page.evaluate(MEASURE, [order, REDRAWS, REDRAW_WARMUP])
         context.close()
-    return percentile(times, 0.99)
+    return results
 
 
 def mark(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
+
+
+def spectator_figures(args: argparse.Namespace) -> None:
+    """Run the tournament without and with the spectators (``--repeat`` pairs, alternating), and print the
+    delays against their targets: each pair's, then each figure's median when there are several."""
+    print(f"{args.players} bots ({args.players // 2} games at once), think {args.think_ms:g} ms, "
+          f"{args.seconds:g} s per run, {args.spectators} spectators in the second run of each pair "
+          f"({args.reader} reader)")
+    pairs = []
+    for n in range(args.repeat):
+        alone = run(args, False)
+        watched = run(args, True)
+        p99_alone = percentile(alone["delays"], 0.99) * 1000
+        p99_watched = percentile(watched["delays"], 0.99) * 1000
+        sent = {(g, t): at for g, t, at in watched["sent"]}
+        reach = [(at - sent[(g, t)]) * 1000 for g, t, at in watched["seen"] if (g, t) in sent]
+        pair = (p99_alone, p99_watched, percentile(reach, 0.5), percentile(reach, 0.99),
+                percentile(alone["delays"], 0.5) * 1000)
+        pairs.append(pair)
+        label = f"pair {n + 1}: " if args.repeat > 1 else ""
+        print(f"{label}steps: {len(alone['delays'])} alone, {len(watched['delays'])} watched; "
+              f"updates recorded: {len(reach)} ({watched.get('frames', 0)} frames read by the spectators); "
+              f"load average {os.getloadavg()[0]:.2f}")
+        print_pair(label, *pair)
+    if args.repeat > 1:
+        print_pair("medians: ", *(sorted(p[i] for p in pairs)[len(pairs) // 2] for i in range(5)))
+
+
+def print_pair(label: str, p99_alone: float, p99_watched: float, p50_reach: float, p99_reach: float,
+               p50_alone: float) -> None:
+    """One pair of runs against the targets (and the bots' own p50 alone: the machine's floor for both)."""
+    added = p99_watched - p99_alone
+    print(f"{label}bots' p99 added delay: {p99_alone:.2f} ms alone, {p99_watched:.2f} ms watched: "
+          f"{added:+.2f} ms (target <= +2 ms) {mark(added <= 2)}")
+    print(f"{label}step -> spectator: p50 {p50_reach:.2f} ms, p99 {p99_reach:.2f} ms "
+          f"(target <= 20 ms) {mark(p99_reach <= 20)}; beside the bots' added delay without spectators "
+          f"(two trips through the server): p50 {p50_alone:.2f} ms, p99 {p99_alone:.2f} ms")
+
+
+def redraw_figures() -> None:
+    """Measure the game page's redraws in chromium and print them against the target."""
+    redraws = page_redraws_ms()
+    if redraws is None:
+        print("game page redraw: skipped (no chromium: apt-get install chromium)")
+    else:
+        for order, what in (("next", "step after step (arrow key)"), ("jump", "any step (slider)")):
+            times = redraws[order]
+            p99 = percentile(times, 0.99)
+            print(f"game page redraw of one step, 200-step game, {what}: {len(times)} redraws, median "
+                  f"{percentile(times, 0.5):.2f} ms, p99 {p99:.2f} ms, max {max(times):.2f} ms "
+                  f"(target p99 <= 16 ms) {mark(p99 <= 16)}")
 
 
 def main() -> int:
@@ -206,6 +397,11 @@ def main() -> int:
     parser.add_argument("--think-ms", type=float, default=100.0, help="each bot's thinking time (default 100 ms)")
     parser.add_argument("--players", type=int, default=100, help="bots (default 100: 50 games at once)")
     parser.add_argument("--spectators", type=int, default=100, help="spectator connections (default 100)")
+    parser.add_argument("--only", choices=["spectators", "redraw"], help="run one of the two parts only")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="pairs of runs (without, with spectators), alternating; the median is printed too")
+    parser.add_argument("--reader", choices=["lean", "websockets"], default="lean",
+                        help="how the spectators read their frames (default lean: see LeanSpectator)")
     parser.add_argument("--child", choices=["bots", "spectators"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -219,30 +415,14 @@ def main() -> int:
             asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
         except ImportError:
             pass
-        asyncio.run(spectators(args.port, args.spectators, args.seconds + 2, args.out))
+        asyncio.run(spectators(args.port, args.spectators, args.seconds + 2, args.out, args.reader))
         return 0
-    print(f"{args.players} bots ({args.players // 2} games at once), think {args.think_ms:g} ms, "
-          f"{args.seconds:g} s per run, {args.spectators} spectators in the second run")
-    alone = run(args, False)
-    watched = run(args, True)
-    p99_alone = percentile(alone["delays"], 0.99) * 1000
-    p99_watched = percentile(watched["delays"], 0.99) * 1000
-    sent = {(g, t): at for g, t, at in watched["sent"]}
-    reach = [(at - sent[(g, t)]) * 1000 for g, t, at in watched["seen"] if (g, t) in sent]
-    print(f"steps: {len(alone['delays'])} alone, {len(watched['delays'])} watched; "
-          f"updates recorded: {len(reach)} ({watched.get('frames', 0)} frames read by the spectators)")
-    added = p99_watched - p99_alone
-    print(f"bots' p99 added delay: {p99_alone:.2f} ms alone, {p99_watched:.2f} ms watched: "
-          f"{added:+.2f} ms (target <= +2 ms) {mark(added <= 2)}")
-    p99_reach = percentile(reach, 0.99)
-    print(f"step -> spectator: p50 {percentile(reach, 0.5):.2f} ms, p99 {p99_reach:.2f} ms "
-          f"(target <= 20 ms) {mark(p99_reach <= 20)}")
-    redraw = page_redraw_ms()
-    if redraw is None:
-        print("game page redraw: skipped (no chromium: apt-get install chromium)")
-    else:
-        print(f"game page redraw of one step (200-step game): p99 {redraw:.2f} ms (target <= 16 ms) "
-              f"{mark(redraw <= 16)}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    if args.only != "redraw":
+        spectator_figures(args)
+    if args.only != "spectators":
+        redraw_figures()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -24,7 +24,7 @@ from shared.protocol import ErrorMessage, dump
 
 from .settings import Limits
 
-__all__ = ["Peer", "Encoded", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY"]
+__all__ = ["Peer", "Encoded", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "FRAME_OVERHEAD"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -32,6 +32,8 @@ log = logging.getLogger("quoridor.server")
 FLOOD_MEMORY_S = 10.0
 #: The close code for a client that broke the server's rules (RFC 6455: policy violation).
 CLOSE_POLICY = 1008
+#: Bytes a websocket frame adds to its payload from the server (RFC 6455 5.2: unmasked, at most 10).
+FRAME_OVERHEAD = 10
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,14 @@ class Link(Protocol):
     def buffered(self) -> int: ...
 
     @property
+    def high_water(self) -> int: ...
+
+    @property
     def gone(self) -> bool: ...
 
     def send_text(self, payload: bytes) -> bool: ...
+
+    def send_texts(self, payloads: list[bytes]) -> bool: ...
 
     def close(self, code: int = 1000, reason: str = "") -> None: ...
 
@@ -166,6 +173,25 @@ class Peer:
             self._watch_behind()
             return True
         return self.send_now(message)
+
+    def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None:
+        """Send several latest-state messages in order: as many as fit under the link's high-water mark as one
+        write, the rest one by one through ``send_latest`` (so a client that falls behind keeps only the newest)."""
+        if self.closed or self.link.gone:
+            return
+        framed = 0
+        if len(items) > 1 and not self.debug and not self.link.paused:
+            room = self.link.high_water - self.link.buffered
+            for _, encoded in items:
+                room -= len(encoded.payload) + FRAME_OVERHEAD
+                if room < 0:
+                    break
+                framed += 1
+            if framed and not self.link.send_texts([encoded.payload for _, encoded in items[:framed]]):
+                self.closed = True
+                return
+        for kind, encoded in items[framed:]:
+            self.send_latest(kind, encoded)
 
     def drained(self) -> None:
         """The client read its backlog: write the newest message of each kind it missed."""

@@ -74,6 +74,9 @@ class LegacyPeer:
         """Standings and game updates mean nothing to a legacy client: ignored."""
         return not self.closed
 
+    def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None:
+        """Game updates mean nothing to a legacy client: ignored."""
+
     def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
         """The legacy protocol has no error frame: log it."""
         log.info("legacy %s: %s (%s)", self.address, message, code)

@@ -217,13 +217,17 @@ class MatchRunner:
             self._queued.clear()
 
     def _dispatch(self, events: list[RefereeEvent]) -> None:
-        """Send turns, write log rows, feed spectators; the game's end settles ``run``."""
+        """Send turns, write log rows, feed spectators; the game's end settles ``run``.
+
+        The spectators hear of a step (``on_step``) after the next turn is on the wire: a bot's clock
+        never waits for the server's bookkeeping.
+        """
+        judged: list[StepJudged] = []
         for event in events:
             if isinstance(event, StepJudged):
                 assert self._writer is not None
                 self.rows.add(self._writer, event.record)
-                if self.on_step is not None:
-                    self.on_step(self, event)
+                judged.append(event)
             elif isinstance(event, TurnRequest):
                 sent_at = self.sessions[event.seat].send_turn(self.game_id, event)
                 if sent_at is None:
@@ -235,6 +239,9 @@ class MatchRunner:
                 self._disarm()
                 assert self._ended is not None
                 self._ended.set_result(event)
+        if self.on_step is not None:
+            for event in judged:
+                self.on_step(self, event)
 
     # -- the deadline -------------------------------------------------------------------------
     def _arm(self) -> None:

@@ -123,6 +123,11 @@ class WebSocketLink(asyncio.Protocol):
         return self._gone
 
     @property
+    def high_water(self) -> int:
+        """Unsent bytes above which the link is ``paused`` (the client does not keep up)."""
+        return self.settings.high_water
+
+    @property
     def buffered(self) -> int:
         """Bytes written but not yet sent to the client."""
         transport = self.transport
@@ -191,6 +196,16 @@ class WebSocketLink(asyncio.Protocol):
             return False
         self.protocol.send_text(payload)
         self._flush()
+        return True
+
+    def send_texts(self, payloads: list[bytes]) -> bool:
+        """Send several text messages (UTF-8 bytes), in order, as one write; False when the connection is not open."""
+        if not self.open:
+            return False
+        protocol = self.protocol
+        for payload in payloads:
+            protocol.send_text(payload)
+        self._flush(joined=True)
         return True
 
     def ping(self, payload: bytes = b"") -> None:
@@ -286,11 +301,15 @@ class WebSocketLink(asyncio.Protocol):
                 self.handler.received(self, payload, self._text, arrived)
         # Ping, pong and close frames are answered by ServerProtocol itself (written by _flush).
 
-    def _flush(self) -> None:
+    def _flush(self, joined: bool = False) -> None:
+        """Write what the protocol has to send; ``joined``: its chunks up to an end of stream as one write."""
         transport = self.transport
         if transport is None:
             return
-        for data in self.protocol.data_to_send():
+        chunks = self.protocol.data_to_send()
+        if joined and len(chunks) > 1 and all(chunks):
+            chunks = [b"".join(chunks)]
+        for data in chunks:
             if self._gone:
                 return
             if data:

@@ -25,6 +25,10 @@ class Fake:
         self.latest.append((kind, message.payload.decode()))
         return self.send_now(message)
 
+    def send_latest_many(self, items: list[tuple[object, Encoded]]) -> None:
+        for kind, message in items:
+            self.send_latest(kind, message)
+
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = True
 

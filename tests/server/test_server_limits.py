@@ -248,6 +248,7 @@ class FakeLink:
         self.address = "10.0.0.2"
         self.paused = paused
         self.buffered = 0
+        self.high_water = 64 * 1024
         self.gone = not open
         self.written: list[bytes] = []
         self.closes: list[tuple[int, str]] = []
@@ -259,6 +260,9 @@ class FakeLink:
         if self.paused:
             self.buffered += len(payload)
         return True
+
+    def send_texts(self, payloads: list[bytes]) -> bool:
+        return all([self.send_text(payload) for payload in payloads])
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closes.append((code, reason))

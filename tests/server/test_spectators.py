@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
+from websockets.client import ClientProtocol
+from websockets.frames import Frame
+from websockets.uri import parse_uri
+
+from server.connection import Peer
+from server.connections import GATHER_S, Connections
+from server.settings import Limits
 from server.updates import standing_rows
+from server.wire import LinkSettings, WebSocketLink
+from shared.protocol import ErrorMessage, dump
 from shared.tournament import Standings
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.support import Client, GatedBot, hello
@@ -108,3 +117,137 @@ async def test_the_table_is_built_only_when_someone_can_hear_it(make_server, mon
     await bounded(tournament)
     await bounded(asyncio.gather(*tasks))
     await eye.close()
+
+
+# -- one write per spectator and burst ------------------------------------------------------------
+class _Transport:
+    """What a WebSocketLink needs of an asyncio transport, keeping what is written (and never buffering it)."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def get_extra_info(self, name: str, default=None):
+        return ("127.0.0.1", 50000) if name == "peername" else default
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        pass
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+    def is_closing(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass
+
+
+class _Handler:
+    """The router's part for one link: a Peer, told when its client reads again."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+
+    def opened(self, link: WebSocketLink) -> bool:
+        link.peer = Peer(link, self.limits)
+        return True
+
+    def request(self, link: WebSocketLink, request):
+        return None
+
+    def ready(self, link: WebSocketLink) -> None:
+        pass
+
+    def received(self, link: WebSocketLink, payload: bytes, text: bool, arrived: float) -> None:
+        pass
+
+    def drained(self, link: WebSocketLink) -> None:
+        link.peer.drained()
+
+    def closed(self, link: WebSocketLink) -> None:
+        pass
+
+
+def _spectator_link(high_water: int = 64 * 1024) -> tuple[WebSocketLink, _Transport, ClientProtocol]:
+    """A server link after a real websocket handshake, over a transport that keeps its writes, and its client."""
+    limits = Limits()
+    link = WebSocketLink(_Handler(limits), LinkSettings(high_water=high_water))
+    transport = _Transport()
+    link.connection_made(transport)
+    client = ClientProtocol(parse_uri("ws://127.0.0.1/"))
+    client.send_request(client.connect())
+    link.data_received(b"".join(client.data_to_send()))
+    client.receive_data(b"".join(transport.writes))
+    client.events_received()
+    transport.writes.clear()
+    return link, transport, client
+
+
+def _texts(client: ClientProtocol, data: bytes) -> list[str]:
+    client.receive_data(data)
+    return [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
+
+
+def _update(game: str, n: int) -> ErrorMessage:
+    return ErrorMessage(code="rate_limited", message=f"{game} step {n}")
+
+
+async def test_a_spectators_updates_of_one_burst_go_out_in_one_write_in_order():
+    link, transport, client = _spectator_link()
+    conns = Connections(Limits())
+    conns.add(link.peer)
+    for game in ("g1", "g2", "g3"):                         # judged together (the games of a round step together)
+        conns.send_later([link.peer], _update(game, 1), kind=("game", game))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert len(transport.writes) == 1
+    assert _texts(client, transport.writes[0]) == [dump(_update(game, 1)) for game in ("g1", "g2", "g3")]
+    link.connection_lost(None)
+
+
+async def test_a_spectator_that_is_behind_keeps_only_the_newest_update_of_each_game():
+    link, transport, client = _spectator_link()
+    conns = Connections(Limits())
+    conns.add(link.peer)
+    link.pause_writing()                                     # the client stopped reading
+    for n in range(5):
+        for game in ("g1", "g2"):
+            conns.send_later([link.peer], _update(game, n), kind=("game", game))
+        await asyncio.sleep(GATHER_S * 2)
+    assert transport.writes == [] and link.peer.behind == 2
+    link.resume_writing()                                    # it reads again: the newest of each game
+    assert _texts(client, b"".join(transport.writes)) == [dump(_update("g1", 4)), dump(_update("g2", 4))]
+    link.connection_lost(None)
+
+
+async def test_a_burst_never_takes_a_spectator_past_its_high_water_mark_in_one_write():
+    link, transport, client = _spectator_link(high_water=1024)
+    conns = Connections(Limits())
+    conns.add(link.peer)
+    big = [ErrorMessage(code="rate_limited", message=f"{n}" + "x" * 600) for n in range(3)]
+    for n, message in enumerate(big):
+        conns.send_later([link.peer], message, kind=("game", f"g{n}"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert all(len(data) <= 1024 for data in transport.writes) and len(transport.writes) == 3
+    assert _texts(client, b"".join(transport.writes)) == [dump(message) for message in big]   # still in order
+    link.connection_lost(None)
+
+
+async def test_a_spectator_that_keeps_up_gets_every_step_of_a_fast_game():
+    link, transport, client = _spectator_link()
+    conns = Connections(Limits())
+    conns.add(link.peer)
+    for n in range(10):                                      # a step per pass of the loop, well within GATHER_S
+        conns.send_later([link.peer], _update("g1", n), kind=("game", "g1"))
+        await asyncio.sleep(0)
+    await asyncio.sleep(GATHER_S * 3)
+    assert _texts(client, b"".join(transport.writes)) == [dump(_update("g1", n)) for n in range(10)]
+    assert len(transport.writes) < 10                        # and they shared writes
+    link.connection_lost(None)

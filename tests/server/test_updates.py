@@ -1,11 +1,15 @@
-"""The standings rows the server sends are what the protocol model makes of the table, field for field."""
+"""What the server sends spectators is what the protocol models make of the referee's facts, field for field."""
 
 from __future__ import annotations
 
 import math
+import random
 
-from server.updates import standing_rows
-from shared.protocol import StandingRow, dump
+from server.updates import game_update, standing_rows
+from shared.gamelog.records import StepRecord
+from shared.protocol import BoardState, GameUpdate, StandingRow, cell, dump, wall
+from shared.quoridor import GameStatus, Position, Step, step_name
+from shared.referee import StepJudged
 from shared.tournament import GameResult, Standings
 
 
@@ -25,3 +29,47 @@ def test_standing_rows_are_the_validated_models_rows():
                                            and math.isfinite(table.elo_error) else None),
                                 violations=table.violations, thinking_ms=table.thinking_ms)
         assert dump(sent) == dump(validated)
+
+
+def notation(step: Step) -> str:
+    try:
+        return step_name(step)
+    except ValueError:
+        return "?"
+
+
+def validated_update(game: str, players: tuple[str, str], judged: StepJudged, over: bool) -> GameUpdate:
+    """The obvious, validated ``game_update``: the model built from the referee's facts."""
+    record, pos, step = judged.record, judged.position, judged.record.step
+    return GameUpdate(game=game, players=players, turn=record.turn or 0, seat=judged.seat,
+                      move=cell(step.new_loc) if step.is_move() else None,
+                      wall=None if step.is_move() else wall(step.new_wall),
+                      notation=notation(step),
+                      status=int(record.status), clocks_ms=judged.clocks_ms,
+                      board=BoardState(pawns=(cell(pos.pawn(0)), cell(pos.pawn(1))),
+                                       walls=[wall(w) for w in pos.walls], walls_left=pos.walls_left),
+                      over=over, reason=record.reason, thinking_ms=record.thinking_ms)
+
+
+def test_game_updates_are_the_validated_models_on_played_games():
+    rng = random.Random(16)
+    for game in range(20):
+        pos, clocks = Position.initial(), [0, 0]
+        for turn in range(60):
+            seat = turn % 2
+            steps = pos.legal_steps()
+            walls = [s for s in steps if not s.is_move()]
+            step = rng.choice(walls if walls and rng.random() < 0.4 else [s for s in steps if s.is_move()])
+            pos = pos.play(step)
+            thinking = rng.randrange(1, 900)
+            clocks[seat] += thinking
+            status = GameStatus.WIN if pos.is_over() else GameStatus.OK
+            judged = StepJudged(seat, StepRecord(f"p{seat}", step, status, thinking, turn), pos, (clocks[0], clocks[1]))
+            players = ("ann", "bob")
+            assert dump(game_update(f"g{game}", players, judged, pos.is_over())) == dump(
+                validated_update(f"g{game}", players, judged, pos.is_over())), f"game {game}, turn {turn}"
+            if pos.is_over():
+                break
+    empty = StepJudged(1, StepRecord("bob", Step(), GameStatus.TIMEOUT, 1000, 3, "late"), Position.initial(), (5, 1000))
+    assert dump(game_update("g", ("ann", "bob"), empty, False)) == dump(validated_update("g", ("ann", "bob"), empty,
+                                                                                         False))

@@ -1,12 +1,15 @@
 // One player for every game, live or finished (Kaggle's GameAdapter: mount / render / unmount).
 // A record is a game_record frame: {game, players, steps: [game_update...], result, live, problems};
 // step k shows the board after the k-th step (0: the start). Live games grow with push(update).
-import {START, boardSVG, esc} from "./board.js";
+import {START, boardSVG, esc, patchBoard} from "./board.js";
 
 const STATUS = {0: "Ok", 1: "Win", 2: "Lost", 3: "Timeout", 4: "EnemyClosed", 5: "RulesBreaker",
                 6: "InsufficientBlock", 7: "InvalidStep", 2000: "None"};
 const VIOLATION = new Set([3, 5, 6, 7]);
 const SPEEDS = [1, 2, 4, 8, 16];
+// The address bar follows the step at most this often: history.replaceState costs about as much as drawing
+// the board, and a browser ignores it when called hundreds of times in a few seconds (a held arrow key).
+const URL_EVERY_MS = 200;
 
 
 export class GamePlayer {
@@ -18,6 +21,8 @@ export class GamePlayer {
     this.step = 0;
     this.timer = null;
     this.speed = 4;
+    this.urlTimer = null;
+    this.urlWritten = -Infinity;
     this.onKey = this.onKey.bind(this);
   }
 
@@ -128,7 +133,9 @@ export class GamePlayer {
     n = Math.max(0, Math.min(this.last, Number.isFinite(n) ? Math.round(n) : 0));
     const steps = this.record.steps, s = n > 0 ? steps[n - 1] : null;
     const board = s ? s.board : START;
-    this.boardEl.innerHTML = boardSVG(board, {last: s, title: `${this.record.game}, step ${n}`});
+    const drawn = this.boardEl.firstElementChild, title = `${this.record.game}, step ${n}`;
+    if (drawn && drawn.matches("svg.board")) patchBoard(drawn, board, {last: s, title});
+    else this.boardEl.innerHTML = boardSVG(board, {last: s, title});
     const prev = this.moves.querySelector("li.current");
     if (prev) prev.classList.remove("current");
     const li = n > 0 ? this.moves.children[n - 1] : null;
@@ -151,11 +158,22 @@ export class GamePlayer {
       `<div class="walls-left"><span class="pawn-dot p0"></span> walls ${board.walls_left[0]} ` +
       `<span class="pawn-dot p1"></span> walls ${board.walls_left[1]}</div>` +
       (s && VIOLATION.has(s.status) ? `<div class="violation-note">${esc(STATUS[s.status])}${s.reason ? ": " + esc(s.reason) : ""}</div>` : "");
-    if (this.options.url) {
+    if (this.options.url) this.followURL();
+  }
+
+  /** Put ?step=N in the address bar: now, or once URL_EVERY_MS has passed since the last time (the newest step). */
+  followURL() {
+    if (this.urlTimer) return;
+    const write = () => {
+      this.urlTimer = null;
+      this.urlWritten = performance.now();
       const params = new URLSearchParams(location.search);
-      params.set("step", String(n));
+      params.set("step", String(this.step));
       history.replaceState(null, "", "?" + params.toString());
-    }
+    };
+    const wait = this.urlWritten + URL_EVERY_MS - performance.now();
+    if (wait <= 0) write();
+    else this.urlTimer = setTimeout(write, wait);
   }
 
   play() {
@@ -186,6 +204,8 @@ export class GamePlayer {
 
   unmount() {
     this.stop();
+    clearTimeout(this.urlTimer);
+    this.urlTimer = null;
     document.removeEventListener("keydown", this.onKey);
     this.root.innerHTML = "";
     this.record = null;

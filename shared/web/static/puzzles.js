@@ -6,6 +6,8 @@ nav("/puzzles");
 const $ = id => document.getElementById(id);
 const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r"};
 let conn = null, room = null, puzzle = null, state = null, solved = false;
+// Circuit repair by keys, as in the terminal: arrows move this cursor, Space/Enter turns its tile, L locks it.
+let cursor = [0, 0];
 
 function key() {
   const typed = $("key").value.trim();
@@ -52,10 +54,44 @@ function drawCircuit(data) {
   const tokens = rows(data).map(line => line.trim().split(/\s+/));
   const width = Math.max(...tokens.map(t => t.length), 1);
   const locked = new Set((data.locked || []).map(([r, c]) => r + "," + c));
+  const powered = new Set((data.powered || []).map(([r, c]) => r + "," + c));
+  cursor = [Math.min(Math.max(cursor[0], 0), tokens.length - 1), Math.min(Math.max(cursor[1], 0), width - 1)];
   grid.dataset.room = room;
+  grid.dataset.cursor = cursor.join(",");
   grid.style.setProperty("--cols", String(width));
-  grid.innerHTML = tokens.map((row, r) => row.map((token, c) =>
-    `<span class="c tile${token === "." ? " empty" : ""}${locked.has(r + "," + c) ? " locked" : ""}" data-row="${r}" data-col="${c}" data-tile="${esc(token)}" title="${esc(token)}">${tileSVG(token)}</span>`).join("")).join("");
+  grid.innerHTML = tokens.map((row, r) => row.map((token, c) => {
+    const here = r + "," + c;
+    const cls = (token === "." ? " empty" : "") + (locked.has(here) ? " locked" : "") + (powered.has(here) ? " powered" : "")
+      + (r === cursor[0] && c === cursor[1] ? " cursor" : "");
+    return `<span class="c tile${cls}" data-row="${r}" data-col="${c}" data-tile="${esc(token)}" title="${esc(token)}">${tileSVG(token)}</span>`;
+  }).join("")).join("");
+}
+
+function circuitTile(r, c) {
+  const line = rows(state)[r];
+  return line === undefined ? undefined : line.trim().split(/\s+/)[c];
+}
+
+function circuitKey(e) {
+  const step = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]}[e.key];
+  const [r, c] = cursor;
+  if (step) {
+    cursor = [r + step[0], c + step[1]];
+    drawCircuit(state);
+    return true;
+  }
+  const tile = circuitTile(r, c) || ".";
+  const movable = tile[0] === "I" || tile[0] === "L";
+  const isLocked = (state.locked || []).some(([lr, lc]) => lr === r && lc === c);
+  if (e.key === " " || e.key === "Enter") {
+    if (movable && !isLocked) act("rotate", {row: r, col: c});
+    return true;
+  }
+  if (e.key === "l" || e.key === "L") {
+    if (movable) act(isLocked ? "unlock" : "lock", {row: r, col: c});
+    return true;
+  }
+  return false;
 }
 
 function drawGrid(data) {
@@ -100,6 +136,7 @@ function start(event) {
   room = $("room").value;
   puzzle = null; solved = false;
   $("verdict").textContent = "";
+  delete $("verdict").dataset.solved;
   const request = {type: "puzzle_request", room};
   if (room === "sokoban") {
     const own = $("xsb").value.trim();
@@ -115,6 +152,7 @@ function start(event) {
       if (msg.type === "welcome") send(request);
       else if (msg.type === "puzzle") {
         puzzle = msg.puzzle; state = msg.data;
+        if (room === "circuit") cursor = Array.isArray(msg.data.source) ? [...msg.data.source] : [0, 0];
         drawGrid(msg.data); drawCounters({});
         act("leaderboard");
         $("grid").focus();
@@ -126,7 +164,12 @@ function start(event) {
           solved = true;
           const answer = room === "sokoban" ? msg.state.lurd : room === "ice" ? [...(msg.state.route || "")] : null;
           if (answer !== null) send({type: "solution", puzzle, answer});
-          else $("verdict").innerHTML = `<b class="ok">solved</b>`;
+          else {          // the circuit room judges every turn itself: its state is the verdict, ranked in counters
+            const figures = Object.entries(msg.counters || {}).map(([k, v]) => `${esc(k)} ${esc(v)}`).join(" · ");
+            $("verdict").innerHTML = `<b class="ok">solved</b> <span class="muted">${figures}</span>`;
+            $("verdict").dataset.solved = "true";
+            act("leaderboard");
+          }
         }
         if (!msg.solved) solved = false;
       } else if (msg.type === "verdict") {
@@ -145,18 +188,23 @@ function start(event) {
 }
 
 document.addEventListener("keydown", e => {
-  if (e.target.closest("input, select, textarea") || !puzzle) return;
-  let action = KEYS[e.key];
+  if (e.target.closest("input, select, textarea, button, summary") || !puzzle || e.altKey) return;
+  if (room === "circuit" && state && circuitKey(e)) { e.preventDefault(); return; }
+  let action = room === "circuit" ? undefined : KEYS[e.key];
   if (!action && (e.key === "u" || e.key === "U" || e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))) action = "undo";
-  if (!action && (e.key === "r" || e.key === "R")) action = "reset";
-  if (!action || (room === "circuit" && KEYS[e.key])) return;
+  if (!action && room === "ice" && (e.key === "y" || e.key === "Y")) action = "redo";
+  if (!action && (e.key === "r" || e.key === "R" || e.key === "Escape")) action = "reset";
+  if (!action) return;
   e.preventDefault();
   act(action);
 });
 
 $("grid").addEventListener("click", e => {
   const cell = e.target.closest(".c");
-  if (cell && room === "circuit") act("rotate", {row: Number(cell.dataset.row), col: Number(cell.dataset.col)});
+  if (cell && room === "circuit") {
+    cursor = [Number(cell.dataset.row), Number(cell.dataset.col)];
+    act("rotate", {row: cursor[0], col: cursor[1]});
+  }
 });
 
 $("room").addEventListener("change", showRoom);

@@ -49,10 +49,14 @@ async def browser():
     shutil.rmtree(profile, ignore_errors=True)
 
 
+#: The screen sizes every page is shot at: a projector and a phone.
+SIZES = ((1920, 1080), (390, 844))
+
+
 async def screenshot(page, name: str) -> None:
-    """Save the page at 1920x1080 and at 390x844 (a phone) as screenshots/NAME-WIDTH.png."""
+    """Save the page at each of ``SIZES`` (1920x1080 and 390x844, a phone) as screenshots/NAME-WIDTH.png."""
     SCREENSHOTS.mkdir(exist_ok=True)
-    for width, height in ((1920, 1080), (390, 844)):
+    for width, height in SIZES:
         await page.set_viewport_size({"width": width, "height": height})
         await page.wait_for_timeout(150)
         await page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"))

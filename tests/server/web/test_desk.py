@@ -93,9 +93,8 @@ async def test_a_page_uploads_lists_and_asks_over_the_websocket(make_server, tmp
 
 def test_the_desk_forgets_old_games_and_stale_boards(monkeypatch, tmp_path):
     from server.web import desk as module
-    from shared.gamelog import GameOutcome
+    from shared.gamelog import GameOutcome, StepRecord
     from shared.quoridor import GameStatus, Position, Step
-    from shared.gamelog import StepRecord
     from shared.referee import StepJudged
     monkeypatch.setattr(module, "GAMES_KEPT", 3)
     web = module.WebDesk(tmp_path)

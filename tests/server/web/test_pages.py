@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import pathlib
 import shutil
+import struct
 
 import pytest
 
 from client.replay.sources import load_game
+from shared.web import PAGES
 from tests.server.conftest import ScriptedBot, url
 
-from .conftest import screenshot
+from .conftest import SCREENSHOTS, SIZES, screenshot
 
 LEGACY = pathlib.Path("/work/shared/data/legacy-logs")
 LOG = LEGACY / "server_0_DEFENSIVE_VS_BASELINE.csv"
@@ -115,7 +117,7 @@ async def test_the_game_page_reaches_every_step_by_slider_and_keys(browser, make
     last = len(frames) - 1
     assert await page.get_attribute(".player", "data-step") == str(last)
     assert await drawn(page) == expected(frames[last].position)
-    assert f"step={last}" in page.url
+    await page.wait_for_function(f"() => location.search.includes('step={last}')", timeout=2000)   # the URL follows
     await page.keyboard.press("Home")
     for k in range(1, 8):
         await page.keyboard.press("ArrowRight")
@@ -194,3 +196,30 @@ async def test_the_html_export_plays_with_the_same_player(browser, tmp_path):
     await page.keyboard.press("ArrowRight")
     assert await drawn(page) == expected(frames[2].position)
     await screenshot(page, "html-export")
+
+
+def png_size(path: pathlib.Path) -> tuple[int, int]:
+    """A PNG's width and height, from its IHDR chunk."""
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", f"{path} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+async def test_every_page_is_screenshot_at_both_sizes(browser, make_server):
+    server = await make_server(players=2, games_per_pairing=2)
+    await play(server, 2, 0.1)
+    run = asyncio.ensure_future(server.run_tournament())
+    page = await browser.new_page()
+    await page.goto(http(server))
+    game = await page.locator(".mini").first.get_attribute("data-game", timeout=5000)
+    ready = {"/": ".mini", "/game": ".board-wrap svg", "/tv": "#tv-board svg", "/replays": "#folders details",
+             "/puzzles": "#pick"}                         # what shows that the page has its data
+    assert set(ready) == set(PAGES), "a new page needs its screenshot here"
+    for route, name in PAGES.items():
+        await page.goto(http(server, f"{route}?game={game}" if route == "/game" else route))
+        await page.locator(ready[route]).first.wait_for(timeout=5000)
+        shot = "page-" + name.removesuffix(".html")
+        await screenshot(page, shot)
+        for width, height in SIZES:
+            assert png_size(SCREENSHOTS / f"{shot}-{width}.png") == (width, height), f"{route} at {width}"
+    await asyncio.wait_for(run, 60)
