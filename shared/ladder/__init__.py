@@ -2,11 +2,24 @@
 
 from .matchmaking import Candidate, MatchmakingRules, Pairing, pair_key, pick_pairings
 from .openings import pawn_opening
-from .published import PublishedRow, published_table
+from .published import PublishedRow, ladder_ratings, pair_encounters, published_table
 from .ratings import LiveRatings, Skill
 from .report import BotReport, GameFact, build_report
 
 __all__ = [
-    "Candidate", "MatchmakingRules", "Pairing", "pair_key", "pick_pairings", "pawn_opening", "PublishedRow", "published_table", "LiveRatings", "Skill",
-    "BotReport", "GameFact", "build_report",
+    "BotReport",
+    "Candidate",
+    "GameFact",
+    "LiveRatings",
+    "MatchmakingRules",
+    "Pairing",
+    "PublishedRow",
+    "Skill",
+    "build_report",
+    "ladder_ratings",
+    "pair_encounters",
+    "pair_key",
+    "pawn_opening",
+    "pick_pairings",
+    "published_table",
 ]

@@ -10,9 +10,19 @@ The rules, in the order they apply:
    bot that has waited longest picks first. A bot waits for a closer partner while the best one's
    rating is more than ``max_gap`` away, but only until it has waited ``starving_s``: from then on it takes the
    best allowed partner whatever it costs, so it is paired whenever any partner is allowed at all.
-4. Among the allowed partners the cheapest wins: the rating gap (in units of ``rating_scale``)
-   plus ``meeting_weight`` per earlier meeting, so close ratings and pairs that met least come first.
-   Ties go to the name, so the same input always gives the same pairings.
+4. Among the allowed partners the cheapest wins: the rating gap measured against how little the
+   two ratings are known, ``gap / sqrt(rating_scale**2 + u_a**2 + u_b**2)`` with ``u`` each bot's
+   ``uncertainty``, plus ``meeting_weight * log(1 + meetings)``; so close ratings and pairs that met
+   least come first. Ties go to the name, so the same input always gives the same pairings.
+
+Why that cost: a game tells the most about two bots whose order is least certain, and that is a
+small gap *relative to the spread of the gap's estimate* (active ranking's criterion; TrueSkill's
+match quality falls off with the same ``gap**2 / (2 beta**2 + sigma_a**2 + sigma_b**2)``). A newcomer,
+whose rating is a guess, is therefore tried against a wider band than a well-known bot. Repeats tell
+less and less (the variance of a pair's estimated gap falls like one over its games), so each further
+meeting costs less than the one before (the logarithm), instead of the same: a linear count
+eventually outweighs any rating gap and turns a long-running ladder into a round robin, where
+games between far-apart bots say almost nothing about the order.
 
 A bot looks at its ``window`` nearest allowed rating neighbours on each side (a bot out of slots
 leaves the sorted pool at once), which keeps a decision over hundreds of bots within a few
@@ -22,6 +32,7 @@ milliseconds.
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -35,12 +46,13 @@ def pair_key(a: str, b: str) -> tuple[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A bot that could start a pairing now: its name (track), rating, seconds waited and free slots."""
+    """A bot that could start a pairing now: its name (track), rating, seconds waited, free slots, uncertainty."""
 
     bot: str
     rating: float
     waiting_s: float
     slots: int = 1
+    uncertainty: float = 0.0           # the rating's standard deviation (openskill's sigma); 0: taken as exact
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +62,8 @@ class MatchmakingRules:
     pair_games_per_hour: int = 8
     games_per_pairing: int = 2
     starving_s: float = 60.0
-    rating_scale: float = 5.0          # openskill ordinal points that weigh as much as one earlier meeting
-    meeting_weight: float = 1.0
+    rating_scale: float = 5.0          # openskill points of gap between two exactly known ratings that cost 1
+    meeting_weight: float = 0.5        # times log(1 + games the pair has played so far)
     window: int = 12
     max_gap: float = 20.0              # a bot that is not starving waits rather than meet a rating further away
 
@@ -59,8 +71,8 @@ class MatchmakingRules:
         if self.pair_games_per_hour < self.games_per_pairing:
             raise ValueError(f"the pair cap ({self.pair_games_per_hour} games an hour) must allow one pairing "
                              f"of {self.games_per_pairing} games")
-        if self.rating_scale <= 0 or self.window < 1:
-            raise ValueError("rating_scale must be positive and window at least 1")
+        if self.rating_scale <= 0 or self.window < 1 or self.meeting_weight < 0:
+            raise ValueError("rating_scale must be positive, window at least 1 and meeting_weight at least 0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +91,9 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
     ``meetings`` and ``recent`` are keyed by ``pair_key``: games ever played, and games in the
     last hour. Missing pairs count 0.
     """
+    if any(c.uncertainty < 0 for c in candidates):
+        raise ValueError(f"an uncertainty is a standard deviation, 0 or more, got "
+                         f"{[c.uncertainty for c in candidates if c.uncertainty < 0]!r}")
     meetings = meetings or {}
     recent = recent or {}
     slots = {c.bot: c.slots for c in candidates if c.slots > 0}
@@ -92,7 +107,7 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
     cap = rules.pair_games_per_hour - rules.games_per_pairing
     scale, weight, window = rules.rating_scale, rules.meeting_weight, rules.window
     for me in order:
-        name, rating = me.bot, me.rating
+        name, rating, spread = me.bot, me.rating, scale * scale + me.uncertainty * me.uncertainty
         while slots[name] > 0:
             best: tuple[float, str, float] | None = None        # (cost, partner, rating gap)
             at = bisect.bisect_left(ratings, rating)
@@ -109,7 +124,8 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
                         continue
                     seen += 1
                     gap = abs(pool[i].rating - rating)
-                    cost = gap / scale + weight * meetings.get(key, 0)
+                    u = pool[i].uncertainty
+                    cost = gap / math.sqrt(spread + u * u) + weight * math.log1p(meetings.get(key, 0))
                     if best is None or (cost, other) < best[:2]:
                         best = (cost, other, gap)
             if best is None or (best[2] > rules.max_gap and me.waiting_s < rules.starving_s):

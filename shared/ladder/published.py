@@ -5,6 +5,9 @@ published table is refitted every so often over *all* games between current vers
 bootstrap intervals (``bradley_terry.rate``), anchored so that the resident ``random`` is 0 when it
 plays (else the field's first track). Each game is one encounter; the fit aggregates them per pair,
 so its cost grows with the bots, not with the games.
+
+``ladder_ratings`` is the table's ratings without the intervals (the same fit, the same anchor): the
+ladder's order, cheap enough to recompute after every few games.
 """
 
 from __future__ import annotations
@@ -13,9 +16,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shared.tournament.bradley_terry import Encounter, rate
+from shared.tournament.bradley_terry import Encounter, fit_ratings, rate
 
-__all__ = ["PublishedRow", "published_table"]
+__all__ = ["PublishedRow", "ladder_ratings", "pair_encounters", "published_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,30 @@ class PublishedRow:
     high: float | None
 
 
+def pair_encounters(games: Sequence[tuple[str, str, float]]) -> list[Encounter]:
+    """``games`` (``(white, black, white's points)``) summed per pair: one ``Encounter`` each, names in order."""
+    totals: dict[tuple[str, str], list[float]] = {}
+    for white, black, points in games:
+        key, flip = ((white, black), False) if white <= black else ((black, white), True)
+        entry = totals.setdefault(key, [0.0, 0.0])
+        entry[0] += 1
+        entry[1] += (1 - points) if flip else points
+    return [Encounter(a, b, int(n), p) for (a, b), (n, p) in totals.items()]
+
+
+def _anchor(names: Sequence[str], anchor: str | None) -> str:
+    return anchor if anchor is not None and anchor in names else names[0]
+
+
+def ladder_ratings(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *,
+                   anchor: str | None = None) -> dict[str, float | None]:
+    """The published table's ratings (Elo units, ``anchor`` or the first track at 0; None: unrated), no intervals."""
+    names = list(tracks)
+    if not names:
+        return {}
+    return fit_ratings(names, pair_encounters(games), anchor=_anchor(names, anchor))
+
+
 def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *, anchor: str | None = None,
                     samples: int = 100, seed: int = 0) -> list[PublishedRow]:
     """The table, best first; ``games`` are ``(white, black, white's points)`` between ``tracks``."""
@@ -42,7 +69,6 @@ def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float
     played = {name: 0 for name in names}
     scored = {name: 0.0 for name in names}
     results = {name: [0, 0, 0] for name in names}          # wins, losses, draws
-    totals: dict[tuple[str, str], list[float]] = {}
     for white, black, points in games:
         played[white] += 1
         played[black] += 1
@@ -54,14 +80,9 @@ def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float
         else:
             results[white][0 if points else 1] += 1
             results[black][1 if points else 0] += 1
-        key, flip = ((white, black), False) if white <= black else ((black, white), True)
-        entry = totals.setdefault(key, [0.0, 0.0])
-        entry[0] += 1
-        entry[1] += (1 - points) if flip else points
-    encounters = [Encounter(a, b, int(n), p) for (a, b), (n, p) in totals.items()]
+    encounters = pair_encounters(games)
     if encounters:
-        ratings = rate(names, encounters, random.Random(seed), samples=samples,
-                       anchor=anchor if anchor in names else names[0])
+        ratings = rate(names, encounters, random.Random(seed), samples=samples, anchor=_anchor(names, anchor))
     else:
         ratings = []
     by_name = {r.player: r for r in ratings}

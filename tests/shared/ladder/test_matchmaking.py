@@ -56,3 +56,39 @@ def test_an_odd_bot_waits_and_a_lone_bot_plays_nobody():
 def test_the_decision_is_deterministic():
     field = bots(*[(f"bot{i}", (i * 7) % 13, (i * 5) % 11) for i in range(40)])
     assert pick_pairings(field) == pick_pairings(list(reversed(field)))
+
+
+def test_an_uncertain_rating_is_tried_against_a_wider_band():
+    # me is well known; "guess" is 8 points away but its rating is a guess (sigma 12), "known" is 4 away.
+    # gap / sqrt(scale^2 + u^2 + u'^2): guess 8 / 13 = 0.62 beats known 4 / 5 = 0.8; with no uncertainty 8 / 5 loses.
+    field = [Candidate("me", 10, 9), Candidate("known", 14, 1), Candidate("guess", 18, 1, uncertainty=12)]
+    assert pick_pairings(field)[0] == Pairing("me", "guess")
+    exact = [Candidate("me", 10, 9), Candidate("known", 14, 1), Candidate("guess", 18, 1)]
+    assert pick_pairings(exact)[0] == Pairing("me", "known")
+
+
+def test_the_pairs_own_uncertainty_counts_too():
+    # The same gap costs less when the bot choosing is the uncertain one.
+    rules = MatchmakingRules(max_gap=100)
+    sure = [Candidate("me", 0, 9), Candidate("near", 5, 1), Candidate("far", 12, 1)]
+    unsure = [Candidate("me", 0, 9, uncertainty=20), Candidate("near", 5, 1), Candidate("far", 12, 1)]
+    assert pick_pairings(sure, rules, meetings={pair_key("me", "near"): 2})[0] == Pairing("me", "near")
+    assert pick_pairings(unsure, rules, meetings={pair_key("me", "near"): 2})[0] == Pairing("me", "far")
+
+
+def test_each_further_meeting_costs_less_than_the_one_before():
+    # A pair that met 100 times still beats a partner 15 points away (0.2 + 0.5 ln 101 = 2.5 < 15 / 5 = 3),
+    # where a cost per meeting would send the bot across the table; after 1000 (0.2 + 3.5) it no longer does.
+    field = bots(("a", 10, 5), ("b", 11, 1), ("c", 25, 1))
+    rules = MatchmakingRules(max_gap=100)
+    assert pick_pairings(field, rules, meetings={pair_key("a", "b"): 100})[0] == Pairing("a", "b")
+    assert pick_pairings(field, rules, meetings={pair_key("a", "b"): 1000})[0] == Pairing("a", "c")
+
+
+def test_a_negative_uncertainty_or_meeting_weight_is_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="uncertainty"):
+        pick_pairings([Candidate("a", 1, 1, uncertainty=-1), Candidate("b", 1, 1)])
+    with pytest.raises(ValueError, match="meeting_weight"):
+        MatchmakingRules(meeting_weight=-0.5)

@@ -11,3 +11,24 @@ def test_the_published_table_is_anchored_at_random_and_ordered_best_first():
     assert rows[0].rating > rows[1].rating > 0 and rows[0].low <= rows[0].rating <= rows[0].high
     assert rows[-1].rating is None and rows[-1].games == 0
     assert (rows[0].games, rows[0].score, rows[0].wins, rows[0].losses, rows[0].draws) == (4, 3.5, 3, 0, 1)
+
+
+def test_pair_encounters_sum_each_pairs_games_whoever_had_white():
+    from shared.ladder import pair_encounters
+    from shared.tournament.bradley_terry import Encounter
+
+    games = [("b", "a", 1.0), ("a", "b", 1.0), ("a", "b", 0.5), ("c", "a", 0.0)]
+    assert sorted(pair_encounters(games), key=lambda e: e.second) == [Encounter("a", "b", 3, 1.5),
+                                                                       Encounter("a", "c", 1, 1.0)]
+
+
+def test_ladder_ratings_are_the_published_tables_ratings_without_the_intervals():
+    from shared.ladder import ladder_ratings
+
+    games = [("strong", "random", 1.0), ("random", "strong", 0.0), ("mid", "random", 1.0), ("strong", "mid", 1.0),
+             ("mid", "strong", 0.5), ("random", "mid", 0.5)]
+    tracks = ["random", "mid", "strong", "newcomer"]
+    rows = published_table(tracks, games, anchor="random", samples=5)
+    assert ladder_ratings(tracks, games, anchor="random") == {r.track: r.rating for r in rows}
+    assert ladder_ratings(tracks, games)["random"] == 0.0            # the first track anchors by default
+    assert ladder_ratings([], []) == {}
