@@ -12,7 +12,10 @@ COPY pyproject.toml README.md ./
 COPY shared ./shared
 COPY server ./server
 COPY client ./client
-RUN pip install . \
+# bubblewrap: the sandbox of handed-in bots (a worker, or a server that runs them, refuses without it).
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
+# .[queue]: saq and redis, for --queue and quoridor-worker (docker-compose's "queue" profile).
+RUN pip install .[queue] \
     && useradd --create-home --uid 10001 arena \
     && mkdir -p /data/replays \
     && chown -R arena /data

@@ -175,9 +175,11 @@ class LeanSpectator(asyncio.Protocol):
                 self.transport.write(data)
 
 
-async def spectators(port: int, count: int, seconds: float, out: Path, reader_kind: str = "lean") -> None:
+async def spectators(port: int, count: int, seconds: float, out: Path, reader_kind: str = "lean",
+                     batch: bool = True) -> None:
     """``count`` spectators, each reading every frame (``lean``: ``LeanSpectator``; ``websockets``: the bench's
-    sans-I/O client links, websockets' parser for every frame)."""
+    sans-I/O client links, websockets' parser for every frame); ``batch``: they watch as the pages do, with
+    ``"batch": true`` (updates that come together in one ``game_updates`` frame)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from ws_link import open_link
     seen: list[tuple[str, int, float]] = []
@@ -189,9 +191,10 @@ async def spectators(port: int, count: int, seconds: float, out: Path, reader_ki
         def on_text(text: str, now: float) -> None:
             frames[0] += 1
             # Every spectator reads every frame; a tenth of them parse the updates and record them.
-            if record and text.startswith('{"type":"game_update"'):
+            if record and text.startswith('{"type":"game_update'):
                 frame = json.loads(text)
-                seen.append((frame["game"], frame["turn"], now))
+                for update in frame["updates"] if frame["type"] == "game_updates" else [frame]:
+                    seen.append((update["game"], update["turn"], now))
         return on_text
 
     links: list = []
@@ -204,7 +207,7 @@ async def spectators(port: int, count: int, seconds: float, out: Path, reader_ki
             else:
                 link = await open_link(url, on_text)
             link.send_text(json.dumps({"type": "hello", "protocol": 1, "role": "spectator", "key": f"page{i}"}).encode())
-            link.send_text(b'{"type": "watch", "game": "*"}')
+            link.send_text(json.dumps({"type": "watch", "game": "*", "batch": batch}).encode())
             links.append(link)
     await asyncio.sleep(seconds)
     out.write_text(json.dumps({"seen": seen, "frames": frames[0]}))
@@ -214,7 +217,7 @@ def child(role: str, args: argparse.Namespace, port: int, out: Path) -> subproce
     return subprocess.Popen([PY, __file__, "--child", role, "--port", str(port), "--out", str(out),
                              "--seconds", str(args.seconds), "--think-ms", str(args.think_ms),
                              "--spectators", str(args.spectators), "--players", str(args.players),
-                             "--reader", args.reader],
+                             "--reader", args.reader, *(["--no-batch"] if args.no_batch else [])],
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
@@ -345,7 +348,7 @@ def spectator_figures(args: argparse.Namespace) -> None:
     delays against their targets: each pair's, then each figure's median when there are several."""
     print(f"{args.players} bots ({args.players // 2} games at once), think {args.think_ms:g} ms, "
           f"{args.seconds:g} s per run, {args.spectators} spectators in the second run of each pair "
-          f"({args.reader} reader)")
+          f"({args.reader} reader, {'a frame per update' if args.no_batch else 'watching with batch, as the pages do'})")
     pairs = []
     for n in range(args.repeat):
         alone = run(args, False)
@@ -402,6 +405,8 @@ def main() -> int:
                         help="pairs of runs (without, with spectators), alternating; the median is printed too")
     parser.add_argument("--reader", choices=["lean", "websockets"], default="lean",
                         help="how the spectators read their frames (default lean: see LeanSpectator)")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="spectators watch without \"batch\": a frame per update (the pages watch with it)")
     parser.add_argument("--child", choices=["bots", "spectators"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -415,7 +420,7 @@ def main() -> int:
             asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
         except ImportError:
             pass
-        asyncio.run(spectators(args.port, args.spectators, args.seconds + 2, args.out, args.reader))
+        asyncio.run(spectators(args.port, args.spectators, args.seconds + 2, args.out, args.reader, not args.no_batch))
         return 0
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     if args.only != "redraw":

@@ -1,25 +1,37 @@
 """Load a bot from a spec: a built-in name (``strong``), a file (``mybot.py:MyPlayer``, or ``mybot.py`` when
 it defines one bot class) or a module (``mypackage.bots:MyPlayer``). Errors say what was wrong and how
 to write the spec; when the bot's own code raises (importing its file, creating it), the error is one
-line that starts with the bot's own ``file:line``."""
+line that starts with the bot's own ``file:line``.
+
+Loading costs only what the spec needs: the built-in bots are imported when a built-in name is asked
+for (a sandboxed bot host loading a handed-in file never imports them: it starts sooner), and the
+standard library's paths are looked up only to place an error in the bot's own code."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
 import sys
-import sysconfig
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
-from .bots import BOTS, make_bot
-
 __all__ = ["BotLoadError", "BotCrashed", "load_bot", "bot_label", "resolve_spec", "bot_classes"]
 
-_HOW = "give a built-in name (" + ", ".join(BOTS) + "), FILE.py, FILE.py:CLASS or MODULE:CLASS"
+
+def _built_in() -> Mapping[str, type]:
+    """The built-in bots by name (``client.bots``), imported on first use."""
+    from .bots import BOTS
+
+    return BOTS
+
+
+def _how() -> str:
+    return "give a built-in name (" + ", ".join(_built_in()) + "), FILE.py, FILE.py:CLASS or MODULE:CLASS"
 
 
 class BotLoadError(ValueError):
@@ -41,10 +53,14 @@ def _is_file(where: str) -> bool:
     return where.endswith(".py") or "/" in where or "\\" in where
 
 
-# Where code that is not the bot's own lives: the standard library, installed packages, this package.
-_NOT_OWN = tuple(os.path.join(str(Path(p).resolve()), "") for p in {
-    *(sysconfig.get_paths()[name] for name in ("stdlib", "platstdlib", "purelib", "platlib")),
-    Path(__file__).resolve().parent})
+@functools.cache
+def _not_own() -> tuple[str, ...]:
+    """Where code that is not the bot's own lives: the standard library, installed packages, this package."""
+    import sysconfig
+
+    return tuple(os.path.join(str(Path(p).resolve()), "") for p in {
+        *(sysconfig.get_paths()[name] for name in ("stdlib", "platstdlib", "purelib", "platlib")),
+        Path(__file__).resolve().parent})
 
 
 def _shown(filename: str) -> str:
@@ -69,7 +85,7 @@ def _own_line(exc: BaseException) -> str | None:
             resolved = str(Path(name).resolve())
         except (OSError, RuntimeError):
             continue
-        if not resolved.startswith(_NOT_OWN):
+        if not resolved.startswith(_not_own()):
             found = f"{_shown(name)}:{line}"
     return found
 
@@ -115,7 +131,7 @@ def _only_class(where: str, module: ModuleType) -> type:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise BotLoadError(f"{where} defines no bot class (a subclass of Player with next_step(change)); {_HOW}")
+        raise BotLoadError(f"{where} defines no bot class (a subclass of Player with next_step(change)); {_how()}")
     names = ", ".join(cls.__name__ for cls in found)
     raise BotLoadError(f"{where} has {len(found)} bots: {names}; name one as {where}:{found[0].__name__}")
 
@@ -127,7 +143,7 @@ def resolve_spec(spec: str) -> str:
     or does not define exactly one bot class.
     """
     spec = spec.strip()
-    if spec in BOTS or ":" in spec or not _is_file(spec):
+    if ":" in spec or not _is_file(spec):         # a built-in name, a module, or a spec naming its class
         return spec
     return f"{spec}:{_only_class(spec, _import_file(Path(spec))).__name__}"
 
@@ -135,12 +151,13 @@ def resolve_spec(spec: str) -> str:
 def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
     """A new bot instance for ``spec``; the class is called with ``key`` (and ``kwargs``)."""
     spec = spec.strip()
-    if spec in BOTS:
-        return make_bot(spec, key) if not kwargs else BOTS[spec](key, **kwargs)
     if ":" not in spec:
         if _is_file(spec):
             return _create(_only_class(spec, _import_file(Path(spec))), key, kwargs)
-        raise BotLoadError(f"unknown bot {spec!r}: {_HOW}")
+        built_in = _built_in()
+        if spec in built_in:
+            return built_in[spec](key, **kwargs)
+        raise BotLoadError(f"unknown bot {spec!r}: {_how()}")
     where, class_name = spec.rsplit(":", 1)
     if _is_file(where):
         module = _import_file(Path(where))
@@ -148,7 +165,7 @@ def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
-            raise BotLoadError(f"cannot import module {where!r}: {exc}; {_HOW}") from None
+            raise BotLoadError(f"cannot import module {where!r}: {exc}; {_how()}") from None
         except Exception as exc:
             raise _crash(f"importing {where}", exc) from exc
     cls = getattr(module, class_name, None)

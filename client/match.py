@@ -334,10 +334,22 @@ def _run_in_processes(lineup: Lineup, settings: RefereeSettings, jobs: Iterable[
             executor.shutdown(wait=True)
         else:
             executor.shutdown(wait=False, cancel_futures=True)
-            for process in set(multiprocessing.active_children()) - ours_before:
-                process.terminate()
-            for process in set(multiprocessing.active_children()) - ours_before:
-                process.join()
+            _stop_children(ours_before)
+
+
+def _stop_children(ours_before: set[multiprocessing.process.BaseProcess], within_s: float = 5.0) -> None:
+    """Terminate and join the child processes started since ``ours_before`` was taken.
+
+    The pool's manager thread may still be starting a worker as the run stops: those are looked for
+    again until none is left (for up to ``within_s``).
+    """
+    until = time.monotonic() + within_s
+    while (children := set(multiprocessing.active_children()) - ours_before) and time.monotonic() < until:
+        for process in children:
+            process.terminate()
+        for process in children:
+            process.join(max(0.0, until - time.monotonic()))
+        time.sleep(0.01)
 
 
 # -- tallies and logs ---------------------------------------------------------------------------

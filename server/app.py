@@ -13,7 +13,6 @@ import json
 import logging
 import math
 import random
-import resource
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -28,8 +27,10 @@ from shared.tournament import Standings
 
 from . import __version__
 from .connections import Connections
+from .descriptors import connection_capacity, raise_open_file_limit
 from .legacy import LegacyPeer, LegacyPort, LegacySession
-from .ladder import LadderLobby, LadderRunner, Residents
+from .ladder import LadderLobby, LadderRunner
+from .ladder_seats import HostedResidents
 from .ladder_store import LadderStore
 from .lobby import Lobby
 from .match import MatchRunner
@@ -37,6 +38,10 @@ from .puzzle_desk import PuzzleDesk
 from .router import Router
 from .settings import ServerSettings
 from .store_export import legacy_paths
+from .submission_desk import SubmissionDesk
+from .submission_seats import LateSeats, game_host_for, hosted_peer, seat_submissions
+from .sandbox import GameHost, HostedRows, LocalGameHost
+from .sandbox.status import UNSAFE_WARNING
 from .results import Results
 from .tournament import Reporter, TournamentRunner
 from .updates import game_update, standing_rows
@@ -59,8 +64,6 @@ STANDINGS_BYTES_PER_S = 4 * 1024 * 1024
 CLOSE_TIMEOUT_S = 2.0
 #: Keep-alive: a connection quiet this long is pinged, and closed if the ping gets no answer as long again.
 PING_INTERVAL_S = 20.0
-#: Open files kept for the server's own use (logs, the databases) when it sizes its connection limit.
-FILES_IN_RESERVE = 0.5
 #: Seconds between looks at the seats while waiting: a player that leaves says nothing, the count must still drop.
 SEATS_CHECK_S = 0.5
 
@@ -71,28 +74,6 @@ class Stage(Enum):
     WAITING = "waiting"         # nothing stored yet: no game played, nothing to resume
     PLAYING = "playing"         # stored and unfinished (a resumed one too): --resume continues it
     FINISHED = "finished"       # over and recorded: nothing to resume
-
-
-def connection_capacity(open_files: int) -> int:
-    """Connections the server may hold at once with ``open_files`` file descriptors: half of them.
-
-    The other half is kept for what a tournament opens itself (a log per game in progress, the
-    databases), so that no number of connections can make a game's log impossible to open.
-    """
-    return max(16, int(open_files * (1 - FILES_IN_RESERVE)))
-
-
-def raise_open_file_limit() -> int:
-    """Raise this process's open-file limit to its hard limit (as servers do at start); the limit now in force."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > soft:
-        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-            soft = wanted
-        except (ValueError, OSError):
-            pass
-    return soft
 
 
 def _url_host(host: str) -> str:
@@ -130,9 +111,16 @@ class ArenaServer:
         self.lobby: Any = LadderLobby(settings.roster) if settings.ladder else Lobby(settings.players, settings.roster)
         self.ladder: LadderRunner | None = None               # the practice ladder (--ladder), once it runs
         self.ladder_store: LadderStore | None = None
-        self.residents: Residents | None = None
+        self.residents: HostedResidents | None = None
+        self.hosted: list[Any] = []                           # --players-from-submissions: SubmittedSeats
+        #: Where pairings of handed-in bots are played (made with the first such tournament; issue 19 may set its own).
+        self.game_host: GameHost | None = None
+        self._resume_submissions = False
+        self._late_seats: LateSeats | None = None              # handed-in bots accepted while the seats fill
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.web = WebDesk(settings.data_dir, settings.ruleset)
+        self.submissions = SubmissionDesk(settings, self.connections, self._welcome, self._say,
+                                           sandbox=settings.sandbox)   # quoridor-submit
         self.results: Results | None = None
         self.tournament_id: int | None = None
         self.folder: Path | None = None
@@ -161,15 +149,18 @@ class ArenaServer:
                 raise ValueError(f"--resume: no unfinished tournament in {s.data_dir / 'arena.db'}; start without it")
             self.tournament_id, self.folder = row.id, s.data_dir / row.name
             self.settings, ignored = s.resumed(row.settings, len(row.players))
+            # a tournament of handed-in bots seats them again (each key's newest accepted version)
+            self._resume_submissions = bool(row.settings.get("players_from_submissions"))
             if ignored:
                 self.reporter.message("resuming with the tournament's own settings; ignored: " + ", ".join(ignored))
             reset = await results.reset_unfinished(row.id)
             self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
+        await self.submissions.open()
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
         router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say,
-                        web=self.web)
+                        web=self.web, submissions=self.submissions)
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
                                      handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
                                      ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
@@ -194,6 +185,9 @@ class ArenaServer:
                                  f"{exc.strerror or exc}; choose another --legacy-port") from None
             self.reporter.message(f"legacy TCP port for the course's C++ clients: {s.host}:{self.legacy_port}")
         self.reporter.message(f"watch: http://{_url_host(s.host)}:{self.port}/")
+        if s.sandbox.unsafe:            # handed-in bots without the sandbox: said loudly at every start
+            self.reporter.message(UNSAFE_WARNING)
+            log.warning(UNSAFE_WARNING)
         if s.ladder:
             self.reporter.message(f"listening on ws://{s.host}:{self.port}/ — the practice ladder: bots may connect "
                                   "at any time. Ctrl-C stops (every finished game is kept).")
@@ -229,14 +223,21 @@ class ArenaServer:
         if self.server is None:
             await self.start()
         assert self.results is not None
+        if (self.settings.players_from_submissions or self._resume_submissions) and not self.lobby.started:
+            self.hosted = await seat_submissions(self.lobby, await self.submissions.accepted_bots(), self.settings,
+                                                 self._say)
+            self._late_seats = LateSeats(self.lobby, self.hosted, self.settings, self._say)
+            self.submissions.on_accepted = self._late_seats
         # A seated player may leave between the last seat being taken and this task waking up:
         # start only when every seat is still taken at the moment the doors close.
         while not self.lobby.full.is_set():
             try:
-                await asyncio.wait_for(self.lobby.full.wait(), SEATS_CHECK_S)
+                async with asyncio.timeout(SEATS_CHECK_S):     # not wait_for: it can swallow a cancellation on 3.11
+                    await self.lobby.full.wait()
             except TimeoutError:
                 self._seats_changed(None)
         sessions = self.lobby.start()
+        self.submissions.on_accepted = None
         if self.tournament_id is None:
             s = self.settings
             name = s.tournament_name or datetime.now(UTC).strftime("tournament-%Y%m%d-%H%M%S")
@@ -252,6 +253,13 @@ class ArenaServer:
             self.settings, self.results, self.tournament_id, self.folder, sessions,
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
             on_step=self._spectate)
+        self.runner.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
+        if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
+            if self.game_host is None:
+                self.game_host = game_host_for(self.settings, self._log_thread, self.reporter.message)
+            self.runner.host = self.game_host
+            if isinstance(self.game_host, LocalGameHost):       # this machine's cores, shared with mixed pairings
+                self.runner.local_pairings = self.game_host.slots
         standings = await self.runner.run()
         rows = standing_rows(standings)
         await self.results.finish_tournament(self.tournament_id, [r.model_dump() for r in rows])
@@ -281,11 +289,17 @@ class ArenaServer:
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
                                    seed=seed)
+        self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
+        # Residents, hosted by the server itself (issue 17): the built-in bots, and each key's newest accepted
+        # handed-in bot (issue 18), which never disconnects; a version accepted meanwhile replaces its predecessor.
+        self.residents = residents = HostedResidents(list(s.ladder_residents), self.lobby, s.referee_settings(),
+                                                     s.sandbox, say=self.reporter.message)
+        residents.start()
         if s.ladder_residents:
-            host = "127.0.0.1" if s.host in ("", "0.0.0.0", "::") else s.host
-            self.residents = Residents(list(s.ladder_residents), self.lobby, lambda: f"ws://{host}:{self.port}/")
-            self.residents.start()
             self.reporter.message(f"residents: {', '.join(s.ladder_residents)}")
+        for entry in (await self.submissions.accepted_bots()).values():
+            residents.put_entry(entry)
+        self.submissions.on_accepted = lambda _key, entry: residents.put_entry(entry)
         await self.ladder.run()
 
     def _ladder_table(self, rows: list[Any]) -> None:
@@ -320,8 +334,12 @@ class ArenaServer:
         self._closed = True
         if self._pinger is not None:
             self._pinger.cancel()
+        if self._late_seats is not None:
+            self._late_seats.close()
         if self.residents is not None:
             await self.residents.stop()
+        if self.game_host is not None:
+            await self.game_host.close()
         for server in (self.server, self.legacy_server):
             if server is not None:
                 server.close()
@@ -335,6 +353,7 @@ class ArenaServer:
         if self.results is not None:
             await self.results.close()
         await self.desk.close()
+        await self.submissions.close()
         if self.ladder_store is not None:
             self._log_thread.submit(self.ladder_store.close)
         self._log_thread.shutdown(wait=True)

@@ -21,6 +21,7 @@ from . import eventloop
 from .app import ArenaServer, Stage
 from .live import LiveReporter, PlainReporter
 from .logfile import out_of_descriptors
+from .sandbox.limits import SandboxLimits
 from .settings import ServerSettings
 from .store import StoreError
 
@@ -77,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-c", "--concurrency", type=int, metavar="N",
                    help="games at once (default: every game of a round). On quoridor-client, -c is the config file")
     p.add_argument("--data-dir", type=Path, default=Path("replays"),
-                   help="where logs, results and the database go (default replays/)")
+                   help="where logs, results, the databases and handed-in bots go (default replays/)")
     p.add_argument("--roster", type=Path, metavar="FILE",
                    help="key -> player name file (JSON object, or 'key name' lines where a line starting "
                         "with # is a comment); only listed keys may play")
@@ -107,6 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
                              "and exit; 'table' prints the published table")
     ladder.add_argument("--json", type=Path, dest="report_json", metavar="FILE",
                         help="with --report: also write the report as JSON to FILE")
+    handed_in = p.add_argument_group("bots handed in as files (quoridor-submit)")
+    handed_in.add_argument("--max-submission-bytes", type=int, dest="max_submission_bytes", metavar="BYTES",
+                           help="largest zip archive a bot may be handed in as (default 1048576 = 1 MiB; the files "
+                                "go to DATA_DIR/submissions/, the versions to DATA_DIR/submissions.db)")
+    handed_in.add_argument("--players-from-submissions", action="store_true", default=None,
+                           help="seat the newest accepted handed-in bot of each key (of the roster, if any) in the "
+                                "tournament (a fresh sandboxed process for each pairing); connected bots take the "
+                                "seats left (-n counts all)")
+    handed_in.add_argument("--queue", metavar="URL",
+                           help="play games of handed-in bots on worker machines (quoridor-worker --queue URL) "
+                                "through the job engine at URL, redis://HOST:PORT/N (docs/queue.md); "
+                                "default: on this machine")
+    p.add_argument("--unsafe-no-sandbox", action="store_true", dest="unsafe_no_sandbox",
+                   help="run handed-in bots WITHOUT bubblewrap, under rlimits only (they can reach the network and "
+                        "read what the server can): only where bubblewrap cannot work, on a machine of no value")
     p.add_argument("--view", choices=["auto", "live", "plain"], default="auto",
                    help="live dashboard, plain lines, or auto (live on a terminal)")
     return p
@@ -183,7 +199,9 @@ def read_roster(path: Path) -> dict[str, str]:
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     """Validated settings from parsed arguments; ``ValueError`` says which option is wrong."""
     values = {k: v for k, v in vars(args).items()
-              if k not in ("view", "roster", "report", "report_json") and v is not None}
+              if k not in ("view", "roster", "report", "report_json", "unsafe_no_sandbox") and v is not None}
+    if getattr(args, "unsafe_no_sandbox", False):
+        values["sandbox"] = SandboxLimits(unsafe=True)
     if args.roster is not None:
         values["roster"] = read_roster(args.roster)
     try:

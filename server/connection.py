@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from shared.protocol import ErrorMessage, dump
+from shared.protocol import ErrorMessage, GameUpdate, dump
 
 from .settings import Limits
 
@@ -34,6 +34,8 @@ FLOOD_MEMORY_S = 10.0
 CLOSE_POLICY = 1008
 #: Bytes a websocket frame adds to its payload from the server (RFC 6455 5.2: unmasked, at most 10).
 FRAME_OVERHEAD = 10
+#: A ``game_updates`` frame around the ``game_update`` frames it carries (their JSON joined by commas).
+_BATCH_HEAD, _BATCH_TAIL = b'{"type":"game_updates","updates":[', b"]}"
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ class Peer:
         self.address: str = link.address
         self.role: str | None = None
         self.anonymous = False
+        #: The spectator watched with ``batch``: game updates that go out together go as one ``game_updates`` frame.
+        self.batch_updates = False
         self.strikes = 0
         #: Frames refused for the rate; unlike ``strikes``, good frames in between do not forgive them.
         self.flood_strikes = 0
@@ -176,7 +180,8 @@ class Peer:
 
     def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None:
         """Send several latest-state messages in order: as many as fit under the link's high-water mark as one
-        write, the rest one by one through ``send_latest`` (so a client that falls behind keeps only the newest)."""
+        write (one ``game_updates`` frame for a ``batch_updates`` spectator), the rest one by one through
+        ``send_latest`` (so a client that falls behind keeps only the newest)."""
         if self.closed or self.link.gone:
             return
         framed = 0
@@ -187,7 +192,11 @@ class Peer:
                 if room < 0:
                     break
                 framed += 1
-            if framed and not self.link.send_texts([encoded.payload for _, encoded in items[:framed]]):
+            payloads = [encoded.payload for _, encoded in items[:framed]]
+            if (self.batch_updates and framed > 1
+                    and all(isinstance(encoded.message, GameUpdate) for _, encoded in items[:framed])):
+                payloads = [_BATCH_HEAD + b",".join(payloads) + _BATCH_TAIL]     # GameUpdates, built from the frames
+            if framed and not self.link.send_texts(payloads):
                 self.closed = True
                 return
         for kind, encoded in items[framed:]:

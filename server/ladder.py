@@ -26,13 +26,13 @@ from shared.quoridor import Step, find_ruleset, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult
 
-from .ladder_seats import RESIDENT_BOTS, GameSeat, LadderLobby, LadderSession, Residents
+from .ladder_seats import RESIDENT_BOTS, GameSeat, HostedResidents, LadderLobby, LadderSession
 from .ladder_store import LadderGame, LadderStore
 from .log_batcher import RowBatcher
 from .match import MatchResult, MatchRunner
 from .settings import ServerSettings
 
-__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "Residents", "RESIDENT_BOTS", "TICK_S"]
+__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "RESIDENT_BOTS", "TICK_S"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -100,7 +100,10 @@ class LadderRunner:
                 self._wake.clear()
                 self.match_now()
                 try:
-                    await asyncio.wait_for(self._wake.wait(), TICK_S)
+                    # Not wait_for: on 3.11 it can swallow a cancellation that comes as the event is set,
+                    # and the ladder would never stop.
+                    async with asyncio.timeout(TICK_S):
+                        await self._wake.wait()
                 except TimeoutError:
                     pass
         finally:
@@ -152,7 +155,9 @@ class LadderRunner:
             if self._free(s):
                 assert s.track is not None
                 skill = self.skills[s.track.id]
-                result.append(Candidate(s.name, skill.ordinal, now - s.free_since, s.capacity - s.busy))
+                # paired on the mean, weighted by sigma (see shared.ladder.matchmaking); the ordinal,
+                # mu - 3 sigma, would sort a newcomer among the weakest bots
+                result.append(Candidate(s.name, skill.mu, now - s.free_since, s.capacity - s.busy, skill.sigma))
         return result
 
     def _recent_counts(self) -> Counter[tuple[str, str]]:

@@ -1,20 +1,60 @@
-"""``quoridor-server --ladder --report BOT``: a bot's ladder report from ``ladder.db``, printed with rich."""
+"""``quoridor-server --ladder --report BOT``: a bot's ladder report from ``ladder.db``, printed with rich.
+
+The CPU time of each step of a bot the server hosts is read from the games' logs (their ``cpu_ms``
+rows, ``DATA_DIR/ladder/GAME_..._vs_....csv``) and shown beside its wall thinking time.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
 from rich.console import Console
 
-from shared.ladder import build_report, published_table
+from shared.gamelog import LogFormatError, parse_log
+from shared.ladder import GameFact, build_report, published_table
+from shared.ladder.report import cpu_summary
 
 from .ladder_store import LadderStore
 from .ladder_view import render_report, render_table
 from .settings import ServerSettings
 
-__all__ = ["print_report"]
+__all__ = ["print_report", "with_cpu_times"]
+
+
+def with_cpu_times(facts: Sequence[GameFact], folder: Path) -> list[GameFact]:
+    """``facts`` with each seat's CPU milliseconds per step from the games' logs in ``folder`` (where they have them).
+
+    A log is found by its game id (the file name up to its first ``_``); a log that is missing or
+    unreadable leaves its game without CPU times.
+    """
+    wanted = {fact.game_id for fact in facts}
+    logs: dict[str, Path] = {}
+    if folder.is_dir():
+        for path in folder.iterdir():
+            game = path.name.split("_", 1)[0]
+            if game in wanted and path.suffix == ".csv":
+                logs[game] = path
+    result = []
+    for fact in facts:
+        cpu = _cpu_of(logs[fact.game_id]) if fact.game_id in logs else None
+        result.append(fact if cpu is None else dataclasses.replace(fact, cpu_ms=cpu))
+    return result
+
+
+def _cpu_of(path: Path) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """Each seat's measured CPU milliseconds per step in the log at ``path`` (``None`` when it has none)."""
+    try:
+        log = parse_log(path.read_text(encoding="utf-8"), name=path.name)
+    except (OSError, UnicodeDecodeError, LogFormatError):
+        return None
+    if log.outcome is None or log.outcome.cpu_ms is None:
+        return None
+    cpu = log.outcome.cpu_ms
+    return (tuple(ms for ms in cpu[0] if ms is not None), tuple(ms for ms in cpu[1] if ms is not None))
 
 
 def print_report(settings: ServerSettings, bot: str, json_path: Path | None, console: Console) -> int:
@@ -42,10 +82,14 @@ def print_report(settings: ServerSettings, bot: str, json_path: Path | None, con
         facts = store.facts([t.id for t in tracks])
     finally:
         store.close()
+    facts = with_cpu_times(facts, settings.data_dir / "ladder")
     limit = settings.effective_time_limit_ms
     reports = [build_report(t.label, facts, limit) for t in tracks]
     for track, report in zip(tracks, reports):
         console.print(render_report(report, limit))
+        cpu = cpu_summary(report.timing)
+        if cpu is not None:
+            console.print(cpu)
         skill = track.skill
         console.print(f"live rating (openskill): mean {skill.mu:.2f}, uncertainty {skill.sigma:.2f}, "
                       f"ordinal {skill.ordinal:+.2f}\n")

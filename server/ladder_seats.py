@@ -6,35 +6,34 @@
 * ``LadderSession`` is a player that may hold several games at once: steps are routed by game id.
 * ``GameSeat`` is what a ``MatchRunner`` sees of one session in one game; it plays the pairing's
   opening plies for the bot (they are never sent to it: its first turn shows the pawns moved).
-* ``Residents`` runs the built-in bots as permanent residents: the server may not import the
-  client (the layering), so each one is a ``python -m client --bot NAME`` child process on the
-  loopback, restarted if it dies.
+* ``HostedResidents`` runs the residents in the server's own machinery: the built-in bots, and each
+  key's newest accepted handed-in bot (a resident that never disconnects). Each is a hosted bot
+  process (``server.sandbox``: ``python -m client.hosted SPEC``, in the sandbox where bubblewrap
+  works) bound to its session as a connection is, restarted if it ends; a newer accepted version
+  takes its predecessor's place between games, on a rating track of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
-import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.gamelog import log_safe_name
 from shared.protocol import GameOver, GameStart
 from shared.quoridor import Step
-from shared.referee import TurnRequest
+from shared.referee import RefereeSettings, TurnRequest
 
 from .ladder_store import Track
 from .lobby import AdmissionError
 from .match import MatchRunner, Refusal
 from .players import PlayerSession
+from .sandbox import BotEntry, HostedPeer, SandboxLimits
+from .sandbox.players import HostedPlayer, HostedPlayers
 
-__all__ = ["LadderLobby", "LadderSession", "GameSeat", "Residents", "RESIDENT_BOTS"]
-
-log = logging.getLogger("quoridor.server")
+__all__ = ["LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "RESIDENT_BOTS"]
 
 
 #: The built-in bots an organiser may seat as residents (``client/bots``).
@@ -183,60 +182,52 @@ class LadderLobby:
         return next((s for s in self.sessions if s.name == name), None)
 
 
-def _die_with_parent() -> None:
-    """In a resident's child process: be sent SIGTERM when the server dies, even by ``kill -9`` (Linux)."""
-    try:
-        import ctypes
-        import signal
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)     # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+class HostedResidents(HostedPlayers):
+    """Residents hosted by the server itself (``server.sandbox.HostedPlayers``), seated in the ladder's lobby.
 
+    A resident is a built-in bot by name, or a ``BotEntry`` (an accepted handed-in bot: its folder and
+    entry, run in the sandbox). Each gets a secret key the lobby knows as a resident's.
+    """
 
-class Residents:
-    """The built-in bots as ``python -m client`` children on the loopback, restarted when they exit."""
-
-    def __init__(self, names: list[str], lobby: LadderLobby, url: Callable[[], str], cwd: Path | None = None) -> None:
-        unknown = [n for n in names if n not in RESIDENT_BOTS]
+    def __init__(self, residents: Sequence[str | BotEntry], lobby: LadderLobby, referee: RefereeSettings,
+                 limits: SandboxLimits | None = None, restart_s: float = 5.0, recycle_check_s: float = 1.0, *,
+                 say: Callable[[str], None] | None = None) -> None:
+        entries = [r if isinstance(r, BotEntry) else BotEntry(r, r) for r in residents]
+        unknown = [e.name for e in entries if e.folder is None and e.spec not in RESIDENT_BOTS]
         if unknown:
             raise ValueError(f"unknown resident bot(s) {', '.join(unknown)}; choose from {', '.join(RESIDENT_BOTS)}")
-        self.names = names
         self.lobby = lobby
-        self.url = url
-        self.cwd = cwd
-        self.keys = {name: f"resident-{name}-{secrets.token_hex(8)}" for name in names}
-        for name, key in self.keys.items():
-            lobby.residents[key] = name
-        self.tasks: list[asyncio.Task[None]] = []
-        self.processes: dict[str, asyncio.subprocess.Process] = {}
+        self.say = say or (lambda text: None)
+        self.keys: dict[str, str] = {}
+        super().__init__([HostedPlayer(e, self._key(e.name)) for e in entries], self._admit, referee, limits,
+                         restart_s=restart_s, recycle_check_s=recycle_check_s)
+        self.names = [e.name for e in entries]
 
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._keep(name)) for name in self.names]
+    def _key(self, name: str) -> str:
+        """The resident's secret key (made once per name: a newer version keeps its session)."""
+        if name not in self.keys:
+            self.keys[name] = key = f"resident-{secrets.token_hex(8)}"
+            self.lobby.residents[key] = name
+        return self.keys[name]
 
-    async def _keep(self, name: str) -> None:
-        while True:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "client", "--server", self.url(), "--bot", name, "-k", self.keys[name],
-                "-n", name, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.DEVNULL, cwd=self.cwd,
-                preexec_fn=_die_with_parent if sys.platform == "linux" else None)
-            self.processes[name] = process
-            code = await process.wait()
-            log.warning("resident %s exited with %s; restarting it in 5 s", name, code)
-            await asyncio.sleep(5.0)
+    def put_entry(self, entry: BotEntry) -> bool:
+        """Seat a handed-in bot as a resident; a newer version of one already seated replaces it between games.
 
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        for process in self.processes.values():
-            if process.returncode is None:
-                process.terminate()
-        for process in self.processes.values():
-            try:
-                await asyncio.wait_for(process.wait(), 5.0)
-            except TimeoutError:
-                process.kill()
-        self.processes.clear()
+        The old version is paired no more (its pairing stops after the game in progress), then leaves; the
+        new one joins under the same name and opens a rating track of its own (its version's). False (and
+        not seated) when a built-in resident has the bot's name.
+        """
+        if any(p.entry.name == entry.name and p.entry.trusted for p in [*self.players, *self.wanted.values()]):
+            self.say(f"{entry.name}'s handed-in bot is not on the ladder: a built-in resident has that name")
+            return False
+        self.say(f"{entry.name}'s handed-in bot, version {entry.version}, is on the ladder")
+        if entry.name not in self.names:
+            self.names.append(entry.name)
+        session = self.lobby.session(entry.name)
+        if session is not None and session.version != (entry.version or ""):
+            session.paused = f"replaced by version {entry.version}"
+        self.put(HostedPlayer(entry, self._key(entry.name)))
+        return True
 
-
+    def _admit(self, key: str, name: str, peer: HostedPeer, version: str | None) -> PlayerSession:
+        return self.lobby.admit(key, name, peer, version=version)

@@ -4,7 +4,8 @@ It is the ``LinkHandler`` of ``server.wire``: a link's events arrive here and ar
 once, with no task per connection. A connection first says ``hello`` (within
 ``hello_timeout_s``), then is a player (its steps go to its game through
 ``PlayerSession.submit``), a spectator (``watch``), or a puzzle-room user (its frames go to the
-``PuzzleDesk``, answered in order by one small task per connection).
+``PuzzleDesk``, answered in order by one small task per connection), or a submitter handing a bot
+in (its hello and frames go to the ``SubmissionDesk``).
 
 Every frame passes the same checks, in this order, each cheap before the next:
 
@@ -37,6 +38,7 @@ from .players import PlayerSession
 from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
 from .rooms import RoomContext, RoomError
 from .settings import ServerSettings
+from .submission_desk import SUBMISSION_FRAMES, SubmissionDesk
 from .web import WebDesk, answer_http
 from .web.desk import WEB_FRAMES
 from .wire import WebSocketLink
@@ -70,7 +72,7 @@ class Router:
 
     def __init__(self, settings: ServerSettings, connections: Connections, lobby: Callable[[], Lobby],
                  desk: PuzzleDesk, welcome: Callable[[str], Welcome], say: Callable[[str], None],
-                 web: WebDesk | None = None) -> None:
+                 web: WebDesk | None = None, submissions: SubmissionDesk | None = None) -> None:
         self.settings = settings
         self.limits = settings.limits
         self.connections = connections
@@ -79,6 +81,7 @@ class Router:
         self.welcome = welcome
         self.say = say
         self.web = web
+        self.submissions = submissions
         self._clients: dict[Peer, _Client] = {}
 
     def links(self) -> list[WebSocketLink]:
@@ -214,6 +217,8 @@ class Router:
             return client.session.submit(message.game, message.turn, to_step(message), arrived)
         if isinstance(message, Watch):
             return self._watch(peer, message)
+        if self.submissions is not None and (peer.role == "submitter" or isinstance(message, SUBMISSION_FRAMES)):
+            return self.submissions.take(peer, client.room, message)
         if client.room is not None and isinstance(message, PUZZLE_FRAMES):
             return self._puzzle(peer, client, message)
         if isinstance(message, WEB_FRAMES):
@@ -226,6 +231,12 @@ class Router:
         if client.hello_timer is not None:
             client.hello_timer.cancel()
             client.hello_timer = None
+        if hello.role == "submitter":       # server.submission_desk; its RoomContext gets a room's frame size
+            if self.submissions is None:
+                self._refuse(peer, "room_unavailable", "this server takes no bots handed in as files")
+            else:
+                client.room = self.submissions.admit(peer, hello)
+            return
         refusal = self._admission_problem(hello)
         if refusal is not None:
             self._refuse(peer, *refusal)
@@ -302,6 +313,7 @@ class Router:
         if message.game not in watched and len(watched) >= most:
             return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
         watched.add(message.game)
+        peer.batch_updates = peer.batch_updates or message.batch
         if self.web is not None:            # the boards so far, so a page draws at once
             for update in self.web.running():
                 if message.game in ("*", update.game):

@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.quoridor import RULESETS
 from shared.referee import STEP_CAP, VIOLATIONS_TO_LOSE, RefereeSettings
 from shared.quoridor import find_ruleset
 from shared.tournament import max_swiss_rounds
+
+from .sandbox.limits import SandboxLimits
 
 __all__ = ["ServerSettings", "Limits"]
 
@@ -93,11 +95,34 @@ class ServerSettings(BaseModel):
     ladder_opening_plies: int = Field(4, ge=0, le=12, description="random pawn moves each pairing starts from")
     ladder_refit_s: float = Field(60.0, gt=0, description="seconds between refits of the published table")
     ladder_bootstrap_samples: int = Field(100, ge=1, description="bootstrap samples of the published table")
+    # -- bots handed in as files (quoridor-submit): kept in DATA_DIR/submissions/, validated in the sandbox
+    max_submission_bytes: int = Field(1024 * 1024, ge=1024, le=4 * 1024 * 1024,
+                                      description="largest zip archive a bot may be handed in as, in bytes")
+    max_submission_files: int = Field(200, ge=1, le=10_000, description="files one handed-in bot may hold")
+    submission_queue: int = Field(4, ge=0, description="handed-in bots that may wait for validation while one is "
+                                  "validated (beyond them: busy)")
+    players_from_submissions: bool = Field(False, description="seat each key's newest accepted handed-in bot in the "
+                                           "tournament before the connected bots")
+    # -- games of handed-in bots on worker machines (--queue; server/queue, docs/queue.md)
+    queue: str | None = Field(None, description="the job engine whose workers play games of handed-in bots "
+                              "(redis://HOST:PORT/N); None plays them on this machine")
+    # -- the sandbox handed-in bots run in (server/sandbox); sandbox.unsafe is --unsafe-no-sandbox
+    sandbox: SandboxLimits = Field(default_factory=SandboxLimits,
+                                   description="what a handed-in bot's process may use (memory, CPU, processes, "
+                                   "files, output, /tmp); unsafe: run without bubblewrap, under rlimits only")
+
+    @field_validator("queue", mode="before")
+    @classmethod
+    def _no_queue(cls, value: object) -> object:
+        """An empty ``--queue`` (docker-compose.yml's QUEUE unset) is no queue."""
+        return None if value == "" else value
 
     @model_validator(mode="after")
     def _check(self) -> ServerSettings:
         if self.players == 1:
             raise ValueError("a tournament needs at least 2 players (or 0 to serve only the puzzle rooms)")
+        if self.queue is not None and not self.queue.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"--queue {self.queue!r}: expected redis://HOST:PORT/N (for example redis://127.0.0.1:6379/0)")
         if self.players == 0 and self.resume:
             raise ValueError("--resume continues a tournament; a server of only puzzle rooms (-n 0) has none")
         if self.swiss_rounds is not None and self.format != "swiss":
@@ -118,6 +143,9 @@ class ServerSettings(BaseModel):
         if unknown or len(set(self.ladder_residents)) != len(self.ladder_residents):
             raise ValueError(f"--resident {', '.join(unknown) or 'twice the same bot'}: choose each of "
                              f"{', '.join(RESIDENT_BOTS)} at most once")
+        if self.players_from_submissions and (self.ladder or self.resume or self.puzzles_only):
+            raise ValueError("--players-from-submissions seats handed-in bots in a new tournament: not with --ladder, "
+                             "--resume or -n 0")
         if self.ladder and self.resume:
             raise ValueError("--resume continues a tournament; a --ladder always continues from its ladder.db")
         if self.roster is not None and len(self.roster) < self.players and not self.ladder:

@@ -7,6 +7,12 @@ same state from the database and plays only what is missing (a knockout or a Swi
 again from the stored results, round by round: the same seed and results give the same rounds).
 A game whose log cannot be written (the server ran out of file descriptors for longer than the
 log writer retries) is not counted: it is voided and played again, up to ``VOID_REPLAYS`` times.
+
+Handed-in bots (``server.submission_seats.SubmittedSeat``) play each pairing in a fresh sandboxed
+process, started before its first turn: a pairing of two of them is played by ``host`` (a
+``GameHost``: this machine's pool, or workers elsewhere) and recorded game by game when it returns;
+a pairing of one of them and a connected bot is played here like any other, the bot's process
+seated for it. Their steps' CPU times go in the logs (``server.sandbox.HostedRows``).
 """
 
 from __future__ import annotations
@@ -25,11 +31,15 @@ from shared.gamelog import GameOutcome
 from shared.referee import GameFinished, GameReferee, StepJudged
 from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, Swiss, SwissStandings, round_robin
 
-from .log_batcher import LogUnavailableError, RowBatcher
+from .log_batcher import LogUnavailableError
 from .match import MatchResult, MatchRunner, game_over
 from .players import PlayerSession
+from .sandbox import (
+    GameHost, GameSpec, HostedRows, HostedSeat, Pairing, PairingResult, SandboxUnavailable, default_concurrency,
+)
 from .settings import ServerSettings
 from .results import Results
+from .submission_seats import SubmittedSeat, pairing_limits, start_pairing_seat
 
 __all__ = ["TournamentRunner", "Reporter", "GameKey", "game_key", "log_name"]
 
@@ -94,7 +104,8 @@ class TournamentRunner:
         self.folder = folder
         self.sessions = {s.name: s for s in sessions}
         self.players = [s.name for s in sessions]
-        self.rows = RowBatcher(executor)  # every game's log: opened, fed and finished in batches on the log thread
+        # every game's log: opened, fed and finished in batches on the log thread (a hosted seat's CPU times too)
+        self.rows = HostedRows(executor)
         self.executor = executor        # the log-writing thread
         self.reporter = reporter
         self.broadcast = broadcast
@@ -107,6 +118,10 @@ class TournamentRunner:
         self.name = folder.name
         #: Games in the whole tournament (round-robin, Swiss), or None while a knockout is undecided.
         self.games_total: int | None = None
+        #: Where pairings of two handed-in bots are played (``None``: here, as a mixed pairing is).
+        self.host: GameHost | None = None
+        #: Pairings with a handed-in bot played here at once (one fewer than the cores; a local host shares its slots).
+        self.local_pairings = asyncio.Semaphore(default_concurrency())
 
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
@@ -187,42 +202,146 @@ class TournamentRunner:
 
     async def _pairing(self, games: Sequence[ScheduledGame]) -> None:
         # The games of one pairing share two players, so they run one after another.
+        todo = [game for game in games if game_key(game) not in self.finished]
+        if not todo:
+            return
+        submitted = [self.sessions[name] for name in (todo[0].white, todo[0].black)
+                     if isinstance(self.sessions[name], SubmittedSeat)]
+        if len(submitted) == 2 and self.host is not None:
+            await self._hosted_pairing(todo)
+        elif submitted:
+            async with self.local_pairings:
+                await self._pairing_with_processes(todo, submitted)      # type: ignore[arg-type]
+        else:
+            await self._play_games(todo, self.sessions)
+
+    async def _play_games(self, games: Sequence[ScheduledGame], seats: dict[str, PlayerSession]) -> None:
+        """Play ``games`` one after another with ``seats`` (by name) at the board."""
         for game in games:
-            if game_key(game) in self.finished:
-                continue
             if self.limit is None:
-                result = await self._game(game)
+                result = await self._game(game, seats)
             else:
                 async with self.limit:
-                    result = await self._game(game)
-            self.finished[game_key(game)] = result
-            self.standings.add(result)
-            self.reporter.standings(self.standings)
-            await self.broadcast(self.standings)
+                    result = await self._game(game, seats)
+            await self._count(game, result)
+
+    async def _count(self, game: ScheduledGame, result: GameResult) -> None:
+        self.finished[game_key(game)] = result
+        self.standings.add(result)
+        self.reporter.standings(self.standings)
+        await self.broadcast(self.standings)
+
+    async def _pairing_with_processes(self, games: Sequence[ScheduledGame], submitted: list[SubmittedSeat]) -> None:
+        """A pairing with handed-in bots played here: a fresh process each, started before the first turn."""
+        referee = self.settings.referee_settings()
+        limits = pairing_limits(self.settings)
+        started = await asyncio.gather(*(start_pairing_seat(seat, limits, referee) for seat in submitted))
+        seats = dict(self.sessions)
+        failed = []
+        for seat, hosted in zip(submitted, started, strict=True):
+            if isinstance(hosted, HostedSeat):
+                seats[seat.name] = hosted
+            else:
+                failed.append(seat)
+                self.reporter.message(f"{seat.name}'s handed-in bot did not start: {hosted}; "
+                                      "it forfeits this pairing")
+        try:
+            if failed:
+                for game in games:
+                    game_id = self._game_id(game)
+                    await self._count(game, await self._forfeit(game, game_id, list(failed)))
+            else:
+                await self._play_games(games, seats)
+        finally:
+            await asyncio.gather(*(h.close() for h in started if isinstance(h, HostedSeat)))
+
+    async def _hosted_pairing(self, games: Sequence[ScheduledGame]) -> None:
+        """A pairing of two handed-in bots, played by the game host; each game recorded once the pairing is over."""
+        assert self.host is not None
+        first = games[0]
+        names = (first.white, first.black)
+        entries = tuple(self.sessions[name].entry for name in names)      # type: ignore[attr-defined]
+        played: PairingResult | None = None
+        for attempt in range(VOID_REPLAYS + 1):
+            suffix = "" if attempt == 0 else f"-replay{attempt}"
+            ids = [self._game_id(g) + suffix for g in games]
+            specs = tuple(GameSpec(game_id, self.folder / log_name(game_id, g.white, g.black),
+                                   white=names.index(g.white)) for game_id, g in zip(ids, games))
+            pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament=self.name)  # type: ignore
+            try:
+                if self.limit is None:
+                    played = await self.host.play(pairing, on_step=self._hosted_step)
+                else:
+                    async with self.limit:
+                        played = await self.host.play(pairing, on_step=self._hosted_step)
+                break
+            except LogUnavailableError as exc:
+                if attempt == VOID_REPLAYS:
+                    raise
+                self.reporter.message(f"{ids[0]}: {exc}; the pairing does not count and is played again")
+            except SandboxUnavailable as exc:       # the sandbox broke after the bots were seated
+                self.reporter.message(f"{ids[0]}: {exc}; the pairing is lost by both")
+                for game, game_id in zip(games, ids):
+                    absent = [self.sessions[name] for name in names]
+                    await self._count(game, await self._forfeit(game, game_id, absent))
+                return
+            finally:
+                for game_id in ids:
+                    self.running.pop(game_id, None)
+        assert played is not None
+        for end in played.reports:
+            if end.end is not None and end.end.cause != "ok":
+                self.reporter.message(f"{end.name}'s handed-in bot ended: {end.end}")
+        for game, game_id, match in zip(games, ids, played.games):
+            key = game_key(game)
+            result = _result(game, match.outcome)
+            await self.results.mark_started(self.tid, key, game_id, match.started_at)
+            await self.results.record_result(self.tid, key, result, log_path=str(match.log_path), game_id=game_id,
+                                             started_at=match.started_at, ended_at=match.ended_at, steps=match.steps)
+            self.reporter.game_finished(game_id, game.white, game.black, result)
+            await self._count(game, result)
+
+    def _hosted_step(self, runner: MatchRunner, judged: StepJudged) -> None:
+        """A step of a game the host plays: shown live; a removed bot forfeits the pairing's later games."""
+        if runner.game_id not in self.running:
+            self.running[runner.game_id] = runner
+            self.reporter.game_started(runner.game_id, *runner.referee.players)
+            for seat, session in enumerate(runner.sessions):
+                if self.sessions[session.name].kicked:
+                    runner.submit_forfeit(seat)
+        self._on_step(runner, judged)
+        if runner.referee.is_over:
+            self.running.pop(runner.game_id, None)
 
     # -- one game -----------------------------------------------------------------------------
-    async def _game(self, game: ScheduledGame) -> GameResult:
+    def _game_id(self, game: ScheduledGame) -> str:
+        return f"t{self.tid}-r{game.round + 1}-p{game.pairing + 1}-g{game.game_in_pairing + 1}"
+
+    async def _game(self, game: ScheduledGame, seats: dict[str, PlayerSession]) -> GameResult:
         """Play one scheduled game (or forfeit it); a game whose log could not be written is voided and replayed."""
         white, black = self.sessions[game.white], self.sessions[game.black]
-        game_id = f"t{self.tid}-r{game.round + 1}-p{game.pairing + 1}-g{game.game_in_pairing + 1}"
+        game_id = self._game_id(game)
         for attempt in range(VOID_REPLAYS + 1):
             absent = [s for s in (white, black) if not await self._present(s)]
             if absent:
                 return await self._forfeit(game, game_id, absent)
             try:
-                return await self._play(game, game_id if attempt == 0 else f"{game_id}-replay{attempt}")
+                return await self._play(game, game_id if attempt == 0 else f"{game_id}-replay{attempt}", seats)
             except LogUnavailableError as exc:
                 if attempt == VOID_REPLAYS:
                     raise
                 self.reporter.message(f"{game_id}: {exc}; the game does not count and is played again")
         raise AssertionError("unreachable")
 
-    async def _play(self, game: ScheduledGame, game_id: str) -> GameResult:
-        white, black = self.sessions[game.white], self.sessions[game.black]
+    async def _play(self, game: ScheduledGame, game_id: str, seats: dict[str, PlayerSession]) -> GameResult:
+        white, black = seats[game.white], seats[game.black]
         log_path = self.folder / log_name(game_id, white.name, black.name)
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
                              tournament=self.name, on_step=self._on_step, rows=self.rows)
+        hosted = tuple(s if isinstance(s, HostedSeat) else None for s in (white, black))
+        if hosted != (None, None) and isinstance(self.rows, HostedRows):
+            self.rows.watch(runner, hosted)         # their steps' CPU times go in the log
         self.running[game_id] = runner
         # Stored while the game starts (the game does not wait for the disk), and before its result.
         started = asyncio.ensure_future(self.results.mark_started(self.tid, game_key(game), game_id,
@@ -281,7 +400,8 @@ class TournamentRunner:
         kick = self.settings.kick_after_timeouts
         # A timeout that is the 3rd violation is recorded as RulesBreaker, but it is a timeout all the same.
         if kick is not None and judged.late:
-            session = runner.sessions[judged.seat]
+            # the tournament's own session: a handed-in bot's process for one pairing is only at the board
+            session = self.sessions.get(runner.sessions[judged.seat].name, runner.sessions[judged.seat])
             session.timeouts += 1
             removed = session.timeouts >= kick and not session.kicked
             # Stored, so that a resumed tournament still counts them (and keeps a removed bot out).

@@ -38,12 +38,27 @@ def server_settings(compose):
     return settings_from_args(server_parser().parse_args(argv[1:]))
 
 
+def started(compose) -> dict[str, dict]:
+    """The services `docker compose up` starts: those of a profile (``--profile queue``) only when asked for."""
+    return {name: service for name, service in compose["services"].items() if "profiles" not in service}
+
+
 def bots(compose) -> dict[str, list[str]]:
-    return {name: interpolate(service["command"]) for name, service in compose["services"].items() if name != "server"}
+    return {name: interpolate(service["command"]) for name, service in started(compose).items() if name != "server"}
+
+
+def test_the_queue_profile_adds_the_engine_and_workers_of_the_same_image(compose):
+    queue = {n: s for n, s in compose["services"].items() if "queue" in s.get("profiles", ())}
+    workers = {n: s for n, s in queue.items() if s["command"][0] == "quoridor-worker"}
+    assert len(workers) >= 2 and set(queue) - set(workers) == {"engine"}
+    for service in workers.values():
+        assert service["image"] == "quoridor-arena" and service["build"] == "."
+        assert service["command"][1:3] == ["--queue", "redis://engine:6379/0"]
+        assert service["depends_on"]["engine"]["condition"] == "service_healthy"
 
 
 def test_every_service_runs_a_command_the_package_installs(compose):
-    for name, service in compose["services"].items():
+    for name, service in started(compose).items():
         assert service["command"][0] in SCRIPTS, name
         assert service["image"] == "quoridor-arena" and service["build"] == "."
 

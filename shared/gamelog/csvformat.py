@@ -16,6 +16,8 @@ Layout. The first eight columns are exactly the course viewer's; six extra colum
     ,-1,-1,-1,-1,-1,-1,2000,,,1,violations,2,
     ,-1,-1,-1,-1,-1,-1,2000,,,0,thinking_ms,8123,
     ,-1,-1,-1,-1,-1,-1,2000,,,1,thinking_ms,9211,
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,cpu_ms,12 40 - 7,              (hosted bots only: CPU ms of each step)
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,cpu_ms,3 5 9,
     ,-1,-1,-1,-1,-1,-1,2000,,,0,result,goal,                   (seat = the winner, empty = a draw; always last)
 
 * A step row: the player's name, its step (a move fills ``newLoc``, a wall the four bar
@@ -34,6 +36,12 @@ Layout. The first eight columns are exactly the course viewer's; six extra colum
 * A finished game ends with the ``result`` row, written once, last: a file without it is an
   unfinished game (the server's live ``.part`` file never contains one). The per-seat totals
   stand in the ``value`` column, so summing the ``thinking_ms`` column still gives them.
+* Games of bots the server runs itself (``server/sandbox``) add, per seat, a ``cpu_ms`` row before
+  the result: the CPU milliseconds of each of that seat's steps, in the order of its step rows,
+  separated by blanks (``-``: not measured). The step rows' ``thinking_ms`` is the wall time. When a
+  hosted bot's process died, the result row's ``reason`` column says why
+  (``seat 1 memory_limit: ...``). Metadata rows are added this way, never columns: the old viewer,
+  and readers of older versions, skip keys they do not know.
 
 No commas in the text. The old viewer splits every line on commas without CSV quoting (even a
 metadata row, before it looks at the name): one comma anywhere makes it stop with "log file
@@ -128,11 +136,11 @@ def _text(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
-def _meta_row(key: str, value: object, seat: int | None = None) -> str:
+def _meta_row(key: str, value: object, seat: int | None = None, reason: str = "") -> str:
     text = str(value)
-    if value is None or any(c in text for c in _QUOTED) or any(c in key for c in _QUOTED):
-        return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value, ""])
-    return f",{_META_PREFIX},,,{_text(seat)},{key},{text},\n"     # what csv writes when nothing needs quotes
+    if value is None or any(c in text + key + reason for c in _QUOTED):
+        return _csv_line(["", *_META_NUMBERS, "", "", _text(seat), key, value, reason])
+    return f",{_META_PREFIX},,,{_text(seat)},{key},{text},{reason}\n"     # what csv writes when nothing needs quotes
 
 
 #: Characters that make the csv module quote a field.
@@ -193,7 +201,10 @@ def format_header(header: GameHeader) -> str:
 def format_outcome(outcome: GameOutcome) -> str:
     """The end of a finished log: per-seat totals, then the ``result`` row."""
     rows = [_meta_row(key, getattr(outcome, key)[seat], seat) for key in _TOTAL_KEYS for seat in (0, 1)]
-    return "".join(rows) + _meta_row("result", outcome.reason, outcome.winner)
+    if outcome.cpu_ms is not None:
+        rows += [_meta_row("cpu_ms", " ".join("-" if ms is None else str(ms) for ms in outcome.cpu_ms[seat]), seat)
+                 for seat in (0, 1)]
+    return "".join(rows) + _meta_row("result", outcome.reason, outcome.winner, _encode(outcome.note))
 
 
 def format_log(log: GameLog) -> str:
@@ -208,7 +219,8 @@ def row_lines(log: GameLog) -> tuple[list[int], int | None]:
     """The file lines ``format_log`` gives each step row and the result row (``None`` when unfinished)."""
     first = 2 + len(_header_items(log.header))
     steps = [first + i for i in range(len(log.steps))]
-    result = first + len(log.steps) + 2 * len(_TOTAL_KEYS) if log.outcome is not None else None
+    result = None if log.outcome is None else \
+        first + len(log.steps) + 2 * len(_TOTAL_KEYS) + (2 if log.outcome.cpu_ms is not None else 0)
     return steps, result
 
 
@@ -243,6 +255,8 @@ class _Parser:
         self.totals_line: int | None = None
         self.result: tuple[int | None, str] | None = None
         self.result_line: int | None = None
+        self.note = ""
+        self.cpu: dict[int, tuple[int | None, ...]] = {}
 
     def fail(self, line: int | None, problem: str) -> NoReturn:
         raise LogFormatError(self.name, line, problem)
@@ -290,7 +304,7 @@ class _Parser:
         if player:
             self.read_step(line, player, get)
         elif meta:
-            self.read_meta(line, meta, get("value"), self.seat(line, get("seat")))
+            self.read_meta(line, meta, get("value"), self.seat(line, get("seat")), get("reason"))
         else:
             self.fail(line, "the player column is empty (and the row is no metadata row)")
 
@@ -335,7 +349,7 @@ class _Parser:
         self.lines.append(line)
         self.seats.append(self.seat(line, get("seat")))
 
-    def read_meta(self, line: int, key: str, value: str, seat: int | None) -> None:
+    def read_meta(self, line: int, key: str, value: str, seat: int | None, reason: str = "") -> None:
         if key in _HEADER_KEYS and self.steps:
             self.fail(line, f"header row {key!r} after the first step row (line {self.lines[0]}); "
                             "header rows come before the steps")
@@ -359,7 +373,21 @@ class _Parser:
             if value.strip() not in REASONS:
                 self.fail(line, f"result reason {_short(value.strip())} is unknown; expected one of: {', '.join(REASONS)}")
             self.result, self.result_line = (seat, value.strip()), line
+            self.note = _decode(reason.strip())
+        elif key == "cpu_ms":
+            self.read_cpu(line, value, seat)
         # Other keys are ignored: a later writer may add metadata this reader does not need.
+
+    def read_cpu(self, line: int, value: str, seat: int | None) -> None:
+        """A ``cpu_ms`` row: one seat's CPU milliseconds per step, blank-separated (``-``: not measured)."""
+        if seat is None:
+            self.fail(line, "the 'cpu_ms' row needs seat 0 or 1 in the seat column")
+        times: list[int | None] = []
+        for item in value.split():
+            if item != "-" and not _COUNT.fullmatch(item):
+                self.fail(line, f"the 'cpu_ms' row holds {_short(item)}; expected whole milliseconds or '-'")
+            times.append(None if item == "-" else int(item))
+        self.cpu[seat] = tuple(times)
 
     def read_seat_meta(self, line: int, key: str, value: str, seat: int | None) -> None:
         """A row that belongs to one seat: its player's name or one of its totals."""
@@ -432,7 +460,8 @@ class _Parser:
             self.fail(self.result_line, f"the result row needs the totals rows before it; missing: {', '.join(missing)}")
         winner, reason = self.result
         by_seat = {key: (self.totals[key][0], self.totals[key][1]) for key in _TOTAL_KEYS}
-        return GameOutcome(winner, reason, by_seat["thinking_ms"], by_seat["violations"])
+        cpu = (self.cpu.get(0, ()), self.cpu.get(1, ())) if self.cpu else None
+        return GameOutcome(winner, reason, by_seat["thinking_ms"], by_seat["violations"], cpu, self.note)
 
 
 def _legacy_seats(first: str, second: str, steps: list[StepRecord]) -> tuple[str, str]:

@@ -151,6 +151,12 @@ class GameOutcome:
     thinking_ms: tuple[int, int]
     #: Violations of each seat.
     violations: tuple[int, int]
+    #: CPU milliseconds of each seat's steps, in the order of its step rows (``None``: a step not measured);
+    #: ``None`` when no bot's process was measured (only bots the server hosts are: ``server/sandbox``).
+    cpu_ms: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
+    #: What ended the game beyond ``reason``, for people: a hosted bot's process that died
+    #: (``seat 1 memory_limit: ran out of its address space``); ``""`` when nothing more is to be said.
+    note: str = ""
 
     def __post_init__(self) -> None:
         if self.winner not in (None, 0, 1) or isinstance(self.winner, bool):
@@ -159,6 +165,13 @@ class GameOutcome:
             raise ValueError(f"unknown reason {self.reason!r}; expected one of: {', '.join(REASONS)}")
         object.__setattr__(self, "thinking_ms", _pair("thinking times", self.thinking_ms))
         object.__setattr__(self, "violations", _pair("violation counts", self.violations))
+        if self.cpu_ms is not None:
+            if len(self.cpu_ms) != 2 or not all(v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+                                                for seat in self.cpu_ms for v in seat):
+                raise ValueError(f"CPU times must be two lists of non-negative integers or None, got {self.cpu_ms!r}")
+            object.__setattr__(self, "cpu_ms", (tuple(self.cpu_ms[0]), tuple(self.cpu_ms[1])))
+        if not isinstance(self.note, str) or _BAD_TEXT.search(self.note):
+            raise ValueError(f"note {self.note!r} must be a single line of text without control characters")
 
 
 class LogProblem(NamedTuple):

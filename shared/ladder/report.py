@@ -2,6 +2,11 @@
 
 Pure: the server reads the games from its store and hands them in as ``GameFact``s; the command
 line renders the ``BotReport`` with rich or writes it as JSON (``to_json``).
+
+For a bot the server hosts (a handed-in bot, a built-in resident) the games' logs also give each
+step's CPU time (``cpu_ms`` rows): shown beside the wall thinking time (``cpu_summary``), it tells a
+busy host (wall time well above CPU time: the bot was waiting for a core) from a slow bot (CPU time
+close to the wall time: the bot was computing).
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameFact", "BotReport", "HeadToHead", "Timing", "build_report", "SLOW_SHARE"]
+__all__ = ["GameFact", "BotReport", "HeadToHead", "Timing", "CpuTiming", "build_report", "cpu_summary",
+           "SLOW_SHARE"]
 
 #: A step that took more than this share of the time limit counts as a close call.
 SLOW_SHARE = 0.8
@@ -30,6 +36,8 @@ class GameFact:
     step_ms: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     causes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     ratings_after: tuple[float, float] | None = None     # each seat's ordinal after the game
+    #: Each seat's CPU milliseconds per step, for seats the server hosts (from the log; empty when not measured).
+    cpu_ms: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +55,20 @@ class HeadToHead:
 
 
 @dataclass(frozen=True, slots=True)
+class CpuTiming:
+    """CPU time of the bot's process over the steps it was measured for (hosted bots only)."""
+
+    steps: int
+    median_ms: float | None
+    p95_ms: float | None
+    max_ms: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for ``--json``."""
+        return {"steps": self.steps, "median_ms": self.median_ms, "p95_ms": self.p95_ms, "max_ms": self.max_ms}
+
+
+@dataclass(frozen=True, slots=True)
 class Timing:
     """Thinking time over every step the bot made (opening plies played for it excluded)."""
 
@@ -57,6 +79,8 @@ class Timing:
     slow_steps: int          # above SLOW_SHARE of the time limit
     timeouts: int
     violations: dict[str, int]
+    #: CPU time per step, when the logs have it (a bot the server hosts); ``None`` otherwise.
+    cpu: CpuTiming | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +106,8 @@ class BotReport:
                              for h in self.head_to_head],
             "timing": {"steps": self.timing.steps, "median_ms": self.timing.median_ms, "p95_ms": self.timing.p95_ms,
                        "max_ms": self.timing.max_ms, "slow_steps": self.timing.slow_steps,
-                       "timeouts": self.timing.timeouts, "violations": self.timing.violations},
+                       "timeouts": self.timing.timeouts, "violations": self.timing.violations,
+                       "cpu": None if self.timing.cpu is None else self.timing.cpu.to_json()},
             "endings": self.reasons,
         }
 
@@ -102,6 +127,7 @@ def build_report(track: str, games: Iterable[GameFact], time_limit_ms: int | Non
     h2h: dict[str, list[int]] = {}
     history: list[float] = []
     times: list[int] = []
+    cpu: list[int] = []
     causes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     count = 0
@@ -116,15 +142,42 @@ def build_report(track: str, games: Iterable[GameFact], time_limit_ms: int | Non
         if game.ratings_after is not None:
             history.append(game.ratings_after[seat])
         times.extend(game.step_ms[seat])
+        cpu.extend(game.cpu_ms[seat])
         causes.update(game.causes[seat])
         reasons[game.reason] += 1
         count += 1
     times.sort()
     slow = 0 if time_limit_ms is None else sum(1 for t in times if t > SLOW_SHARE * time_limit_ms)
     timeouts = causes.pop("late", 0)
+    cpu.sort()
+    cpu_timing = CpuTiming(len(cpu), _percentile(cpu, 0.5), _percentile(cpu, 0.95), cpu[-1]) if cpu else None
     timing = Timing(steps=len(times), median_ms=_percentile(times, 0.5), p95_ms=_percentile(times, 0.95),
                     max_ms=times[-1] if times else None, slow_steps=slow, timeouts=timeouts,
-                    violations=dict(sorted(causes.items())))
+                    violations=dict(sorted(causes.items())), cpu=cpu_timing)
     rows = [HeadToHead(name, *counts) for name, counts in sorted(h2h.items())]
     return BotReport(track=track, games=count, by_colour=(tuple(colour[0]), tuple(colour[1])),  # type: ignore[arg-type]
                      history=history, head_to_head=rows, timing=timing, reasons=dict(sorted(reasons.items())))
+
+
+#: Below this share of the wall time (median CPU / median wall) a bot's steps were mostly spent waiting.
+WAITING_SHARE = 0.5
+
+
+def cpu_summary(timing: Timing) -> str | None:
+    """One line: CPU time per step beside the wall thinking time, and what the two together suggest; ``None``
+    when the bot's CPU times were not measured (a bot that connects itself)."""
+    cpu = timing.cpu
+    if cpu is None:
+        return None
+
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:,.0f}"
+
+    line = (f"CPU time per step ({cpu.steps} steps measured): median {ms(cpu.median_ms)} ms, p95 {ms(cpu.p95_ms)} ms, "
+            f"max {ms(cpu.max_ms)} ms; wall: median {ms(timing.median_ms)} ms, p95 {ms(timing.p95_ms)} ms, "
+            f"max {ms(timing.max_ms)} ms")
+    if timing.p95_ms and cpu.p95_ms is not None and timing.p95_ms >= 10:
+        share = cpu.p95_ms / timing.p95_ms
+        line += (" (its slow steps were spent waiting, not computing: a busy host)" if share < WAITING_SHARE
+                 else " (its slow steps were spent computing)")
+    return line

@@ -12,10 +12,14 @@ from .codec import (
 from .errors import ERROR_CODES, ProtocolError
 from .messages import (
     CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, GameOver,
-    GameRecord, GameStart, GameUpdate, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
+    GameRecord, GameStart, GameUpdate, GameUpdates, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
     StepMessage, TournamentOver, Turn, Watch, Welcome,
 )
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleRoom, PuzzleState, Solution, Verdict
+from .submissions import (
+    MAX_SUBMISSION_BYTES, MAX_SUBMIT_PARTS, SUBMIT_PART_CHARS, VALIDATION_CAUSES, SubmissionEntry, Submissions,
+    SubmissionsRequest, Submit, Submitted,
+)
 from .web import (
     MAX_UPLOAD_BYTES, GameRequest, LogUpload, ReplayFolder, ReplayGameEntry, Replays, ReplaysRequest,
 )
@@ -23,11 +27,13 @@ from .web import (
 __all__ = [
     "CLIENT_MESSAGES", "COORD_MAX", "COORD_MIN", "ERROR_CODES", "MAX_FRAME_BYTES", "PROTOCOL_VERSION",
     "SCHEMA_TITLE", "SERVER_MESSAGES", "Action", "BoardState", "Cell", "ClientMessage", "Coord", "ErrorMessage",
-    "GameOver", "GameStart", "GameUpdate", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
+    "GameOver", "GameStart", "GameUpdate", "GameUpdates", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
     "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
     "Welcome", "GameRecord", "GameRequest", "LogUpload", "MAX_UPLOAD_BYTES", "ReplayFolder", "ReplayGameEntry",
     "Replays", "ReplaysRequest",
+    "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
+    "Submissions", "SubmissionsRequest", "Submit", "Submitted",
     "cell", "dump", "json_schema", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",
     "to_step", "to_verdict", "turn_frame", "wall",
 ]

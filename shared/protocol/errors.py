@@ -37,8 +37,8 @@ ERROR_CODES: dict[str, str] = {
     "stale_turn": "the step answers a turn that is already over; it was discarded",
     "frame_too_large": "the frame is larger than the server accepts",
     "rate_limited": "too many frames in too short a time; slow down",
-    "busy": "a puzzle room cannot take this request now (earlier ones are still being answered, or every "
-            "worker is busy); wait for the answers, then try again",
+    "busy": "a puzzle room or the submissions cannot take this request now (earlier ones are still being "
+            "answered, or every worker is busy); wait for the answers, then try again",
     "too_many_connections": "too many connections (from your address, or to this server)",
     "room_unavailable": "this server does not serve the requested room",
     "unknown_puzzle": "the puzzle id is unknown or expired",
@@ -52,6 +52,16 @@ ERROR_CODES: dict[str, str] = {
     "bad_concurrency": "the concurrency in hello is not a whole number from 1 to 64",
     "paused": "the practice ladder paused your bot (too many games in a row with a violation or a timeout); "
               "reconnect to play again",
+    "not_a_submitter": "only a connection with the submitter role may send this frame",
+    "submission_too_large": "the bot's zip archive is larger than the server accepts (1 MiB by default)",
+    "bad_zip": "the submitted archive is not valid base64 of a readable zip archive",
+    "bad_part": "a submit part came out of order, or did not match the submission's first part",
+    "unsafe_path": "a file in the archive has an absolute path, a '..' part, or is a link or a device",
+    "too_many_files": "the archive holds more files than the server accepts",
+    "no_python": "the archive holds no .py file",
+    "bad_entry": "the entry names no .py file of the archive, or cannot be read",
+    "sandbox_unavailable": "the server cannot run handed-in code now (its sandbox is unavailable); the message "
+                           "says why",
 }
 """Every error code the server may send, with its meaning. Codes are stable: new ones may be added."""
 

@@ -13,19 +13,20 @@ from pydantic_core import PydanticCustomError
 
 from .base import Cell, Message, ProtocolModel, Wall
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
+from .submissions import Submissions, SubmissionsRequest, Submit, Submitted
 from .web import GameRequest, LogUpload, Replays, ReplaysRequest
 
 __all__ = [
     "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "RulesInfo", "Welcome", "GameStart",
     "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentOver", "BoardState", "GameUpdate",
-    "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
+    "GameUpdates", "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
 ]
 
 PROTOCOL_VERSION = 1
 """The protocol version these models describe."""
 
-Role = Literal["player", "spectator"]
-"""What a connection does: play games, or watch them."""
+Role = Literal["player", "spectator", "submitter"]
+"""What a connection does: play games, watch them, or hand bots in as files (``submit``)."""
 Room = Literal["quoridor", "sokoban", "ice", "circuit"]
 """The tournament room and the puzzle side rooms."""
 
@@ -40,7 +41,7 @@ class Hello(Message):
     type: Literal["hello"] = "hello"
     protocol: int = Field(description="The protocol version the client speaks: 1.",
                           json_schema_extra={"const": PROTOCOL_VERSION})
-    role: Role = Field(description="player or spectator.")
+    role: Role = Field(description="player, spectator or submitter (hands a bot in as files).")
     room: Room = Field("quoridor", description="quoridor (the tournament), sokoban, ice or circuit.")
     key: str = Field(min_length=1, max_length=64, json_schema_extra={"pattern": _KEY_PATTERN},
                      description="Your secret key: 1 to 64 printable ASCII characters, no spaces.")
@@ -99,6 +100,7 @@ class Watch(Message):
 
     type: Literal["watch"] = "watch"
     game: str = Field(description='A game id, or "*" for every game.')
+    batch: bool = Field(False, description="True: updates that come together arrive as one game_updates frame.")
 
 
 # --- server -> client: the tournament -----------------------------------------------------------
@@ -239,6 +241,13 @@ class GameUpdate(Message):
     thinking_ms: int | None = Field(None, description="The step's thinking time in ms, if known.")
 
 
+class GameUpdates(Message):
+    """Server -> spectator that watches with ``batch``: several ``game_update`` frames that came together, in order."""
+
+    type: Literal["game_updates"] = "game_updates"
+    updates: list[GameUpdate] = Field(description="The game_update frames, oldest first.")
+
+
 class GameRecord(Message):
     """Server -> spectator: the answer to ``game_request`` or ``log_upload``: a game's steps so far."""
 
@@ -265,26 +274,28 @@ class ErrorMessage(Message):
 # --- the unions ---------------------------------------------------------------------------------
 
 ClientMessage = Annotated[
-    Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload],
+    Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
+          Submit, SubmissionsRequest],
     Field(discriminator="type"),
 ]
 """Any frame a client may send."""
 
 ServerMessage = Annotated[
-    Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameRecord, Replays,
-          PuzzleMessage, Verdict, PuzzleState, ErrorMessage],
+    Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameUpdates, GameRecord, Replays,
+          PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions],
     Field(discriminator="type"),
 ]
 """Any frame a server may send."""
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
-    for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload)
+    for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
+                Submit, SubmissionsRequest)
 }
 """The client frames by type name."""
 SERVER_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
-    for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameRecord, Replays,
-                PuzzleMessage, Verdict, PuzzleState, ErrorMessage)
+    for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameUpdates, GameRecord,
+                Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions)
 }
 """The server frames by type name."""

@@ -174,3 +174,22 @@ async def test_a_bot_that_accepts_two_games_at_once_plays_them_side_by_side(make
                 assert frame["reason"] in ("goal", "step_cap")
     assert most == 2
     await _cancel(ladder, *tasks)
+
+
+async def test_the_ladder_stops_when_cancelled_just_as_it_is_woken(make_server):
+    # On Python 3.11, asyncio.wait_for swallowed a cancellation that came as the awaited event was set:
+    # the ladder then ran on, and a server stopping with it hung.
+    server = await make_server(**LADDER)
+    ladder = asyncio.create_task(server.run_ladder())
+    await _until(lambda: server.ladder is not None)
+    for _ in range(5):
+        await asyncio.sleep(0.02)           # the runner is waiting for its next wake-up
+        server.ladder._wake.set()           # a bot joins or a game ends ...
+        ladder.cancel()                     # ... in the same moment as the server stops
+        done, _ = await asyncio.wait({ladder}, timeout=5)
+        assert done, "the ladder did not stop when cancelled"
+        if ladder.cancelled():
+            break
+        ladder = asyncio.create_task(server.run_ladder())
+    assert ladder.cancelled()
+    await server.close()

@@ -36,3 +36,32 @@ def test_the_report_command_prints_and_writes_json(tmp_path, capsys):
     assert data[0]["seat0"] == {"wins": 1, "losses": 0, "draws": 0} and data[0]["head_to_head"][0]["opponent"] == "you@v1"
     assert data[0]["live"]["mu"] > 25 and data[0]["version"] == "v1"
     assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "nobody"]) == 1
+
+
+def test_the_report_shows_cpu_time_per_step_from_the_logs_of_a_hosted_bot(tmp_path, capsys):
+    from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord, format_log
+    from shared.quoridor import GameStatus, Step
+
+    store = LadderStore(tmp_path / "ladder.db")
+    ratings = LiveRatings()
+    me, you = (store.track(bot, "v1", ratings.initial()) for bot in ("me", "you"))
+    after = ratings.after_game(me.skill, you.skill, 0)
+    store.record(LadderGame("L1-g1", 1, me, you, 0, "goal", "e2 e8", None, "2026-01-01T00:00:00", (900, 5),
+                            (0, 0), ((400, 500), (5,)), ((), ()), after))
+    store.close()
+    steps = [StepRecord("me", Step.move(5, 2), GameStatus.OK, 400, 0), StepRecord("you", Step.move(5, 8),
+                                                                                   GameStatus.OK, 5, 1),
+             StepRecord("me", Step.move(5, 3), GameStatus.OK, 500, 2)]
+    outcome = GameOutcome(0, "goal", (900, 5), (0, 0), ((380, 470), (None,)))
+    (tmp_path / "ladder").mkdir()
+    (tmp_path / "ladder" / "L1-g1_me_vs_you.csv").write_text(
+        format_log(GameLog(GameHeader(("me", "you"), game="L1-g1"), steps, outcome)), encoding="utf-8")
+    (tmp_path / "ladder" / "L1-g10_me_vs_you.csv").write_text("not a log", encoding="utf-8")   # not this game's
+    out = tmp_path / "me.json"
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "me", "--json", str(out)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "CPU time per step (2 steps measured): median 425 ms" in text and "max 470 ms" in text
+    assert "wall: median 450 ms" in text
+    assert json.loads(out.read_text())[0]["timing"]["cpu"]["max_ms"] == 470
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "you"]) == 0
+    assert "CPU time per step" not in capsys.readouterr().out            # a connected bot: nothing measured

@@ -22,7 +22,10 @@ from websockets.exceptions import ConnectionClosed
 from server.app import ArenaServer
 from server.settings import Limits, ServerSettings
 from shared.gamelog import parse_log
-from shared.protocol import CLIENT_MESSAGES, ERROR_CODES, Hello, ProtocolError, StepMessage, Watch, parse_client
+from shared.protocol import (
+    CLIENT_MESSAGES, ERROR_CODES, GameRequest, Hello, LogUpload, ProtocolError, ReplaysRequest, StepMessage,
+    SubmissionsRequest, Submit, Watch, parse_client,
+)
 from tests.server.conftest import bounded
 from tests.server.support import Client, GatedBot
 
@@ -93,6 +96,10 @@ class _Model:
             return self._error("already_hello")
         if isinstance(message, StepMessage):
             return self._error("not_a_player")
+        if isinstance(message, (Submit, SubmissionsRequest)):
+            return self._error("not_a_submitter")
+        if isinstance(message, (GameRequest, ReplaysRequest, LogUpload)):
+            return None         # the web pages' requests, answered (tests/server/web): not thrown here
         if isinstance(message, Watch):
             if message.game not in self.watched and len(self.watched) >= WATCHED:
                 return self._error("invalid_fields")

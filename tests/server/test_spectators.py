@@ -13,7 +13,7 @@ from server.connections import GATHER_S, Connections
 from server.settings import Limits
 from server.updates import standing_rows
 from server.wire import LinkSettings, WebSocketLink
-from shared.protocol import ErrorMessage, dump
+from shared.protocol import BoardState, ErrorMessage, GameUpdate, GameUpdates, dump, parse_server
 from shared.tournament import Standings
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.support import Client, GatedBot, hello
@@ -251,3 +251,50 @@ async def test_a_spectator_that_keeps_up_gets_every_step_of_a_fast_game():
     assert _texts(client, b"".join(transport.writes)) == [dump(_update("g1", n)) for n in range(10)]
     assert len(transport.writes) < 10                        # and they shared writes
     link.connection_lost(None)
+
+
+def _game_update(game: str, turn: int) -> GameUpdate:
+    return GameUpdate(game=game, players=("a", "b"), turn=turn, seat=turn % 2, move=(5, 2), wall=None,
+                      notation="e2", status=0, clocks_ms=(turn, 0),
+                      board=BoardState(pawns=((5, 2), (5, 9)), walls=[], walls_left=(10, 10)))
+
+
+async def test_a_spectator_that_watches_with_batch_gets_a_bursts_updates_as_one_game_updates_frame():
+    link, transport, client = _spectator_link()
+    link.peer.batch_updates = True                           # it watched with "batch": true
+    conns = Connections(Limits())
+    conns.add(link.peer)
+    updates = [_game_update(game, 3) for game in ("g1", "g2", "g3")]
+    for update in updates:
+        conns.send_later([link.peer], update, kind=("game", update.game))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    (frame,) = _texts(client, b"".join(transport.writes))
+    batch = parse_server(frame)
+    assert isinstance(batch, GameUpdates) and batch.updates == updates    # the same updates, in order
+    link.connection_lost(None)
+
+
+async def test_the_pages_watch_with_batch_and_a_server_answers_in_game_updates_frames(make_server):
+    server = await make_server(players=2, concurrency=1, standings_interval_s=0)
+    eye = await Client.open(url(server))
+    await eye.send(hello("eye", "spectator"))
+    assert (await eye.reply())["type"] == "welcome"
+    await eye.send({"type": "watch", "game": "*", "batch": True})
+    bots = [ScriptedBot(url(server), key) for key in ("a", "b")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    frames = []
+
+    async def watch() -> None:
+        while not frames or frames[-1]["type"] != "tournament_over":
+            frames.append(await eye.next(timeout=30))
+
+    watching = asyncio.create_task(watch())
+    await bounded(server.run_tournament())
+    await bounded(asyncio.gather(*tasks))
+    await bounded(watching)
+    updates = [u for f in frames if f["type"] == "game_updates" for u in f["updates"]]
+    updates += [f for f in frames if f["type"] == "game_update"]
+    # Every step reaches it (a reader that keeps up), whether it came alone or in a batch.
+    assert sorted(u["turn"] for u in updates) == list(range(len(updates))) and any(u["over"] for u in updates)
+    assert all(u["type"] == "game_update" for u in updates)

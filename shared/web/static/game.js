@@ -13,7 +13,7 @@ document.getElementById("title").textContent = game || "no game named";
 
 if (game) {
   connect({
-    onOpen: send => { send({type: "watch", game}); send({type: "game_request", game}); connState("connected", true); },
+    onOpen: send => { send({type: "watch", game, batch: true}); send({type: "game_request", game}); connState("connected", true); },
     onMessage: msg => {
       if (msg.type === "game_record" && msg.game === game) {
         player.mount(msg);

@@ -19,7 +19,9 @@ export function connect({hello = {}, onMessage, onOpen = () => {}, onClose = () 
   ws.addEventListener("message", event => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
-    onMessage(msg, send);
+    // A batch (watch with batch: true) is the game_update frames it carries, one after the other.
+    if (msg.type === "game_updates") msg.updates.forEach(update => onMessage(update, send));
+    else onMessage(msg, send);
   });
   ws.addEventListener("close", event => onClose(event));
   return {send, close: () => ws.close(1000)};

@@ -55,7 +55,7 @@ function askGames(send) {
 }
 
 connect({
-  onOpen: send => { send({type: "watch", game: "*"}); send({type: "replays_request"}); connState("connected", true); },
+  onOpen: send => { send({type: "watch", game: "*", batch: true}); send({type: "replays_request"}); connState("connected", true); },
   onMessage: (msg, send) => {
     if (msg.type === "game_update") {
       if (msg.over) { live.delete(msg.game); askGames(send); } else live.set(msg.game, msg);

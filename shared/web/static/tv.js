@@ -47,7 +47,7 @@ function draw() {
 }
 
 connect({
-  onOpen: send => send({type: "watch", game: "*"}),
+  onOpen: send => send({type: "watch", game: "*", batch: true}),
   onMessage: msg => {
     if (msg.type === "game_update") {
       live.set(msg.game, msg);

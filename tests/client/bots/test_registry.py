@@ -38,3 +38,14 @@ def test_make_bot_rejects_an_unknown_name_and_lists_the_known_ones():
 def test_strong_rejects_a_budget_of_zero():
     with pytest.raises(ValueError, match="budget"):
         StrongPlayer(time_budget_ms=0)
+
+
+def test_a_bot_module_is_imported_when_that_bot_is_asked_for():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom client.bots import BOTS, make_bot\nnames = list(BOTS)\n"
+            "before = 'client.bots.strong' in sys.modules\nmake_bot('random')\n"
+            "print(names, before, 'client.bots.strong' in sys.modules, 'client.bots.random_bot' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split("]")[1].split() == ["False", "False", "True"]

@@ -21,3 +21,34 @@ def test_a_report_counts_colours_opponents_timing_and_causes():
     assert t.median_ms == pytest.approx(350.0)       # 100 200 300 400 900 1000
     assert t.violations == {"not_reachable": 1}
     assert report.to_json()["seat0"] == {"wins": 1, "losses": 0, "draws": 1}
+
+
+def test_cpu_times_per_step_are_reported_beside_the_wall_times_when_measured():
+    from shared.ladder.report import cpu_summary
+
+    games = [GameFact("g1", "me", "you", 0, "goal", ((100, 900, 300), (50,)), cpu_ms=((90, 850, 280), (40,))),
+             GameFact("g2", "you", "me", 0, "goal", ((10,), (200, 400)), cpu_ms=((), (190, 380)))]
+    timing = build_report("me", games, time_limit_ms=1000).timing
+    assert timing.cpu is not None and (timing.cpu.steps, timing.cpu.max_ms) == (5, 850)
+    assert timing.cpu.median_ms == pytest.approx(280.0)            # 90 190 280 380 850
+    line = cpu_summary(timing)
+    assert line is not None and "CPU time per step (5 steps measured): median 280 ms" in line
+    assert "wall: median 300 ms" in line and "spent computing" in line      # 100 200 300 400 900
+    assert build_report("me", games, 1000).to_json()["timing"]["cpu"] == {"steps": 5, "median_ms": 280.0,
+                                                                         "p95_ms": pytest.approx(756.0), "max_ms": 850}
+
+
+def test_a_bot_that_waited_for_a_core_is_told_apart_from_one_that_computed():
+    from shared.ladder.report import cpu_summary
+
+    waited = build_report("me", [GameFact("g1", "me", "you", 0, "goal", ((900, 950), ()), cpu_ms=((20, 30), ()))],
+                          1000)
+    assert "waiting, not computing: a busy host" in (cpu_summary(waited.timing) or "")
+
+
+def test_a_connected_bot_has_no_cpu_times():
+    from shared.ladder.report import cpu_summary
+
+    report = build_report("me", [GameFact("g1", "me", "you", 0, "goal", ((100,), ()))], 1000)
+    assert report.timing.cpu is None and cpu_summary(report.timing) is None
+    assert report.to_json()["timing"]["cpu"] is None

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from shared.protocol import (
-    Action, BoardState, ErrorMessage, GameOver, GameStart, GameUpdate, Hello,
+    Action, BoardState, ErrorMessage, GameOver, GameStart, GameUpdate, GameUpdates, Hello,
     Message, PuzzleMessage, PuzzleRequest, PuzzleState, RulesInfo, Solution, StandingRow, Standings,
     StepJudgement, StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
     GameRecord, GameRequest, LogUpload, ReplayFolder, ReplayGameEntry, Replays, ReplaysRequest,
+    SubmissionEntry, Submissions, SubmissionsRequest, Submit, Submitted,
 )
 
 ROWS = [
@@ -25,6 +26,7 @@ CLIENT_SAMPLES: list[Message] = [
     StepMessage(game="g1", turn=9, move=(10, -1), wall=((5, 0), (5, 2))),
     StepMessage(game="g1", turn=11),
     Watch(game="*"),
+    Watch(game="g1", batch=True),
     PuzzleRequest(room="sokoban", collection="Microban", index=3),
     PuzzleRequest(room="sokoban", xsb="#####\n#@$.#\n#####"),
     PuzzleRequest(room="circuit", difficulty="hell", size=8, seed=-5),
@@ -38,6 +40,10 @@ CLIENT_SAMPLES: list[Message] = [
     ReplaysRequest(),
     LogUpload(name="game.csv", csv="player,newLoc_x\nMe,5\n"),
     LogUpload(csv=""),
+    Hello(protocol=1, role="submitter", key="k3y-team-7"),
+    Submit(zip="UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA=="),
+    Submit(entry="pkg/mod.py:MyPlayer", part=2, parts=3, zip="QUJD"),
+    SubmissionsRequest(),
 ]
 
 SERVER_SAMPLES: list[Message] = [
@@ -68,6 +74,13 @@ SERVER_SAMPLES: list[Message] = [
     GameUpdate(game="g1", players=("a", "b"), turn=80, seat=0, move=(5, 9), wall=None, notation="e9",
                status=1, clocks_ms=(0, 0), board=BoardState(pawns=((5, 9), (1, 1)), walls=[], walls_left=(0, 0)),
                over=True),
+    GameUpdates(updates=[
+        GameUpdate(game="g2", players=("a", "b"), turn=0, seat=0, move=(5, 2), wall=None, notation="e2", status=0,
+                   clocks_ms=(12, 0), board=BoardState(pawns=((5, 2), (5, 9)), walls=[], walls_left=(10, 10))),
+        GameUpdate(game="g3", players=("c", "d"), turn=4, seat=0, move=None, wall=((4, 2), (6, 2)), notation="e2h",
+                   status=0, clocks_ms=(40, 31), board=BoardState(pawns=((5, 3), (5, 7)), walls=[((4, 2), (6, 2))],
+                                                                  walls_left=(9, 10)))]),
+    GameUpdates(updates=[]),
     GameRecord(game="g1", players=("a", "b"), live=True, steps=[
         GameUpdate(game="g1", players=("a", "b"), turn=0, seat=0, move=(5, 2), wall=None, notation="e2", status=7,
                    clocks_ms=(12, 0), board=BoardState(pawns=((5, 1), (5, 9)), walls=[], walls_left=(10, 10)),
@@ -85,6 +98,14 @@ SERVER_SAMPLES: list[Message] = [
     PuzzleState(puzzle="c1", state={}),
     ErrorMessage(code="invalid_fields", message="invalid step frame: turn is missing", frame_type="step"),
     ErrorMessage(code="binary_frame", message="binary frames are not accepted"),
+    Submitted(version="3f2a9c01b7de", entry="mybot.py:MyPlayer", accepted=True, cause="ok", reason="played",
+              seconds=1.42, files=1, bytes=2210),
+    Submitted(version="a01c44e90f12", entry="mybot.py", accepted=False, cause="syntax_error",
+              reason="mybot.py:12: invalid syntax", seconds=0.0, files=3, bytes=0, new=False),
+    Submissions(player="Team 7", versions=[
+        SubmissionEntry(version="3f2a9c01b7de", entry="mybot.py:MyPlayer", submitted_at="2026-11-24T08:30:00Z",
+                        accepted=True, cause="ok", reason="played", seconds=1.5, files=1, bytes=2210)]),
+    Submissions(player="Éva ☃", versions=[]),
 ]
 
 SAMPLES = CLIENT_SAMPLES + SERVER_SAMPLES

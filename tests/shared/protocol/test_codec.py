@@ -127,7 +127,7 @@ def test_protocol_version_wins_over_other_problems():
     ({"type": "hello", "protocol": 1}, "invalid hello frame: role is missing; key is missing"),
     ({**HELLO, "protocol": "1"}, 'invalid hello frame: protocol should be an integer (got "1")'),
     ({**HELLO, "role": "referee"},
-     "invalid hello frame: role should be 'player' or 'spectator' (got \"referee\")"),
+     "invalid hello frame: role should be 'player', 'spectator' or 'submitter' (got \"referee\")"),
     ({**HELLO, "key": "a b"},
      'invalid hello frame: key should hold printable ASCII characters only, no spaces (got "a b")'),
     ({**HELLO, "name": "x" * 41}, "invalid hello frame: name should have at most 40 characters (got \"xxxxx"),

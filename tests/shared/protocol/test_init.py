@@ -6,7 +6,7 @@ import inspect
 import pytest
 
 MODULES = ["shared.protocol", "shared.protocol.base", "shared.protocol.messages", "shared.protocol.puzzles",
-           "shared.protocol.errors", "shared.protocol.codec"]
+           "shared.protocol.errors", "shared.protocol.codec", "shared.protocol.submissions"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,222 @@
+"""``GameWorker``: takes pairing jobs from the queue, plays them in the sandbox with the server's referee, answers.
+
+A job (``PairingJob``) is played by ``server.sandbox.play_pairing``, the very code a server without
+a queue runs: the same referee, the same sandbox and limits, the same logs. Meanwhile the worker
+streams every judged step to the job's stream (``StepPublisher``) and touches the job every third
+of its heartbeat, so a worker that dies is noticed and its job handed to another. The answer (each
+game's outcome and log, each bot's report) is the job's result in saq.
+
+A job the worker cannot play (another protocol, a bot version it cannot fetch or whose files do not
+match their digest) is answered with a ``JobRefusal`` and one log line, never played. A worker whose
+server speaks another protocol refuses to serve it and stops (exit code 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from saq import Job, Worker
+from saq.queue.redis import RedisQueue
+
+from .. import __version__
+from ..match import MatchRunner
+from ..sandbox.host import play_pairing
+from ..sandbox.status import sandbox_status
+from .bots import BotCache, BotUnavailable
+from .engine import Keys, connect, shown_url, wait_for_engine
+from .events import attempt_entry, done_entry, step_entry
+from .host import disconnect
+from .jobs import JOB_FUNCTION, PROTOCOL, JobRefusal, PairingJob, job_result, limits_for, pairing_for
+from .publisher import StepPublisher
+
+__all__ = ["GameWorker", "WorkerSettings", "EXIT_INCOMPATIBLE", "EXIT_NO_SANDBOX", "default_name"]
+
+log = logging.getLogger("quoridor.worker")
+
+#: Exit code of a worker whose server speaks another job protocol.
+EXIT_INCOMPATIBLE = 3
+#: Exit code of a worker that cannot run handed-in bots in a sandbox (and was not told to run them without).
+EXIT_NO_SANDBOX = 4
+#: Seconds between two looks at which protocol the server speaks.
+SERVER_CHECK_S = 30.0
+
+
+def default_name() -> str:
+    """This worker's name in logs and answers: host and process id."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """One worker process: where the engine is, where it keeps bots, how many pairings it plays at once."""
+
+    url: str
+    cache: Path
+    concurrency: int = 1
+    #: Seconds between two sweeps for jobs of dead workers (any worker may sweep; one at a time).
+    sweep_s: int = 5
+    #: Run handed-in bots without bubblewrap, under rlimits only (``--unsafe-no-sandbox``).
+    unsafe: bool = False
+    name: str = field(default_factory=default_name)
+    prefix: str = "quoridor"
+
+
+class GameWorker:
+    """Serves the queue of the engine at ``settings.url`` until stopped (SIGINT, SIGTERM) or refused."""
+
+    def __init__(self, settings: WorkerSettings) -> None:
+        self.settings = settings
+        self.keys = Keys(settings.prefix)
+        self._redis = connect(settings.url, "quoridor.worker")
+        self._queue = RedisQueue(self._redis, name=self.keys.queue)
+        self._cache = BotCache(self._redis, self.keys, settings.cache / "bots")
+        self._worker: Worker[Any] | None = None
+        self.exit_code = 0
+
+    async def run(self) -> int:
+        """Serve jobs until stopped; the exit code (0, or why the worker refused to serve)."""
+        s = self.settings
+        if not s.unsafe and (problem := sandbox_status()) is not None:
+            log.error("refusing to start: handed-in bots would run without a sandbox: %s", problem)
+            return EXIT_NO_SANDBOX
+        await wait_for_engine(s.url, log)
+        refusal = await self._server_refusal()
+        if refusal is not None:
+            log.error("%s", refusal)
+            await self._redis.aclose()
+            return EXIT_INCOMPATIBLE
+        await self._queue.connect()
+        # Sweep once before taking any job: saq's worker sweeps as it starts, and a sweep takes a job dequeued that
+        # very moment (not marked running yet) for a stale one (docs/queue.md); this one holds the sweep's lock.
+        await self._queue.sweep(lock=s.sweep_s)
+        self._worker = Worker(self._queue, [(JOB_FUNCTION, self._play)], id=s.name, concurrency=s.concurrency,
+                              timers={"sweep": s.sweep_s, "abort": 1, "schedule": 1, "worker_info": 10},
+                              after_process=self._after, metadata={"protocol": PROTOCOL, "version": __version__},
+                              shutdown_grace_period_s=None)
+        watch = asyncio.get_running_loop().create_task(self._watch_server())
+        log.info("worker %s serves %s (queue %s, %d pairing(s) at once%s)", s.name, shown_url(s.url), self.keys.queue,
+                 s.concurrency, ", WITHOUT the sandbox" if s.unsafe else "")
+        try:
+            await self._worker.start()      # returns on SIGINT/SIGTERM (its jobs go back to the queue)
+        finally:
+            watch.cancel()
+            await asyncio.gather(watch, return_exceptions=True)
+            await disconnect(self._queue, self._redis)
+        return self.exit_code
+
+    async def stop(self) -> None:
+        """Stop serving (jobs in progress go back to the queue for another worker)."""
+        if self._worker is not None:
+            await self._worker.stop()
+
+    # -- the server's protocol -------------------------------------------------------------------
+    async def _server_refusal(self) -> str | None:
+        raw = await self._redis.get(self.keys.server)
+        if raw is None:
+            return None
+        try:
+            said = json.loads(raw)
+            protocol = int(said["protocol"])
+        except (ValueError, KeyError, TypeError):
+            return None
+        if protocol == PROTOCOL:
+            return None
+        return (f"refused: the server at {shown_url(self.settings.url)} speaks job protocol {protocol} (quoridor-arena "
+                f"{said.get('version', '?')}), this worker {PROTOCOL} (quoridor-arena {__version__}); install the "
+                "server's version of quoridor-arena on this machine and start the worker again")
+
+    async def _watch_server(self) -> None:
+        while True:
+            await asyncio.sleep(SERVER_CHECK_S)
+            refusal = await self._server_refusal()
+            if refusal is not None:
+                log.error("%s", refusal)
+                self.exit_code = EXIT_INCOMPATIBLE
+                await self.stop()
+                return
+
+    # -- one job ---------------------------------------------------------------------------------
+    def _refuse(self, key: str, code: str, reason: str) -> dict[str, Any]:
+        log.error("refused job %s: %s (%s)", key, reason, code)
+        return JobRefusal(worker=self.settings.name, code=code, reason=reason).model_dump(mode="json")
+
+    async def _play(self, ctx: dict[str, Any], *, job: dict[str, Any]) -> dict[str, Any]:
+        """saq's job function: play the pairing ``job`` and return the answer (or a refusal) as JSON."""
+        saq_job: Job = ctx["job"]
+        key, attempt = saq_job.key, saq_job.attempts
+        if not isinstance(job, dict) or job.get("protocol") != PROTOCOL:
+            said = job.get("protocol") if isinstance(job, dict) else None
+            return self._refuse(key, "incompatible", f"the job speaks protocol {said!r}, this worker {PROTOCOL}")
+        try:
+            pairing_job = PairingJob.model_validate(job)
+        except ValidationError as exc:
+            return self._refuse(key, "bad_job", f"not a pairing job ({exc.error_count()} problem(s), the first: "
+                                                f"{exc.errors()[0]['msg']})")
+        publisher = StepPublisher(self._redis, self.keys.steps(key))
+        publisher.add(attempt_entry(attempt, self.settings.name))
+        try:
+            try:
+                folders = {bot.digest: await self._cache.fetch(bot.digest, bot.spec)
+                           for bot in pairing_job.bots if bot.digest is not None}
+            except BotUnavailable as exc:
+                return self._refuse(key, exc.code, exc.message)
+            answer = await self._play_pairing(saq_job, pairing_job, folders, publisher)
+            await publisher.flush()
+            return answer
+        finally:
+            await publisher.close()
+
+    async def _play_pairing(self, saq_job: Job, job: PairingJob, folders: dict[str, Path],
+                            publisher: StepPublisher) -> dict[str, Any]:
+        attempt = saq_job.attempts
+        games = self.settings.cache / "games"
+        games.mkdir(parents=True, exist_ok=True)
+
+        def on_step(runner: MatchRunner, judged: Any) -> None:
+            referee = runner.referee
+            publisher.add(step_entry(attempt, runner.game_id, judged, referee.outcome if referee.is_over else None,
+                                     time.time()))
+
+        touching = asyncio.get_running_loop().create_task(self._touch(saq_job))
+        try:
+            with tempfile.TemporaryDirectory(dir=games, prefix="pairing-") as folder:
+                pairing = pairing_for(job, folders, Path(folder))
+                result = await play_pairing(pairing, limits_for(job, unsafe=self.settings.unsafe), on_step=on_step)
+                logs = await asyncio.to_thread(lambda: {g.game_id: g.log_path.read_text(encoding="utf-8")
+                                                        for g in result.games})
+        finally:
+            touching.cancel()
+            await asyncio.gather(touching, return_exceptions=True)
+        answer = job_result(result, logs, worker=self.settings.name, attempt=attempt)
+        outcomes = ", ".join(f"{g.game_id} {g.reason}" for g in answer.games)
+        log.info("played job %s (attempt %d): %s", saq_job.key, attempt, outcomes)
+        return answer.model_dump(mode="json")
+
+    async def _touch(self, job: Job) -> None:
+        """Touch the job every third of its heartbeat, so a sweep knows this worker is alive."""
+        every = max(0.5, job.heartbeat / 3) if job.heartbeat else 5.0
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await job.update()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a missed touch is retried; the game goes on
+                log.warning("could not touch job %s (%s)", job.key, " ".join(str(exc).split()))
+
+    async def _after(self, ctx: dict[str, Any]) -> None:
+        """After saq stored the answer (or handed the job back): tell the server's step reader."""
+        job = ctx.get("job")
+        if job is not None:
+            await self._redis.xadd(self.keys.steps(job.key), done_entry(job.attempts), maxlen=20_000,  # type: ignore[arg-type]
+                                   approximate=True)

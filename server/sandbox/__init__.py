@@ -1,0 +1,38 @@
+"""Handed-in bots run in a sandbox: bubblewrap plus rlimits, one process per pairing, over stdin/stdout.
+
+* ``SandboxLimits`` (``limits``): what a bot's process may use; ``unsafe`` is ``--unsafe-no-sandbox``.
+* ``sandbox_status`` (``status``): ``None`` when bubblewrap works here, else why not and how to install it.
+* ``bwrap_argv`` (``bwrap``): the sandbox's command line, a pure function.
+* ``HostedBot`` (``process``): one bot host process (``python -m client.hosted SPEC``); ``procfs``
+  reads its CPU time from outside; ``causes`` says why it ended.
+* ``HostedSeat``, ``HostedPeer`` (``seat``): that process as a player; its steps go through
+  ``PlayerSession.submit``, as a websocket player's do.
+* ``GameHost``, ``LocalGameHost`` (``host``): where pairings of hosted bots are played; ``HostedRows``
+  (``rows``) adds their CPU times and ends to the logs.
+* ``HostedPlayers`` (``players``): hosted bots seated in a lobby for good (the ladder's residents; a newer
+  version replaces a bot between games).
+* ``compile_host_packages`` (``bytecode``): the bot host's packages byte-compiled once, before the first start.
+* ``validate_bot`` (``validate``): import, create, one short game against ``random``: a ``Validation``.
+"""
+
+from .bwrap import SandboxLayout, bwrap_argv
+from .bytecode import compile_host_packages
+from .causes import CAUSES, BotEnd, classify_exit
+from .host import (
+    BotEntry, BotReport, GameHost, GameSpec, LocalGameHost, Pairing, PairingResult, default_concurrency, play_pairing,
+)
+from .limits import SandboxLimits, rlimits
+from .players import HostedPlayer, HostedPlayers
+from .process import HostedBot, SandboxUnavailable
+from .rows import HostedRows
+from .seat import HostedPeer, HostedSeat, StepTiming
+from .status import INSTALL_HINT, UNSAFE_WARNING, sandbox_notice, sandbox_status
+from .validate import Validation, validate_bot
+
+__all__ = [
+    "BotEnd", "BotEntry", "BotReport", "CAUSES", "GameHost", "GameSpec", "HostedBot", "HostedPeer", "HostedPlayer",
+    "HostedPlayers", "HostedRows", "HostedSeat", "INSTALL_HINT", "LocalGameHost", "Pairing", "PairingResult",
+    "SandboxLayout", "SandboxLimits", "SandboxUnavailable", "StepTiming", "UNSAFE_WARNING", "Validation", "bwrap_argv",
+    "classify_exit", "compile_host_packages", "default_concurrency", "play_pairing", "rlimits", "sandbox_notice",
+    "sandbox_status", "validate_bot",
+]

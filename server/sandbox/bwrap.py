@@ -1,0 +1,119 @@
+"""The bubblewrap command line of a hosted bot: a pure function of the layout, the bot's folder and the limits.
+
+What the bot sees (nothing else exists for it):
+
+* ``/usr`` (with the ``/bin``, ``/lib``, ``/lib64`` links) and the Python runtime (the interpreter's
+  prefix and the virtual environment), read-only, at their own paths: the interpreter finds itself;
+* the project's ``shared`` and ``client`` packages, read-only under ``/arena`` (``PYTHONPATH``): not
+  ``server``, not the data directory, not the results database, not other bots;
+* its own folder, read-only, at ``/bot`` (the working directory);
+* a private ``/tmp`` (a tmpfs of ``tmp_mb``), a fresh ``/proc`` of its own PID namespace and a minimal ``/dev``.
+
+Namespaces: network (empty: only a loopback that leads nowhere), PID, IPC, UTS and cgroup; a new
+session (no terminal to inject keys into); ``--die-with-parent``; no new privileges (bubblewrap
+always sets it). As root, the process then becomes an unprivileged user of its own (``setpriv``,
+every capability dropped), so that the process limit counts only the bot's own processes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from .limits import MB, SandboxLimits
+
+__all__ = ["SandboxLayout", "bwrap_argv", "host_command", "current_layout", "BOT_DIR", "PACKAGES_DIR", "HOST_MODULE"]
+
+#: Where the bot's folder is seen inside the sandbox (its working directory).
+BOT_DIR = "/bot"
+#: Where the project's ``shared`` and ``client`` packages are seen inside the sandbox.
+PACKAGES_DIR = "/arena"
+#: The module the sandbox runs: the bot host (``client/hosted.py``), started as a process, never imported here.
+HOST_MODULE = "client.hosted"
+#: The system's programs and libraries, read-only; ``/bin``, ``/lib`` and ``/lib64`` link into it (merged /usr).
+_SYSTEM = "/usr"
+_LINKS = (("usr/bin", "/bin"), ("usr/lib", "/lib"), ("usr/lib64", "/lib64"))
+_SETPRIV = "/usr/bin/setpriv"
+
+
+@dataclass(frozen=True)
+class SandboxLayout:
+    """The host's paths a sandbox needs: the interpreter, the runtime's folders and the project's packages."""
+
+    #: The interpreter to run (the same path inside the sandbox).
+    python: str
+    #: Folders of the Python runtime, bound read-only at their own paths (prefix, base prefix).
+    runtime: tuple[str, ...]
+    #: The project's package folders (``shared``, ``client``), bound under ``PACKAGES_DIR`` by their names.
+    packages: tuple[str, ...]
+    #: True when the server runs as root: the bot then runs as an unprivileged user of its own.
+    switch_user: bool = True
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = PurePosixPath(path).parents
+    return [str(p) for p in reversed(parts) if str(p) != "/"]
+
+
+def _covered(path: str, by: Sequence[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in by)
+
+
+def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
+               uid: int) -> list[str]:
+    """The ``bwrap`` command line that runs ``command`` in the sandbox (``uid``: the bot's own user, as root)."""
+    argv = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    if not layout.switch_user:
+        argv += ["--unshare-user"]
+    argv += ["--ro-bind", _SYSTEM, _SYSTEM]
+    for target, link in _LINKS:
+        argv += ["--symlink", target, link]
+    made: list[str] = []
+    bound: list[str] = [_SYSTEM]
+
+    def folder(path: str) -> None:
+        for parent in _ancestors(path):
+            if parent not in made and not _covered(parent, bound):
+                argv.extend(["--perms", "0755", "--dir", parent])
+                made.append(parent)
+
+    for path in layout.runtime:
+        if _covered(path, bound):
+            continue
+        folder(path)
+        argv += ["--ro-bind", path, path]
+        bound.append(path)
+    for path in layout.packages:
+        inside = f"{PACKAGES_DIR}/{PurePosixPath(path).name}"
+        folder(inside)
+        argv += ["--ro-bind", path, inside]
+    if bot_folder is not None:
+        argv += ["--ro-bind", bot_folder, BOT_DIR]
+    else:
+        argv += ["--perms", "0755", "--dir", BOT_DIR]
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp",
+             "--chdir", BOT_DIR, "--clearenv",
+             "--setenv", "PYTHONPATH", PACKAGES_DIR, "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
+             "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
+    if layout.switch_user:
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
+                 _SETPRIV, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--inh-caps=-all"]
+    else:
+        argv += ["--"]
+    return argv + list(command)
+
+
+def host_command(python: str, spec: str) -> list[str]:
+    """The command that runs the bot host on ``spec`` (``python -m client.hosted SPEC``)."""
+    return [python, "-m", HOST_MODULE, spec]
+
+
+def current_layout(project: str, *, root: bool) -> SandboxLayout:
+    """The layout of this server's own interpreter, with the packages of the project folder ``project``."""
+    runtime = tuple(dict.fromkeys(p for p in (sys.base_prefix, sys.prefix, sys.exec_prefix) if p))
+    return SandboxLayout(python=sys.executable, runtime=runtime,
+                         packages=(f"{project}/shared", f"{project}/client"), switch_user=root)

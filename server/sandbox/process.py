@@ -1,0 +1,344 @@
+"""``HostedBot``: one bot host process (``python -m client.hosted SPEC``), in bubblewrap unless unsafe.
+
+The process is started with its rlimits (set in the child before ``exec``), in a session of its
+own. Its stdout carries protocol lines only (``client.hosted`` moves the bot's prints to stderr);
+each line is stamped with the time it was read, before anything else is done with it, and handed to
+``on_line``. A line longer than ``line_bytes``, or more than ``output_bytes`` on stderr and in
+refused stdout lines together (``charge_output``), stops the bot (``output_limit``). ``close``
+kills the whole sandbox (killing bubblewrap kills its PID namespace; unsafe, the process group) and
+waits for the process, so no zombie is left.
+
+The bot's CPU time is read from ``/proc`` (``procfs.CpuClock``), seen from outside: the bot cannot
+tamper with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import resource
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .bwrap import SandboxLayout, bwrap_argv, current_layout, host_command
+from .bytecode import host_packages_compiled
+from .causes import BotEnd, classify_exit
+from .limits import SandboxLimits, rlimits
+from .procfs import UIDS, CpuClock, children, sandbox_uids
+from .status import INSTALL_HINT, sandbox_status
+
+__all__ = ["HostedBot", "SandboxUnavailable", "project_root", "sandbox_uids"]
+
+log = logging.getLogger("quoridor.server")
+
+#: Seconds to wait for a process's pipes to close after it exited (a child it left may hold them).
+_DRAIN_S = 0.2
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap cannot run here, and the server was not told to run bots without it."""
+
+
+def project_root() -> Path:
+    """The folder holding the project's ``shared``, ``client`` and ``server`` packages."""
+    return Path(__file__).resolve().parents[2]
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    """Reads the process's stdout (lines, stamped) and stderr (a capped tail) as they arrive."""
+
+    def __init__(self, bot: HostedBot) -> None:
+        self.bot = bot
+        self.exited = asyncio.get_running_loop().create_future()
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        arrived_at = time.monotonic()          # first: a step is judged by when its bytes arrived
+        if fd == 1:
+            self.bot._stdout(data, arrived_at)
+        else:
+            self.bot._stderr(data)
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+class HostedBot:
+    """A bot host process for ``spec`` (relative to ``folder``, the bot's files; ``None``: a built-in bot).
+
+    ``on_line(text, arrived_at)`` hears each protocol line after the bot's ``hello``; ``on_exit``
+    hears how the process ended (once). ``trusted`` bots (the built-in ones) may run without the
+    sandbox; a handed-in bot never does unless ``limits.unsafe``.
+    """
+
+    def __init__(self, spec: str, folder: Path | None, limits: SandboxLimits, *, trusted: bool = False,
+                 layout: SandboxLayout | None = None) -> None:
+        self.spec = spec
+        self.folder = folder
+        self.limits = limits
+        self.trusted = trusted
+        self.layout = layout
+        self.on_line: Callable[[str, float], None] | None = None
+        self.on_exit: Callable[[BotEnd], None] | None = None
+        #: How the process ended (``None`` while it runs).
+        self.ended: BotEnd | None = None
+        #: The bot's ``hello``, once it is loaded.
+        self.hello: dict[str, object] | None = None
+        #: Seconds from the start to the bot's ``hello`` (loaded and created).
+        self.start_s: float | None = None
+        self.pid: int | None = None            # the bot's own process (inside the sandbox: its host pid)
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._pipes: _Pipes | None = None
+        self._ready: asyncio.Future[None] | None = None
+        self._buffer = bytearray()
+        self._tail = bytearray()
+        self._err_bytes = 0
+        self._stopped: BotEnd | None = None
+        self._uid: int | None = None
+        self._cpu: CpuClock | None = None
+        self._sandboxed = False
+        self._done = asyncio.Event()
+
+    # -- starting -------------------------------------------------------------------------------
+    def _argv(self) -> list[str]:
+        command = host_command(sys.executable, self.spec)
+        if self.limits.unsafe or (self.trusted and sandbox_status() is not None):
+            return command
+        problem = sandbox_status()
+        if problem is not None:
+            raise SandboxUnavailable(f"refusing to run handed-in code without the sandbox: {problem}")
+        root = os.geteuid() == 0
+        layout = self.layout or current_layout(str(project_root()), root=root)
+        self._uid = UIDS.take() if root else 0
+        self._sandboxed = True
+        folder = None if self.folder is None else str(self.folder.resolve())
+        return bwrap_argv(layout, folder, command, self.limits, self._uid)
+
+    def _unreadable(self) -> str | None:
+        """The first of the bot's files (or folders) that others may not read, which the bot's own user could not."""
+        if self.folder is None:
+            return None
+        for here, _folders, files in os.walk(self.folder):
+            for path, needed in ((here, 0o005), *((os.path.join(here, name), 0o004) for name in files)):
+                try:
+                    if os.stat(path).st_mode & needed != needed:
+                        return path
+                except OSError:
+                    return path
+        return None
+
+    def _limit_child(self) -> None:
+        """In the child, before ``exec``: the rlimits (bubblewrap and the bot inherit them)."""
+        for which, soft, hard in rlimits(self.limits):
+            resource.setrlimit(which, (soft, hard))
+
+    async def start(self) -> BotEnd | None:
+        """Start the process and wait until the bot is loaded: ``None`` then, else how it ended (``too_slow``:
+        loading took longer than ``startup_timeout_s``). ``SandboxUnavailable`` when it may not run here."""
+        loop = asyncio.get_running_loop()
+        await host_packages_compiled(project_root())      # once: the sandbox cannot cache the host's bytecode
+        argv = self._argv()
+        hidden = self._unreadable() if self._uid else None
+        if hidden is not None:
+            self._release()
+            self.ended = BotEnd("sandbox_unavailable", f"the bot's files are not readable by the sandbox's user: "
+                                                       f"{hidden} (folders need mode 0755 or 0555, files 0644 or 0444)")
+            self._done.set()
+            return self.ended
+        started = time.monotonic()
+        self._ready = loop.create_future()
+        cwd = str(self.folder) if self.folder is not None and not self._sandboxed else None
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(project_root()),
+               "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
+        try:
+            self._transport, self._pipes = await loop.subprocess_exec(
+                lambda: _Pipes(self), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
+                preexec_fn=self._limit_child)
+        except OSError as exc:
+            self._release()
+            raise SandboxUnavailable(f"cannot start the bot host ({exc}): {INSTALL_HINT}") from exc
+        loop.create_task(self._watch())
+        try:
+            async with asyncio.timeout(self.limits.startup_timeout_s):
+                await asyncio.wait({self._ready, self._pipes.exited}, return_when=asyncio.FIRST_COMPLETED)
+        except TimeoutError:
+            self.stop(BotEnd("too_slow", f"did not start within {self.limits.startup_timeout_s:g} s "
+                                         "(importing its files and creating its player took too long)"))
+        if self._ready.done() and self.ended is None and self._stopped is None:
+            self.start_s = time.monotonic() - started
+            await asyncio.to_thread(self._find_pid)      # a scan of /proc: off the event loop
+            return None
+        return await self.wait()
+
+    def _find_pid(self) -> None:
+        assert self._transport is not None
+        pid = self._transport.get_pid()
+        if self._sandboxed:               # bwrap -> bwrap (the namespace's init) -> the bot
+            for _ in range(2):
+                found = children(pid)
+                if not found:
+                    return
+                pid = found[0]
+        self.pid = pid
+        self._cpu = CpuClock.of(pid)
+
+    # -- the pipes ------------------------------------------------------------------------------
+    def _stdout(self, data: bytes, arrived_at: float) -> None:
+        buffer = self._buffer
+        buffer += data
+        while (end := buffer.find(b"\n")) >= 0:
+            line = bytes(buffer[:end])
+            del buffer[:end + 1]
+            self._line(line, arrived_at)
+        if len(buffer) > self.limits.line_bytes:
+            buffer.clear()
+            self.stop(BotEnd("output_limit", f"wrote a protocol line longer than {self.limits.line_bytes:,} bytes"))
+
+    def _line(self, raw: bytes, arrived_at: float) -> None:
+        if self._stopped is not None or len(raw) > self.limits.line_bytes:
+            if self._stopped is None:
+                self.stop(BotEnd("output_limit", f"wrote a protocol line longer than {self.limits.line_bytes:,} bytes"))
+            return
+        text = raw.decode("utf-8", "replace")
+        if self._ready is not None and not self._ready.done():
+            try:
+                message = json.loads(text)
+            except ValueError:
+                message = None
+            if isinstance(message, dict) and message.get("type") == "hello":
+                self.hello = message
+                self._ready.set_result(None)
+                return
+        if self.on_line is not None:
+            self.on_line(text, arrived_at)
+
+    def charge_output(self, size: int) -> None:
+        """Count ``size`` bytes against the output cap (a stdout line that was no protocol message)."""
+        self._stderr(b"", size)
+
+    def _stderr(self, data: bytes, extra: int = 0) -> None:
+        self._err_bytes += len(data) + extra
+        self._tail += data
+        if len(self._tail) > 4096:
+            del self._tail[:-4096]
+        if self._err_bytes > self.limits.output_bytes and self._stopped is None:
+            self.stop(BotEnd("output_limit", f"printed more than {self.limits.output_bytes:,} bytes"))
+
+    @property
+    def last_error_line(self) -> str:
+        """The last line the process wrote on stderr ("" when none)."""
+        lines = [line for line in bytes(self._tail).decode("utf-8", "replace").splitlines() if line.strip()]
+        return lines[-1].strip() if lines else ""
+
+    @property
+    def output_tail(self) -> str:
+        """The last few KB the process wrote on stderr (the bot's prints, tracebacks)."""
+        return bytes(self._tail).decode("utf-8", "replace")
+
+    # -- talking --------------------------------------------------------------------------------
+    def send(self, line: str) -> bool:
+        """Write one protocol line (without its line break); False when the process is gone."""
+        transport = self._transport
+        if transport is None or self.ended is not None or self._stopped is not None:
+            return False
+        pipe = transport.get_pipe_transport(0)
+        if pipe is None or pipe.is_closing():
+            return False
+        pipe.write(line.encode("utf-8") + b"\n")
+        return True
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the bot's process has used so far (``None`` when it cannot be read)."""
+        return None if self._cpu is None else self._cpu.seconds()
+
+    # -- ending ---------------------------------------------------------------------------------
+    @property
+    def stopping(self) -> bool:
+        """True once the server stopped the process (it may not have ended yet)."""
+        return self._stopped is not None
+
+    def stop(self, end: BotEnd) -> None:
+        """Stop the bot now for ``end`` (a limit it broke, or the server is done with it): kill its sandbox."""
+        if self._stopped is None and self.ended is None:
+            self._stopped = end
+        self._kill()
+
+    def _kill(self) -> None:
+        transport = self._transport
+        if transport is None or transport.get_returncode() is not None:
+            return
+        # bwrap (its PID namespace dies with it) or, unsafe, the host's group. Not ``transport.kill()``: it polls
+        # the process, which would reap it behind the child watcher's back.
+        try:
+            os.killpg(transport.get_pid(), signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    async def _watch(self) -> None:
+        """Settle ``ended`` once the process exited (and its pipes are drained), then tell ``on_exit``."""
+        pipes = self._pipes
+        assert pipes is not None and self._transport is not None
+        await pipes.exited
+        self.cpu_seconds()
+        try:
+            async with asyncio.timeout(_DRAIN_S):
+                await asyncio.shield(pipes.closed)
+        except TimeoutError:
+            pass
+        self._kill_leftovers()
+        code = self._transport.get_returncode()
+        end = classify_exit(code if code is not None else -9, self.last_error_line, stopped=self._stopped,
+                            cpu_s=self.cpu_seconds(), cpu_limit_s=self.limits.cpu_seconds,
+                            address_space_mb=self.limits.address_space_mb)
+        self.ended = end
+        self._release()
+        self._transport.close()
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_result(None)
+        self._done.set()
+        if self.on_exit is not None:
+            self.on_exit(end)
+
+    def _kill_leftovers(self) -> None:
+        """Unsafe, a child the bot left behind still holds the group: end it (the sandbox's die with bubblewrap)."""
+        if self._transport is not None:
+            try:
+                os.killpg(self._transport.get_pid(), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def _release(self) -> None:
+        if self._cpu is not None:
+            self._cpu.close()
+        if self._uid:
+            UIDS.give(self._uid)
+            self._uid = None
+
+    async def wait(self) -> BotEnd:
+        """Wait for the process to end; how it ended."""
+        await self._done.wait()
+        assert self.ended is not None
+        return self.ended
+
+    async def close(self, end: BotEnd | None = None) -> BotEnd:
+        """End the process (``end``: why, default a normal end) and wait for it; how it ended."""
+        if self.ended is None:
+            if self._stopped is None:
+                self._stopped = end or BotEnd("ok", "")
+            self.stop(self._stopped)
+            if self._transport is None:
+                self.ended = self._stopped
+                self._done.set()
+                return self.ended
+        return await self.wait()

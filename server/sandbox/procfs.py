@@ -1,0 +1,107 @@
+"""What ``/proc`` says of a bot's process (its CPU time, its children), and the bots' own user ids.
+
+The CPU time is read from ``/proc/PID/schedstat`` (nanoseconds run by the process's main thread:
+the bot host runs the bot in it) or, where that is missing, ``/proc/PID/stat`` (user + system time
+in clock ticks). The file is kept open and read again with ``pread``: a few microseconds a step.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["CpuClock", "children", "UidPool", "UIDS", "sandbox_uids"]
+
+#: Where the bots' own users begin (as root, each sandbox runs as a user of its own: the process limit).
+_UID_BASE = 1_500_000_000          # far above login users and the usual subordinate-id ranges of /etc/subuid
+_UIDS_PER_SERVER = 256
+
+
+class CpuClock:
+    """The CPU seconds a process has used, read from its ``/proc`` files (the last value once it is gone)."""
+
+    def __init__(self, fd: int, schedstat: bool) -> None:
+        self.fd: int | None = fd
+        self.schedstat = schedstat
+        self.last: float | None = None
+
+    @classmethod
+    def of(cls, pid: int) -> CpuClock | None:
+        """The clock of process ``pid``; ``None`` when its files cannot be opened."""
+        for name, schedstat in ((f"/proc/{pid}/schedstat", True), (f"/proc/{pid}/stat", False)):
+            try:
+                return cls(os.open(name, os.O_RDONLY), schedstat)
+            except OSError:
+                continue
+        return None
+
+    def seconds(self) -> float | None:
+        """CPU seconds used so far (the last value read once the process is gone; ``None`` before any)."""
+        if self.fd is None:
+            return self.last
+        try:
+            text = os.pread(self.fd, 512, 0)
+        except OSError:
+            return self.last
+        if not text:
+            return self.last
+        if self.schedstat:
+            self.last = int(text.split()[0]) / 1e9
+        else:
+            fields = text[text.rfind(b")") + 2:].split()
+            self.last = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return self.last
+
+    def close(self) -> None:
+        """Close the file (``seconds`` then gives the last value)."""
+        if self.fd is not None:
+            self.seconds()
+            os.close(self.fd)
+            self.fd = None
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc: this kernel may lack ``task/*/children``)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 1 and int(fields[1]) == pid:
+            found.append(int(name))
+    return found
+
+
+class UidPool:
+    """The bots' own user ids of this server process: one per live sandbox, reused once it is closed."""
+
+    def __init__(self) -> None:
+        self.base = _UID_BASE + (os.getpid() % 4096) * _UIDS_PER_SERVER
+        self.free = list(range(_UIDS_PER_SERVER))
+        self.used: set[int] = set()
+
+    def take(self) -> int:
+        """A user id no live sandbox of this server has (the oldest freed one first)."""
+        slot = self.free.pop(0) if self.free else len(self.used) % _UIDS_PER_SERVER
+        self.used.add(slot)
+        return self.base + slot
+
+    def give(self, uid: int) -> None:
+        """``uid``'s sandbox is closed."""
+        slot = uid - self.base
+        if slot in self.used:
+            self.used.discard(slot)
+            self.free.append(slot)
+
+
+#: This server process's pool.
+UIDS = UidPool()
+
+
+def sandbox_uids() -> range:
+    """The user ids this server process gives its sandboxes (as root: one per live sandbox)."""
+    return range(UIDS.base, UIDS.base + _UIDS_PER_SERVER)

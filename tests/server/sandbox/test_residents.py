@@ -1,0 +1,88 @@
+"""The ladder's residents are hosted by the server itself (issue 17): no websocket client, the same machinery."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.ladder_seats import HostedResidents, LadderLobby
+from server.sandbox import BotEnd, BotEntry, HostedBot, SandboxLimits
+from shared.gamelog import parse_log
+from shared.referee import RefereeSettings
+from tests.server.conftest import bounded
+from tests.server.sandbox.conftest import FAST, processes_of_bot_users, walker
+
+LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10}
+
+
+async def _until(predicate, seconds: float = 60.0) -> None:
+    async def wait() -> None:
+        while not predicate():
+            await asyncio.sleep(0.05)
+    await bounded(wait(), seconds)
+
+
+async def test_residents_play_each_other_on_the_ladder_without_a_websocket(make_server, tmp_path):
+    server = await make_server(ladder_residents=["random", "runner"], **LADDER)
+    ladder = asyncio.create_task(server.run_ladder())
+    try:
+        await _until(lambda: server.ladder is not None and server.ladder.games_played >= 2)
+        assert server.residents is not None and set(server.residents.bots) == {"random", "runner"}
+        sessions = {s.name: s for s in server.lobby.sessions}
+        assert set(sessions) == {"random", "runner"} and all(s.resident for s in sessions.values())
+        assert all(s.version for s in sessions.values())          # the hash of the bot's source, as the client sends
+    finally:
+        ladder.cancel()
+        await asyncio.gather(ladder, return_exceptions=True)
+        await server.close()
+    logs = sorted((tmp_path / "replays" / "ladder").rglob("*.csv"))
+    assert logs
+    log = parse_log(logs[0].read_text(encoding="utf-8"))
+    assert log.outcome is not None and set(log.header.players) == {"random", "runner"}
+    assert log.outcome.cpu_ms is not None                      # the residents' CPU times per step are logged
+    measured = [ms for seat in log.outcome.cpu_ms for ms in seat if ms is not None]
+    assert measured and len(measured) <= len(log.steps)        # the opening's plies, played for the bots, are not
+
+
+async def test_a_resident_that_ends_is_restarted():
+    lobby = LadderLobby()
+    residents = HostedResidents(["random"], lobby, RefereeSettings(), restart_s=0.05)
+    residents.start()
+    try:
+        await _until(lambda: len(lobby.sessions) == 1 and lobby.sessions[0].connected)
+        first = residents.bots["random"]
+        first.stop(BotEnd("crashed", "stopped by the test"))
+        await _until(lambda: residents.bots["random"] is not first and lobby.sessions[0].connected)
+        assert isinstance(residents.bots["random"], HostedBot) and len(lobby.sessions) == 1
+    finally:
+        await residents.stop()
+
+
+
+async def test_an_accepted_submission_sits_on_the_ladder_in_its_sandbox(sandbox, bot_folder):
+    folder = bot_folder(walker())
+    lobby = LadderLobby()
+    residents = HostedResidents([BotEntry("alice", "bot.py", folder, version="3f2a9c01b7de")], lobby,
+                                RefereeSettings(), FAST, restart_s=0.05)
+    residents.start()
+    try:
+        await _until(lambda: len(lobby.sessions) == 1 and lobby.sessions[0].connected)
+        session = lobby.sessions[0]
+        assert (session.name, session.version, session.resident) == ("alice", "3f2a9c01b7de", True)
+        assert residents.bots["alice"].pid in processes_of_bot_users()       # in the sandbox, as its own user
+    finally:
+        await residents.stop()
+
+
+async def test_a_resident_past_half_its_cpu_seconds_starts_afresh_between_pairings(sandbox, bot_folder):
+    folder = bot_folder(walker(init="import time\nwhile time.process_time() < 1.2: pass"))
+    lobby = LadderLobby()
+    residents = HostedResidents([BotEntry("busy", "bot.py", folder)], lobby, RefereeSettings(),
+                                SandboxLimits(cpu_seconds=2), restart_s=0.05, recycle_check_s=0.1)
+    residents.start()
+    try:
+        await _until(lambda: "busy" in residents.bots and residents.bots["busy"].pid is not None)
+        first = residents.bots["busy"]
+        await _until(lambda: residents.bots["busy"] is not first)
+        assert first.ended is not None and first.ended.cause == "ok" and "afresh" in first.ended.reason
+    finally:
+        await residents.stop()
