@@ -71,6 +71,8 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
     argv += ["--ro-bind", _SYSTEM, _SYSTEM]
     for target, link in _LINKS:
         argv += ["--symlink", target, link]
+    # The private /tmp first: a runtime that lives under /tmp (a checkout there) is bound over it, not hidden by it.
+    argv += ["--size", str(limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp"]
     made: list[str] = []
     bound: list[str] = [_SYSTEM]
 
@@ -95,7 +97,6 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
     else:
         argv += ["--perms", "0755", "--dir", BOT_DIR]
     argv += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.tmp_mb * MB), "--perms", "1777", "--tmpfs", "/tmp",
              "--chdir", BOT_DIR, "--clearenv",
              "--setenv", "PYTHONPATH", PACKAGES_DIR, "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
              "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]

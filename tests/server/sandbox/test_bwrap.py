@@ -42,6 +42,15 @@ def test_the_folders_above_a_bound_path_are_made_readable():
     assert made[:2] == ["/opt", "/opt/py"] and "/arena" in made and "/bot" in made
 
 
+def test_a_runtime_that_lives_under_tmp_is_bound_over_the_private_tmp_not_hidden_by_it():
+    layout = SandboxLayout("/tmp/ci/main/.venv/bin/python", ("/opt/py/3.11", "/tmp/ci/main/.venv"),
+                           ("/tmp/ci/main/shared", "/tmp/ci/main/client"))
+    argv = bwrap_argv(layout, None, ["python"], SandboxLimits(), uid=1)
+    tmpfs = argv.index("--tmpfs")
+    venv = argv.index("/tmp/ci/main/.venv")
+    assert argv[tmpfs + 1] == "/tmp" and argv[venv - 1] == "--ro-bind" and tmpfs < venv
+
+
 def test_without_root_the_bot_keeps_the_servers_user_in_a_user_namespace():
     layout = SandboxLayout(LAYOUT.python, LAYOUT.runtime, LAYOUT.packages, switch_user=False)
     argv = bwrap_argv(layout, None, ["python"], SandboxLimits(), uid=0)
