@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import ArenaServer
+from server.sandbox import sandbox_status
 from server.settings import ServerSettings
 from shared.quoridor import BlockBar, Location, Position, Step
 
@@ -123,3 +125,12 @@ async def bounded(awaitable: Any, seconds: float = 30.0) -> Any:
     """Every wait in a test is bounded."""
     return await asyncio.wait_for(awaitable, seconds)
 
+
+@pytest.fixture
+def sandbox() -> None:
+    """bubblewrap works here; else a skip saying how to install it (a failure when QUORIDOR_REQUIRE_SANDBOX=1)."""
+    problem = sandbox_status()
+    if problem is not None:
+        if os.environ.get("QUORIDOR_REQUIRE_SANDBOX") == "1":
+            pytest.fail(f"QUORIDOR_REQUIRE_SANDBOX=1 but {problem}")
+        pytest.skip(problem)

@@ -8,30 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from client.submit_cli import main as submit
-from server.sandbox import sandbox_status
 from tests.server.conftest import ScriptedBot, url
 from tests.server.support import play
 
 ROOT = Path(__file__).resolve().parents[2]
-REQUIRED = os.environ.get("QUORIDOR_REQUIRE_SANDBOX") == "1"
 BROKEN = "from client.player import Player\n\nclass Broken(Player)\n    pass\n"
-
-
-@pytest.fixture
-def sandbox() -> None:
-    """bubblewrap works here; else a skip saying how to install it (a failure when QUORIDOR_REQUIRE_SANDBOX=1)."""
-    problem = sandbox_status()
-    if problem is not None:
-        if REQUIRED:
-            pytest.fail(f"QUORIDOR_REQUIRE_SANDBOX=1 but {problem}")
-        pytest.skip(problem)
 
 
 async def run(*argv: str) -> tuple[int, str]:

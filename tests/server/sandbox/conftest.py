@@ -9,26 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from server.sandbox import SandboxLimits, sandbox_status
+from server.sandbox import SandboxLimits
 from server.sandbox.process import sandbox_uids
 from server.submission_files import content_digest
 from server.submissions import StoredVersion, now_stamp
 
 #: Set (as .ci/run does) to make a missing bubblewrap fail the sandbox tests instead of skipping them.
-REQUIRED = os.environ.get("QUORIDOR_REQUIRE_SANDBOX") == "1"
 
 #: Limits that keep each test short: a hostile bot is stopped within seconds.
 FAST = SandboxLimits(startup_timeout_s=5.0, cpu_seconds=20)
-
-
-@pytest.fixture
-def sandbox() -> None:
-    """bubblewrap works here; else a skip with how to install it (a failure when QUORIDOR_REQUIRE_SANDBOX=1)."""
-    problem = sandbox_status()
-    if problem is not None:
-        if REQUIRED:
-            pytest.fail(f"QUORIDOR_REQUIRE_SANDBOX=1 but {problem}")
-        pytest.skip(problem)
 
 
 BotFactory = Callable[..., Path]
