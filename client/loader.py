@@ -131,7 +131,9 @@ def _only_class(where: str, module: ModuleType) -> type:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise BotLoadError(f"{where} defines no bot class (a subclass of Player with next_step(change)); {_how()}")
+        # Only a file gets here: what it lacks is a class, not another spec (and a handed-in file has no other).
+        raise BotLoadError(f"{where} defines no bot class: define one subclass of Player in it (from client.player "
+                           "import Player) with a next_step(self, change) method that returns a Step")
     names = ", ".join(cls.__name__ for cls in found)
     raise BotLoadError(f"{where} has {len(found)} bots: {names}; name one as {where}:{found[0].__name__}")
 

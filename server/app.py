@@ -39,7 +39,8 @@ from .router import Router
 from .settings import ServerSettings
 from .store_export import legacy_paths
 from .submission_desk import SubmissionDesk
-from .submission_seats import LateSeats, game_host_for, hosted_peer, seat_submissions
+from .submission_seats import LateSeats, hosted_peer, seat_submissions
+from .queue.hosting import server_game_host
 from .sandbox import GameHost, HostedRows, LocalGameHost
 from .sandbox.status import UNSAFE_WARNING
 from .results import Results
@@ -223,10 +224,11 @@ class ArenaServer:
         if self.server is None:
             await self.start()
         assert self.results is not None
-        if (self.settings.players_from_submissions or self._resume_submissions) and not self.lobby.started:
-            self.hosted = await seat_submissions(self.lobby, await self.submissions.accepted_bots(), self.settings,
-                                                 self._say)
-            self._late_seats = LateSeats(self.lobby, self.hosted, self.settings, self._say)
+        everyone = self.settings.players_from_submissions or self._resume_submissions   # else: the roster's only
+        if (everyone or self.settings.roster_submissions) and not self.lobby.started:
+            self.hosted = await seat_submissions(self.lobby, await self.submissions.tournament_bots(everyone),
+                                                 self.settings, self._say)
+            self._late_seats = LateSeats(self.lobby, self.hosted, self.settings, self._say, everyone=everyone)
             self.submissions.on_accepted = self._late_seats
         # A seated player may leave between the last seat being taken and this task waking up:
         # start only when every seat is still taken at the moment the doors close.
@@ -242,7 +244,7 @@ class ArenaServer:
             s = self.settings
             name = s.tournament_name or datetime.now(UTC).strftime("tournament-%Y%m%d-%H%M%S")
             seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
-            config = json.loads(s.model_dump_json(exclude={"roster"}))
+            config = json.loads(s.model_dump_json(exclude={"roster", "roster_submissions"}))   # keys are secret
             self.tournament_id = await self.results.create_tournament(name, s.format, s.games_per_pairing,
                                                 seed, [x.name for x in sessions], config)
             self.folder = s.data_dir / name
@@ -256,7 +258,8 @@ class ArenaServer:
         self.runner.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
-                self.game_host = game_host_for(self.settings, self._log_thread, self.reporter.message)
+                self.game_host = server_game_host(self.settings, self._log_thread, self.reporter.message,
+                                                  restarted=self.web.restart)     # the pages forget a replayed game
             self.runner.host = self.game_host
             if isinstance(self.game_host, LocalGameHost):       # this machine's cores, shared with mixed pairings
                 self.runner.local_pairings = self.game_host.slots
@@ -288,13 +291,14 @@ class ArenaServer:
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
-                                   seed=seed)
+                                   seed=seed, host=self.game_host, on_restart=self.web.restart)
         self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
         # Residents, hosted by the server itself (issue 17): the built-in bots, and each key's newest accepted
         # handed-in bot (issue 18), which never disconnects; a version accepted meanwhile replaces its predecessor.
         self.residents = residents = HostedResidents(list(s.ladder_residents), self.lobby, s.referee_settings(),
                                                      s.sandbox, say=self.reporter.message)
         residents.start()
+        self.ladder.residents = residents           # pairings of two residents: the ladder's game host plays them
         if s.ladder_residents:
             self.reporter.message(f"residents: {', '.join(s.ladder_residents)}")
         for entry in (await self.submissions.accepted_bots()).values():

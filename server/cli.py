@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,8 @@ from .sandbox.limits import SandboxLimits
 from .settings import ServerSettings
 from .store import StoreError
 
-__all__ = ["main", "build_parser", "settings_from_args", "read_roster", "interrupted_message"]
+__all__ = ["main", "build_parser", "settings_from_args", "Roster", "parse_roster", "load_roster", "read_roster",
+           "interrupted_message"]
 
 
 class _DeprecatedAlias(argparse.Action):
@@ -81,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where logs, results, the databases and handed-in bots go (default replays/)")
     p.add_argument("--roster", type=Path, metavar="FILE",
                    help="key -> player name file (JSON object, or 'key name' lines where a line starting "
-                        "with # is a comment); only listed keys may play")
+                        "with # is a comment); only listed keys may play. A line 'key name submission' seats that "
+                        "key's newest accepted handed-in bot, 'key name submission:VERSION' that version (JSON: "
+                        "{\"key\": {\"name\": \"name\", \"submission\": true or \"VERSION\"}}); the other keys connect")
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished tournament in --data-dir instead of starting a new one")
     p.add_argument("--seed", type=int, help="seed for pairings (default: random, stored for --resume)")
@@ -117,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "tournament (a fresh sandboxed process for each pairing); connected bots take the "
                                 "seats left (-n counts all)")
     handed_in.add_argument("--queue", metavar="URL",
-                           help="play games of handed-in bots on worker machines (quoridor-worker --queue URL) "
+                           help="play games of handed-in bots (and the ladder's residents) on worker machines "
+                                "(quoridor-worker --queue URL) "
                                 "through the job engine at URL, redis://HOST:PORT/N (docs/queue.md); "
                                 "default: on this machine")
     p.add_argument("--unsafe-no-sandbox", action="store_true", dest="unsafe_no_sandbox",
@@ -131,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
 _KEY = re.compile(r"[!-~]{1,64}")  # what a hello may carry: printable ASCII, no spaces
 
 
-def _check_entry(path: Path, where: str, key: object, name: object) -> None:
+def _check_entry(path: Path | str, where: str, key: object, name: object) -> None:
     # A key no hello can carry, or a name that is empty or holds control characters, is a typo
     # the organiser should hear about now, not when a team cannot log in.
     if not isinstance(key, str) or not isinstance(name, str):
@@ -143,7 +149,7 @@ def _check_entry(path: Path, where: str, key: object, name: object) -> None:
         raise ValueError(f"roster {path}{where}: the name of key {key!r} is empty or not printable")
 
 
-def _json_object(path: Path, pairs: list[tuple[str, object]]) -> dict[str, object]:
+def _json_object(path: Path | str, pairs: list[tuple[str, object]]) -> dict[str, object]:
     # json.loads keeps the last of two equal keys without a word; a roster must not.
     data: dict[str, object] = {}
     for key, value in pairs:
@@ -153,30 +159,74 @@ def _json_object(path: Path, pairs: list[tuple[str, object]]) -> dict[str, objec
     return data
 
 
-def read_roster(path: Path) -> dict[str, str]:
-    """Read a roster: a JSON object ``{"key": "name"}`` or lines ``key name``.
+#: The last field of a roster line that seats the key's handed-in bot: ``submission`` (its newest accepted
+#: version) or ``submission:VERSION`` (that version; the 12 hex digits ``quoridor-submit --list`` shows).
+_SUBMISSION_FIELD = re.compile(r"(?P<name>.*?)[\s,]+(?P<field>submission(?::\S*)?)")
+_VERSION = re.compile(r"[0-9a-f]{12}")
 
-    In the lines form, blank lines and lines whose first non-blank character is ``#`` are
-    skipped; anywhere else ``#`` is part of the key or the name.
+
+@dataclass(frozen=True)
+class Roster:
+    """A roster as read: each key's player name, and the keys whose entry names their handed-in bot."""
+
+    names: dict[str, str]
+    #: key -> the version its entry names, or None for the key's newest accepted version.
+    submissions: dict[str, str | None] = dataclasses.field(default_factory=dict)
+
+
+def _version(where: str, text: str) -> str:
+    version = text.strip().lower()
+    if not _VERSION.fullmatch(version):
+        raise ValueError(f"roster {where}: submission version {text!r} is not a version id (12 hex digits, as "
+                         "quoridor-submit --list shows them)")
+    return version
+
+
+def _json_submission(where: str, key: str, value: object) -> str | None | bool:
+    """What a JSON entry's ``"submission"`` names: its newest accepted version (None), a version, or nothing (False)."""
+    if value is True:
+        return None
+    if value is False or value is None:
+        return False
+    if isinstance(value, str):
+        return _version(where, value)
+    raise ValueError(f"roster {where}: the \"submission\" of key {key!r} should be true or a version id, "
+                     f"got {json.dumps(value)}")
+
+
+def parse_roster(text: str, source: str = "roster") -> Roster:
+    """A roster from its text (pure; ``source`` names it in errors): a JSON object, or lines ``KEY NAME``.
+
+    JSON: ``{"key": "name"}``, where a value may also be ``{"name": "Team 7", "submission": true}`` (or
+    a version id instead of ``true``). Lines: ``KEY NAME [submission[:VERSION]]``: the key ends at the
+    first space or comma, the rest is the name, and a last field ``submission`` or ``submission:VERSION``
+    (after a space or a comma) seats the key's handed-in bot, its newest accepted version or that one.
+    Blank lines and lines whose first non-blank character is ``#`` are skipped; anywhere else ``#`` is
+    part of the key or the name. ``ValueError`` says what is wrong, in one line.
     """
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise ValueError(f"cannot read roster {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"roster {path} is not utf-8 text") from None
-    roster: dict[str, str] = {}
+    names: dict[str, str] = {}
+    submissions: dict[str, str | None] = {}
     if text.lstrip().startswith(("{", "[")):
         try:
-            data = json.loads(text, object_pairs_hook=lambda pairs: _json_object(path, pairs))
+            data = json.loads(text, object_pairs_hook=lambda pairs: _json_object(source, pairs))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"roster {path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+            raise ValueError(f"roster {source} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
         if not isinstance(data, dict):
-            raise ValueError(f"roster {path}: expected a JSON object {{\"key\": \"name\"}}, "
+            raise ValueError(f"roster {source}: expected a JSON object {{\"key\": \"name\"}}, "
                              f"got a {type(data).__name__}")
-        for key, name in data.items():
-            _check_entry(path, "", key, name)
-            roster[key] = name.strip()  # type: ignore[union-attr]
+        for key, value in data.items():
+            wanted: str | None | bool = False
+            if isinstance(value, dict):
+                unknown = sorted(set(value) - {"name", "submission"})
+                if unknown or "name" not in value:
+                    raise ValueError(f"roster {source}: the entry of key {key!r} should be a name, or an object "
+                                     f"with \"name\" and \"submission\" (true or a version id), got {json.dumps(value)}")
+                wanted = _json_submission(source, key, value.get("submission", False))
+                value = value["name"]
+            _check_entry(source, "", key, value)
+            names[key] = value.strip()  # type: ignore[union-attr]
+            if wanted is not False:
+                submissions[key] = wanted  # type: ignore[assignment]
     else:
         for number, line in enumerate(text.splitlines(), 1):
             line = line.strip()
@@ -186,14 +236,36 @@ def read_roster(path: Path) -> dict[str, str]:
             # The key ends at the first space or comma; the rest (spaces, commas and all) is the name.
             parts = re.split(r"[\s,]+", line, maxsplit=1)
             if len(parts) != 2 or not parts[1].strip():
-                raise ValueError(f"roster {path} line {number}: expected 'KEY NAME', got {line!r}")
-            if parts[0] in roster:
-                raise ValueError(f"roster {path} line {number}: key {parts[0]!r} is listed twice")
-            _check_entry(path, f" line {number}", parts[0], parts[1])
-            roster[parts[0]] = parts[1].strip()
-    if not roster:
-        raise ValueError(f"roster {path} lists no players")
-    return roster
+                raise ValueError(f"roster {source} line {number}: expected 'KEY NAME', got {line!r}")
+            key, name = parts[0], parts[1].strip()
+            if key in names:
+                raise ValueError(f"roster {source} line {number}: key {key!r} is listed twice")
+            marked = _SUBMISSION_FIELD.fullmatch(name)
+            if marked is not None and marked["name"].strip(" ,"):       # "k1 submission" is the team "submission"
+                name, spec = marked["name"].strip(" ,"), marked["field"]
+                _, _, version = spec.partition(":")
+                submissions[key] = _version(f"{source} line {number}", version) if ":" in spec else None
+            _check_entry(source, f" line {number}", key, name)
+            names[key] = name
+    if not names:
+        raise ValueError(f"roster {source} lists no players")
+    return Roster(names, submissions)
+
+
+def load_roster(path: Path) -> Roster:
+    """Read the roster file ``path`` (``parse_roster``); ``ValueError`` when it cannot be read or is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise ValueError(f"cannot read roster {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"roster {path} is not utf-8 text") from None
+    return parse_roster(text, str(path))
+
+
+def read_roster(path: Path) -> dict[str, str]:
+    """The key -> player name map of the roster file ``path`` (``load_roster``)."""
+    return load_roster(path).names
 
 
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
@@ -203,7 +275,10 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     if getattr(args, "unsafe_no_sandbox", False):
         values["sandbox"] = SandboxLimits(unsafe=True)
     if args.roster is not None:
-        values["roster"] = read_roster(args.roster)
+        roster = load_roster(args.roster)
+        values["roster"] = roster.names
+        if roster.submissions:
+            values["roster_submissions"] = roster.submissions
     try:
         return ServerSettings(**values)
     except ValidationError as exc:

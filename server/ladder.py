@@ -6,6 +6,13 @@ it for the bots), records each result and both new openskill ratings in ``Ladder
 the players hear of it, refits the published Bradley-Terry table every ``ladder_refit_s``, and
 pauses a bot that violates or times out in ``ladder_pause_after`` games in a row (it is told why,
 and plays again once it reconnects). Who may play, and how, is ``server.ladder_seats``.
+
+A pairing of two residents (bots the server hosts: built-in, or accepted handed-in bots) is played by
+``host``, a ``GameHost`` as tournaments use: fresh sandboxed processes on this machine
+(``LocalGameHost``), or on worker machines with ``--queue`` (``QueueGameHost``). The host plays the same
+opening for the bots and swaps colours the same way; its two games are recorded in order once it
+returns (a game of a refused pairing is recorded nowhere). A pairing with a connected bot is played here,
+a resident's own process seated for it.
 """
 
 from __future__ import annotations
@@ -27,12 +34,17 @@ from shared.referee import StepJudged
 from shared.tournament import GameResult
 
 from .ladder_seats import RESIDENT_BOTS, GameSeat, HostedResidents, LadderLobby, LadderSession
-from .ladder_store import LadderGame, LadderStore
+from .ladder_store import LadderGame, LadderStore, Track
 from .log_batcher import RowBatcher
 from .match import MatchResult, MatchRunner
+from .queue.hosting import server_game_host
+from .sandbox import BotEntry, GameHost, GameSpec, Pairing, SandboxUnavailable
+from .sandbox.host import PairingRefused
 from .settings import ServerSettings
+from .tournament import log_name
 
-__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "RESIDENT_BOTS", "TICK_S"]
+__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "RESIDENT_BOTS", "TICK_S",
+           "StepTally"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -43,6 +55,34 @@ def _hour_ago() -> str:
     return (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
 
 
+class StepTally:
+    """One game's thinking time of each step and causes of violations, per seat; the opening's plies left out.
+
+    A step of a turn already tallied means the game started again from the beginning (its worker died and
+    another plays it again): what was tallied of the earlier attempt is forgotten.
+    """
+
+    def __init__(self, opening_plies: int) -> None:
+        self.opening_plies = opening_plies
+        self.steps: tuple[list[int], list[int]] = ([], [])
+        self.causes: tuple[list[str], list[str]] = ([], [])
+        self._last_turn = -1
+
+    def add(self, judged: StepJudged) -> bool:
+        """Tally ``judged``; False for a ply of the opening (played for the bot, so not its step)."""
+        record = judged.record
+        if record.turn is not None:
+            if record.turn <= self._last_turn:
+                self.steps, self.causes = ([], []), ([], [])
+            self._last_turn = record.turn
+            if record.turn < self.opening_plies:
+                return False
+        self.steps[judged.seat].append(record.thinking_ms or 0)
+        if judged.cause is not None:
+            self.causes[judged.seat].append(judged.cause.value)
+        return True
+
+
 class LadderRunner:
     """Pairs the free bots of ``lobby`` for as long as it runs; every result goes to ``store`` first."""
 
@@ -50,7 +90,7 @@ class LadderRunner:
                  executor: ThreadPoolExecutor, reporter: Any = None,
                  on_step: Callable[[MatchRunner, StepJudged], None] | None = None,
                  on_table: Callable[[list[PublishedRow]], Awaitable[None] | None] | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, host: GameHost | None = None, on_restart: Callable[[str], None] | None = None) -> None:
         self.settings = settings
         self.store = store
         self.lobby = lobby
@@ -61,6 +101,13 @@ class LadderRunner:
         self.on_step = on_step
         self.on_table = on_table
         self.seed = seed
+        #: Where pairings of two residents are played (given, or made by ``run`` when there are residents).
+        self.host = host
+        self._own_host = False
+        #: The residents the server hosts (set by the server before ``run``); without them every game is played here.
+        self.residents: HostedResidents | None = None
+        #: Hears the id of a game a worker starts again from the beginning (the web pages forget its steps).
+        self.on_restart = on_restart
         self.ratings = LiveRatings()
         self.rules = MatchmakingRules(pair_games_per_hour=settings.ladder_pair_games_per_hour)
         self.skills: dict[int, Skill] = {}    # track id -> live rating
@@ -92,6 +139,10 @@ class LadderRunner:
     async def run(self) -> None:
         """Pair and play until cancelled; refit the published table every ``ladder_refit_s``."""
         await self.load()
+        if self.host is None and self.residents is not None:
+            self.host = server_game_host(self.settings, self.executor, self._message, restarted=self.on_restart,
+                                         games_per_pairing=self.rules.games_per_pairing)
+            self._own_host = True
         for session in self.lobby.sessions:     # those who came while the store was read
             self._joined(session)
         refit = asyncio.get_running_loop().create_task(self._refits())
@@ -111,6 +162,8 @@ class LadderRunner:
             for task in list(self._tasks):
                 task.cancel()
             await asyncio.gather(refit, *self._tasks, return_exceptions=True)
+            if self._own_host and self.host is not None:
+                await self.host.close()
 
     def _joined(self, session: LadderSession) -> None:
         """A bot came (back): find or open its track (the version's), then wake the matchmaker."""
@@ -184,7 +237,11 @@ class LadderRunner:
     async def _play_pairing(self, number: int, a: LadderSession, b: LadderSession) -> None:
         s = self.settings
         opening = pawn_opening(self.seed, number, s.ladder_opening_plies, find_ruleset(s.ruleset))
+        entries = self._hosted_entries(a, b)
         try:
+            if entries is not None:
+                await self._play_hosted(number, (a, b), entries, opening)
+                return
             for game in (1, 2):
                 white, black = (a, b) if game == 1 else (b, a)
                 if not (white.connected and black.connected) or white.paused or black.paused:
@@ -201,18 +258,11 @@ class LadderRunner:
         assert white.track is not None and black.track is not None
         tracks = (white.track, black.track)
         game_id = f"L{number}-g{game}"
-        path = self.folder / f"{game_id}_{white.name}_vs_{black.name}.csv"
-        steps: tuple[list[int], list[int]] = ([], [])
-        causes: tuple[list[str], list[str]] = ([], [])
+        path = self.folder / log_name(game_id, white.name, black.name)
+        tally = StepTally(len(opening))
 
         def on_step(runner: MatchRunner, judged: StepJudged) -> None:
-            record = judged.record
-            if record.turn is not None and record.turn < len(opening):
-                return                      # played for the bot
-            steps[judged.seat].append(record.thinking_ms or 0)
-            if judged.cause is not None:
-                causes[judged.seat].append(judged.cause.value)
-            if self.on_step is not None:
+            if tally.add(judged) and self.on_step is not None:     # the opening's plies were played for the bots
                 self.on_step(runner, judged)
 
         match = MatchRunner(game_id, (GameSeat(white, opening), GameSeat(black, opening)),
@@ -224,26 +274,81 @@ class LadderRunner:
             self.reporter.game_started(game_id, white.name, black.name)
 
         async def record(result: MatchResult) -> None:
-            outcome = result.outcome
-            before = (self.skills[tracks[0].id], self.skills[tracks[1].id])
-            after = self.ratings.after_game(before[0], before[1], outcome.winner)
-            self.skills[tracks[0].id], self.skills[tracks[1].id] = after
-            await self._io(self.store.record, LadderGame(
-                game_id, number, tracks[0], tracks[1], outcome.winner, outcome.reason,
-                " ".join(step_name(step) for step in opening), str(result.log_path), result.started_at,
-                outcome.thinking_ms, outcome.violations, steps, causes, after))
-            self.meetings[pair_key(white.name, black.name)] += 1
-            self.games_played += 1
+            await self._record(number, (white, black), tracks, opening, result, tally)
 
         try:
             result = await match.run(record)
         finally:
             self.running.pop(game_id, None)
+        self._game_over(white, black, result, tally)
+
+    def _hosted_entries(self, a: LadderSession, b: LadderSession) -> tuple[BotEntry, BotEntry] | None:
+        """What the game host runs for a pairing of two residents; None when it is played here."""
+        if self.host is None or self.residents is None:
+            return None
+        first, second = self.residents.entry(a), self.residents.entry(b)
+        return None if first is None or second is None else (first, second)
+
+    async def _play_hosted(self, number: int, pair: tuple[LadderSession, LadderSession],
+                           entries: tuple[BotEntry, BotEntry], opening: tuple[Step, ...]) -> None:
+        """Two residents: the host plays both games (fresh processes, here or on a worker), then each is recorded
+        in order, once (a ``QueueGameHost`` takes each game's result once, by its id). A refused pairing counts
+        for nobody: one line says why, and its bots are free to be paired again."""
+        assert self.host is not None and pair[0].track is not None and pair[1].track is not None
+        tracks = (pair[0].track, pair[1].track)
+        specs = tuple(GameSpec(game_id, self.folder / log_name(game_id, pair[white].name, pair[1 - white].name), white)
+                      for game_id, white in ((f"L{number}-g1", 0), (f"L{number}-g2", 1)))
+        tallies = {spec.game_id: StepTally(len(opening)) for spec in specs}
+
+        def on_step(runner: MatchRunner, judged: StepJudged) -> None:
+            if runner.game_id not in self.running:
+                self.running[runner.game_id] = runner
+                if self.reporter is not None:
+                    self.reporter.game_started(runner.game_id, *runner.referee.players)
+            if tallies[runner.game_id].add(judged) and self.on_step is not None:
+                self.on_step(runner, judged)
+            if runner.referee.is_over:
+                self.running.pop(runner.game_id, None)
+
+        pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament="ladder", opening=opening)
+        try:
+            played = await self.host.play(pairing, on_step=on_step)
+        except (PairingRefused, SandboxUnavailable) as exc:
+            line = (f"ladder pairing L{number} ({pair[0].name} vs {pair[1].name}) not played: {exc}; "
+                    "nothing is recorded")
+            log.error("%s", line)
+            self._message(line)
+            return
+        finally:
+            for spec in specs:
+                self.running.pop(spec.game_id, None)
+        for spec, result in zip(specs, played.games):
+            seats = (pair[spec.white], pair[1 - spec.white])
+            await self._record(number, seats, (tracks[spec.white], tracks[1 - spec.white]), opening, result,
+                               tallies[spec.game_id])
+            self._game_over(*seats, result, tallies[spec.game_id])
+
+    async def _record(self, number: int, seats: tuple[LadderSession, LadderSession], tracks: tuple[Track, Track],
+                      opening: tuple[Step, ...], result: MatchResult, tally: StepTally) -> None:
+        """Rate the game and store it with both new ratings (before its players hear of it)."""
+        outcome = result.outcome
+        before = (self.skills[tracks[0].id], self.skills[tracks[1].id])
+        after = self.ratings.after_game(before[0], before[1], outcome.winner)
+        self.skills[tracks[0].id], self.skills[tracks[1].id] = after
+        await self._io(self.store.record, LadderGame(
+            result.game_id, number, tracks[0], tracks[1], outcome.winner, outcome.reason,
+            " ".join(step_name(step) for step in opening), str(result.log_path), result.started_at,
+            outcome.thinking_ms, outcome.violations, tally.steps, tally.causes, after))
+        self.meetings[pair_key(seats[0].name, seats[1].name)] += 1
+        self.games_played += 1
+
+    def _game_over(self, white: LadderSession, black: LadderSession, result: MatchResult, tally: StepTally) -> None:
+        """Tell the reporter how a recorded game ended, then count violation streaks."""
         if self.reporter is not None:
             outcome = result.outcome
-            self.reporter.game_finished(game_id, white.name, black.name, GameResult(
+            self.reporter.game_finished(result.game_id, white.name, black.name, GameResult(
                 white.name, black.name, outcome.winner, outcome.reason, outcome.thinking_ms, outcome.violations))
-        self._after_game(white, black, result, causes)
+        self._after_game(white, black, result, tally.causes)
 
     def _after_game(self, white: LadderSession, black: LadderSession, result: MatchResult,
                     causes: tuple[list[str], list[str]]) -> None:

@@ -10,7 +10,9 @@
   key's newest accepted handed-in bot (a resident that never disconnects). Each is a hosted bot
   process (``server.sandbox``: ``python -m client.hosted SPEC``, in the sandbox where bubblewrap
   works) bound to its session as a connection is, restarted if it ends; a newer accepted version
-  takes its predecessor's place between games, on a rating track of its own.
+  takes its predecessor's place between games, on a rating track of its own. A pairing of two residents
+  is not played by these processes but by the server's game host (``server.ladder``: fresh processes
+  here, or on workers with ``--queue``): ``HostedResidents.entry`` says what to run for a resident.
 """
 
 from __future__ import annotations
@@ -228,6 +230,12 @@ class HostedResidents(HostedPlayers):
             session.paused = f"replaced by version {entry.version}"
         self.put(HostedPlayer(entry, self._key(entry.name)))
         return True
+
+    def entry(self, session: LadderSession) -> BotEntry | None:
+        """What a game host runs for ``session``: the bot it was last seated with (its version's); None for a
+        session that is not a resident (a connected bot)."""
+        player = self.seated.get(session.name) if session.resident else None
+        return None if player is None else player.entry
 
     def _admit(self, key: str, name: str, peer: HostedPeer, version: str | None) -> PlayerSession:
         return self.lobby.admit(key, name, peer, version=version)

@@ -14,13 +14,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from shared.ladder import GameFact, Skill, pair_key
+
+from .sqlite_files import FileSchema, open_store, transaction
 
 __all__ = ["LadderStore", "Track", "LadderGame", "LADDER_SCHEMA_VERSION", "LADDER_APPLICATION_ID"]
 
@@ -42,6 +44,9 @@ _SCHEMA = (
 )
 #: version -> statements that bring a file of that version to the next (none yet; chained as in server.store).
 _UPGRADES: dict[int, tuple[str, ...]] = {}
+
+
+_FILE = FileSchema("ladder", LADDER_APPLICATION_ID, LADDER_SCHEMA_VERSION, _SCHEMA, _UPGRADES)
 
 
 def _now() -> str:
@@ -90,42 +95,10 @@ class LadderStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")     # a game heard of is on disk
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        with self._transaction() as conn:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if version == 0 and tables == 0:
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA application_id = {LADDER_APPLICATION_ID}")
-                version = LADDER_SCHEMA_VERSION
-            elif app_id != LADDER_APPLICATION_ID:
-                raise ValueError(f"{path} is not a ladder database (application id {app_id:#x})")
-            elif version > LADDER_SCHEMA_VERSION:
-                raise ValueError(f"{path} has ladder schema version {version}; this server reads up to "
-                                 f"{LADDER_SCHEMA_VERSION}: upgrade Quoridor Arena")
-            while version < LADDER_SCHEMA_VERSION:
-                for statement in _UPGRADES[version]:
-                    conn.execute(statement)
-                version += 1
-            conn.execute(f"PRAGMA user_version = {LADDER_SCHEMA_VERSION}")
+        self._conn = open_store(path, _FILE, foreign_keys=True)          # a game heard of is on disk
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self._conn)
 
     def close(self) -> None:
         self._conn.close()

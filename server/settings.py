@@ -103,6 +103,9 @@ class ServerSettings(BaseModel):
                                   "validated (beyond them: busy)")
     players_from_submissions: bool = Field(False, description="seat each key's newest accepted handed-in bot in the "
                                            "tournament before the connected bots")
+    roster_submissions: dict[str, str | None] = Field(
+        default_factory=dict, description="roster keys seated in the tournament with their handed-in bot (the roster's "
+        "'submission' field): key -> the version id, or None for the key's newest accepted version")
     # -- games of handed-in bots on worker machines (--queue; server/queue, docs/queue.md)
     queue: str | None = Field(None, description="the job engine whose workers play games of handed-in bots "
                               "(redis://HOST:PORT/N); None plays them on this machine")
@@ -146,6 +149,15 @@ class ServerSettings(BaseModel):
         if self.players_from_submissions and (self.ladder or self.resume or self.puzzles_only):
             raise ValueError("--players-from-submissions seats handed-in bots in a new tournament: not with --ladder, "
                              "--resume or -n 0")
+        if self.roster_submissions:
+            if self.roster is None or not set(self.roster_submissions) <= set(self.roster):
+                raise ValueError("roster_submissions names keys the roster does not list")
+            if self.ladder:
+                raise ValueError("the roster names handed-in bots ('submission'): that seats them in a tournament; on "
+                                 "--ladder every key's newest accepted bot is a resident already: drop the field")
+            if self.players and len(self.roster_submissions) > self.players:
+                raise ValueError(f"the roster names {len(self.roster_submissions)} handed-in bots ('submission'), more "
+                                 f"than the {self.players} seats (-n)")
         if self.ladder and self.resume:
             raise ValueError("--resume continues a tournament; a --ladder always continues from its ladder.db")
         if self.roster is not None and len(self.roster) < self.players and not self.ladder:

@@ -41,6 +41,7 @@ from .sandbox import BotEntry, SandboxLimits, sandbox_status
 from .sandbox.validate import Validation, validate_bot
 from .settings import ServerSettings
 from .submission_files import ArchiveLimits, SubmissionError, content_digest, find_entry, read_archive
+from .submission_seats import named_version
 from .submissions import StoredVersion, SubmissionStore, now_stamp
 
 __all__ = ["SubmissionDesk", "SubmitterContext", "SUBMISSION_FRAMES", "MAX_UPLOADS", "UPLOAD_TIMEOUT_S"]
@@ -106,8 +107,14 @@ class SubmissionDesk:
         self.on_accepted: Callable[[str, BotEntry], object] | None = None
 
     async def open(self) -> None:
-        """Open the store (``DATA_DIR/submissions.db`` and ``DATA_DIR/submissions/``)."""
+        """Open the store (``DATA_DIR/submissions.db`` and ``DATA_DIR/submissions/``).
+
+        ``ValueError`` when a roster entry names a handed-in bot that cannot play (``roster_bots``):
+        the server stops before it listens.
+        """
         self.store = await self._run(SubmissionStore, self.settings.data_dir)
+        if self.settings.roster_submissions:
+            await self.roster_bots()
 
     async def close(self) -> None:
         """Stop the submissions in hand (their validations are cancelled) and close the store."""
@@ -132,6 +139,28 @@ class SubmissionDesk:
         roster = self.settings.roster
         return {key: self.bot_entry(version) for key, version in sorted(latest.items())
                 if roster is None or key in roster}
+
+    async def roster_bots(self) -> dict[str, BotEntry]:
+        """The bots the roster's entries name (``roster_submissions``), key -> bot, in the roster's order.
+
+        Each is the version its entry names, or the key's newest accepted one; ``ValueError`` in one
+        line when a named bot was never handed in or was not accepted (``named_version``).
+        """
+        assert self.store is not None
+        roster = self.settings.roster or {}
+        bots = {}
+        for key, wanted in self.settings.roster_submissions.items():
+            versions = await self._run(self.store.versions, key)
+            bots[key] = self.bot_entry(named_version(roster.get(key, key), versions, wanted))
+        return bots
+
+    async def tournament_bots(self, everyone: bool) -> dict[str, BotEntry]:
+        """The handed-in bots to seat in a tournament: those the roster names first, then, when ``everyone``
+        (``--players-from-submissions``, or a resumed tournament of them), each other key's newest accepted bot."""
+        bots = await self.roster_bots()
+        if everyone:
+            bots |= {key: entry for key, entry in (await self.accepted_bots()).items() if key not in bots}
+        return bots
 
     def bot_entry(self, version: StoredVersion) -> BotEntry:
         """What runs ``version``: its files and entry, named as the roster names its key."""

@@ -1,7 +1,8 @@
-"""Handed-in bots in a tournament (``--players-from-submissions``): a seat each, a fresh process per pairing.
+"""Handed-in bots in a tournament (``--players-from-submissions``, roster entries that name a submission): a seat
+each, a fresh process per pairing.
 
-Each key's newest accepted bot takes a seat as a ``SubmittedSeat``: a player that never disconnects
-and holds no process between pairings. The tournament starts a new sandboxed process for each of its
+Each key's newest accepted bot (or the version its roster entry names: ``named_version``) takes a seat
+as a ``SubmittedSeat``: a player that never disconnects and holds no process between pairings. The tournament starts a new sandboxed process for each of its
 pairings, before the pairing's first turn (so importing never counts against a step), and stops it
 after the pairing's last game; the process's CPU limit covers one pairing (``pairing_limits``), not
 the whole tournament. A pairing of two handed-in bots is played by the server's ``GameHost`` (at most
@@ -18,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 
 from shared.referee import RefereeSettings
@@ -30,9 +31,10 @@ from .sandbox import (
     SandboxUnavailable,
 )
 from .settings import ServerSettings
+from .submissions import StoredVersion
 
-__all__ = ["SubmittedSeat", "LateSeats", "seat_submissions", "pairing_limits", "start_pairing_seat", "game_host_for",
-           "hosted_peer"]
+__all__ = ["SubmittedSeat", "LateSeats", "named_version", "seat_submissions", "pairing_limits", "start_pairing_seat",
+           "game_host_for", "hosted_peer"]
 
 
 class SubmittedSeat(PlayerSession):
@@ -48,6 +50,31 @@ class SubmittedSeat(PlayerSession):
     def connected(self) -> bool:
         """Always True: a handed-in bot never disconnects (a process that fails loses its games, not its seat)."""
         return True
+
+
+def named_version(player: str, versions: Sequence[StoredVersion], wanted: str | None) -> StoredVersion:
+    """The version of ``player``'s bot its roster entry names (pure): ``wanted``, or the newest accepted of
+    ``versions`` (newest first) when ``wanted`` is None; ``ValueError`` in one line when there is none such."""
+    if not versions:
+        raise ValueError(f"the roster seats {player}'s handed-in bot, but {player} has handed in no bot: hand one in "
+                         "(quoridor-submit BOT.py -k KEY) or drop 'submission' from its entry")
+    if wanted is None:
+        accepted = next((version for version in versions if version.accepted), None)
+        if accepted is None:
+            newest = versions[0]
+            raise ValueError(f"the roster seats {player}'s newest accepted handed-in bot, but none of its "
+                             f"{len(versions)} version(s) was accepted (the newest, {newest.version}: {newest.cause}: "
+                             f"{newest.reason}); hand in a bot that passes validation")
+        return accepted
+    named = next((version for version in versions if version.version == wanted), None)
+    if named is None:
+        shown = ", ".join(version.version for version in versions[:5]) + (", ..." if len(versions) > 5 else "")
+        raise ValueError(f"the roster seats version {wanted} of {player}'s handed-in bot, which {player} never handed "
+                         f"in (its versions, newest first: {shown}; quoridor-submit --list shows them)")
+    if not named.accepted:
+        raise ValueError(f"the roster seats version {wanted} of {player}'s handed-in bot, which was refused "
+                         f"({named.cause}: {named.reason}); name an accepted version")
+    return named
 
 
 def pairing_limits(settings: ServerSettings) -> SandboxLimits:
@@ -125,20 +152,26 @@ async def seat_submissions(lobby: Lobby, bots: Mapping[str, BotEntry], settings:
 class LateSeats:
     """Seats each bot accepted while a tournament's seats fill (``SubmissionDesk.on_accepted``), into ``seated``.
 
-    A newer version of a bot already seated takes its place; nothing is seated once the doors closed.
+    A newer version of a bot already seated takes its place, unless the roster names the version to play;
+    nothing is seated once the doors closed.
     """
 
     def __init__(self, lobby: Lobby, seated: list[SubmittedSeat], settings: ServerSettings,
-                 say: Callable[[str], None]) -> None:
+                 say: Callable[[str], None], *, everyone: bool = True) -> None:
         self.lobby = lobby
         self.seated = seated
         self.settings = settings
         self.say = say
+        #: Seat any key's bot (``--players-from-submissions``); else only those the roster seats by their newest.
+        self.everyone = everyone
         self._tasks: set[asyncio.Task[None]] = set()
 
     def __call__(self, key: str, entry: BotEntry) -> None:
         """``key``'s bot ``entry`` was accepted: seat it (in a task of its own: it is started once first)."""
-        if self.lobby.started:
+        named = self.settings.roster_submissions
+        if self.lobby.started or named.get(key) is not None:      # a version the roster names plays, not a newer one
+            return
+        if not self.everyone and key not in named:                # this key's bot connects, as the roster says
             return
         seat = next((seat for seat in self.seated if seat.key == key), None)
         if seat is not None:

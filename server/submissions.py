@@ -16,12 +16,13 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .sqlite_files import FileSchema, open_store, transaction
 from .submission_files import write_tree
 
 __all__ = ["SubmissionStore", "StoredVersion", "now_stamp", "VERSION_CHARS", "SUBMISSIONS_SCHEMA_VERSION",
@@ -44,6 +45,7 @@ _SCHEMA = (
 )
 #: version -> statements that bring a file of that version to the next (none yet; chained as in server.store).
 _UPGRADES: dict[int, tuple[str, ...]] = {}
+_FILE = FileSchema("submissions", SUBMISSIONS_APPLICATION_ID, SUBMISSIONS_SCHEMA_VERSION, _SCHEMA, _UPGRADES)
 
 
 def _now() -> str:
@@ -78,40 +80,10 @@ class SubmissionStore:
         self.root = data_dir / "submissions"          # made with the first bot: a data dir's folders are tournaments
         data_dir.mkdir(parents=True, exist_ok=True)
         self.path = data_dir / "submissions.db"
-        self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")     # a result heard of is on disk
-        with self._transaction() as conn:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if version == 0 and tables == 0:
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA application_id = {SUBMISSIONS_APPLICATION_ID}")
-                version = SUBMISSIONS_SCHEMA_VERSION
-            elif app_id != SUBMISSIONS_APPLICATION_ID:
-                raise ValueError(f"{self.path} is not a submissions database (application id {app_id:#x})")
-            elif version > SUBMISSIONS_SCHEMA_VERSION:
-                raise ValueError(f"{self.path} has submissions schema version {version}; this server reads up to "
-                                 f"{SUBMISSIONS_SCHEMA_VERSION}: upgrade Quoridor Arena")
-            while version < SUBMISSIONS_SCHEMA_VERSION:
-                for statement in _UPGRADES[version]:
-                    conn.execute(statement)
-                version += 1
-            conn.execute(f"PRAGMA user_version = {SUBMISSIONS_SCHEMA_VERSION}")
+        self._conn = open_store(self.path, _FILE)          # a result heard of is on disk
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self._conn)
 
     def close(self) -> None:
         """Close the database."""

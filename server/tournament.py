@@ -12,7 +12,10 @@ Handed-in bots (``server.submission_seats.SubmittedSeat``) play each pairing in 
 process, started before its first turn: a pairing of two of them is played by ``host`` (a
 ``GameHost``: this machine's pool, or workers elsewhere) and recorded game by game when it returns;
 a pairing of one of them and a connected bot is played here like any other, the bot's process
-seated for it. Their steps' CPU times go in the logs (``server.sandbox.HostedRows``).
+seated for it. Their steps' CPU times go in the logs (``server.sandbox.HostedRows``). A pairing the host
+refuses (``PairingRefused``: a worker cannot fetch a bot, every attempt failed) is said in one line and
+left unplayed, counting for nobody; the other pairings go on, and the tournament then stops unfinished
+(``GamesNotPlayed``: a knockout or Swiss round cannot be paired without it) so that ``--resume`` plays it.
 """
 
 from __future__ import annotations
@@ -37,11 +40,12 @@ from .players import PlayerSession
 from .sandbox import (
     GameHost, GameSpec, HostedRows, HostedSeat, Pairing, PairingResult, SandboxUnavailable, default_concurrency,
 )
+from .sandbox.host import PairingRefused
 from .settings import ServerSettings
 from .results import Results
 from .submission_seats import SubmittedSeat, pairing_limits, start_pairing_seat
 
-__all__ = ["TournamentRunner", "Reporter", "GameKey", "game_key", "log_name"]
+__all__ = ["TournamentRunner", "Reporter", "GameKey", "GamesNotPlayed", "game_key", "log_name"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -51,6 +55,16 @@ STARTS_PER_PASS = 100
 GameKey = tuple[int, int, int]
 #: Times a game whose log could not be written (out of file descriptors) is voided and played again.
 VOID_REPLAYS = 3
+
+
+class GamesNotPlayed(ValueError):
+    """The game host refused some pairings: their games are unplayed and the tournament is not finished."""
+
+    def __init__(self, tournament: str, games: Sequence[str]) -> None:
+        super().__init__(f"{len(games)} game(s) of {tournament} were not played ({', '.join(games)}): the game host "
+                         "refused their pairing (see the lines above); every other result is saved: start again "
+                         "with --resume to play them")
+        self.games = tuple(games)
 
 
 def game_key(game: ScheduledGame) -> GameKey:
@@ -122,6 +136,8 @@ class TournamentRunner:
         self.host: GameHost | None = None
         #: Pairings with a handed-in bot played here at once (one fewer than the cores; a local host shares its slots).
         self.local_pairings = asyncio.Semaphore(default_concurrency())
+        #: Games of pairings the host refused: left unplayed (pending in the store) for ``--resume``.
+        self.unplayed: list[str] = []
 
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
@@ -146,7 +162,13 @@ class TournamentRunner:
             for games in rounds:
                 await self._round(games)
         await self.results.flush()
+        self._check_played()
         return self.standings
+
+    def _check_played(self) -> None:
+        """``GamesNotPlayed`` when the host refused a pairing (the results so far are stored)."""
+        if self.unplayed:
+            raise GamesNotPlayed(self.name, self.unplayed)
 
     async def _knockout(self, seed: int | None) -> None:
         ko = Knockout(self.players, self.settings.games_per_pairing, seed)
@@ -155,6 +177,8 @@ class TournamentRunner:
             games = ko.current_round()
             await self.results.schedule(self.tid, games)
             await self._round(games)
+            await self.results.flush()
+            self._check_played()            # the next round cannot be paired without every result of this one
             for game in games:
                 ko.record(self.finished[game_key(game)])
             if not ko.advance():
@@ -179,6 +203,8 @@ class TournamentRunner:
                     self.reporter.message(f"round {swiss.round + 1} of {swiss.rounds}: {swiss.bye} has the bye "
                                           f"({points} point{'s' if points > 1 else ''}, a won pairing)")
             await self._round(games)
+            await self.results.flush()
+            self._check_played()            # the next round cannot be paired without every result of this one
             for game in games:
                 swiss.record(self.finished[game_key(game)])
             if not swiss.advance():
@@ -284,6 +310,13 @@ class TournamentRunner:
                 for game, game_id in zip(games, ids):
                     absent = [self.sessions[name] for name in names]
                     await self._count(game, await self._forfeit(game, game_id, absent))
+                return
+            except PairingRefused as exc:           # a worker could not play it: nothing counts, --resume plays it
+                line = (f"{', '.join(ids)} ({names[0]} vs {names[1]}) not played: {exc}; no standing changes, "
+                        "and --resume plays these games")
+                log.error("%s", line)
+                self.reporter.message(line)
+                self.unplayed.extend(ids)
                 return
             finally:
                 for game_id in ids:

@@ -5,6 +5,8 @@ Pure (importable without the engine's client):
 * ``PairingJob``, ``JobResult``, ``JobRefusal`` (``jobs``): a job and its answer as JSON, with ``PROTOCOL``.
 * step entries and ``RemoteMatch`` (``events``): a worker's steps on their way to the server's spectators.
 * ``ResultLedger`` (``ledger``): each game's result taken once, by game id, only for games asked for.
+* ``server_game_host`` (``hosting``): the game host a server plays on (workers with ``--queue``, else this
+  machine), with the web pages told of a game that restarts; it imports the engine's client only for ``--queue``.
 
 With the ``queue`` extra (``pip install 'quoridor-arena[queue]'``; imported only by ``--queue``):
 

@@ -10,7 +10,7 @@ What can go wrong, and what happens:
 
 * a worker dies mid-game: it stops touching its job; after ``heartbeat_s`` a worker's sweep hands the
   job back to the queue and another worker plays the pairing again from the start (attempt 2: the
-  live view starts again, ``on_restart`` hears it); the partial game is never counted.
+  live view starts again, each of ``restart_hooks`` hears it); the partial game is never counted.
 * the engine is away: every call waits for it (``engine.connect``), saying so in the log; jobs and
   answers are in the engine, so nothing is lost when it returns with its data (``docs/queue.md``).
 * a job vanished from the engine (restarted without its data): it is enqueued again.
@@ -19,8 +19,10 @@ What can go wrong, and what happens:
 * a job saq left in no list (a sweep's race, then a dead worker: ``docs/queue.md``): after
   ``orphan_after_s`` untouched, the server enqueues it again itself.
 * a worker refuses the job (a bot version it cannot fetch, files that do not match their digest):
-  ``play`` raises ``JobRefused`` with the worker's reason; nothing is recorded. A version the engine
-  lost is shelved again and asked for once more first.
+  ``play`` raises ``JobRefused`` (a ``PairingRefused``) with the worker's reason; nothing is recorded. A
+  version the engine lost is shelved again and asked for once more first. A refusal the engine still holds
+  when the same pairing is asked for again (a resumed server) is not taken as the answer: the job is
+  enqueued afresh.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from shared.referee import StepJudged
 
 from .. import __version__
 from ..match import MatchRunner
-from ..sandbox.host import Pairing, PairingResult
+from ..sandbox.host import Pairing, PairingRefused, PairingResult
 from ..sandbox.limits import SandboxLimits
 from .bots import BotShelf
 from .engine import Keys, connect, shown_url, wait_for_engine
@@ -60,7 +62,7 @@ log = logging.getLogger("quoridor.queue")
 StepHook = Callable[[MatchRunner, StepJudged], None]
 
 
-class JobRefused(RuntimeError):
+class JobRefused(PairingRefused):
     """A pairing no worker could play (a refusal, or every attempt failed): nothing of it is recorded.
 
     ``code`` is the worker's refusal code (``unfetchable``, ``bad_digest``, ...), ``None`` for other failures.
@@ -99,8 +101,8 @@ class QueueGameHost:
         self.url = url
         self.limits = limits
         self.settings = settings or QueueSettings()
-        #: Hears ``(game_id, attempt)`` when a game restarts on another worker (its live view starts again).
-        self.on_restart = on_restart
+        #: Each hears ``(game_id, attempt)`` when a game restarts on another worker (its live view starts again).
+        self.restart_hooks: list[Callable[[str, int], None]] = [] if on_restart is None else [on_restart]
         #: Hears every step entry as it arrives, before the step hooks (``bench/queue_workers.py``: the relay's lag).
         self.on_entry = on_entry
         self.keys = Keys(self.settings.prefix)
@@ -172,8 +174,9 @@ class QueueGameHost:
                                 f" on worker {entry.worker}" if isinstance(entry, AttemptEntry) else "")
                 attempt = entry.attempt
                 for view in views.values():
-                    if view.steps and self.on_restart is not None:
-                        self.on_restart(view.game_id, attempt)
+                    if view.steps:
+                        for hook in self.restart_hooks:
+                            hook(view.game_id, attempt)
                     view.restart(attempt)
             if isinstance(entry, AttemptEntry):
                 for view in views.values():
@@ -194,11 +197,12 @@ class QueueGameHost:
         """Enqueue ``job`` (unless the engine holds it already) and wait for its answer."""
         key = job.key
         stored = await self._queue.job(key)
-        if stored is None or stored.status in (Status.ABORTED, Status.FAILED):
-            await self._enqueue(job)
+        if stored is None or stored.status in (Status.ABORTED, Status.FAILED) or _refused(stored):
+            await self._enqueue(job)            # a refusal of an earlier run (a resumed server) is asked again
         while True:
             try:
-                await asyncio.wait_for(done.wait(), self.settings.poll_s)
+                async with asyncio.timeout(self.settings.poll_s):     # not wait_for: it can swallow a cancellation
+                    await done.wait()
             except TimeoutError:
                 pass
             done.clear()
@@ -305,6 +309,16 @@ def _write_logs(logs: list[tuple[Path, str]]) -> None:
             os.fsync(handle)
         finally:
             os.close(handle)
+
+
+def _refused(stored: Job) -> bool:
+    """True when ``stored`` is a finished job whose answer is a worker's refusal."""
+    if stored.status != Status.COMPLETE:
+        return False
+    try:
+        return isinstance(parse_answer(stored.result), JobRefusal)
+    except ValueError:
+        return False
 
 
 def _last_line(error: str | None) -> str:

@@ -2,7 +2,8 @@
 
 A job names a pairing completely: the two bots (a built-in bot by name, a handed-in bot by the
 content digest of its files, ``server.submission_files.content_digest``), its games (ids, log file
-names, colours), the referee's rules and the sandbox's limits. A worker of the same ``PROTOCOL``
+names, colours), the opening plies its games start from (the ladder's), the referee's rules and the
+sandbox's limits. A worker of the same ``PROTOCOL``
 plays it with the server's own referee code and answers with a ``JobResult`` (each game's outcome
 and compressed log, each bot's report) or a ``JobRefusal`` (why it could not play it at all).
 
@@ -24,7 +25,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.gamelog import GameOutcome
-from shared.quoridor import find_ruleset
+from shared.quoridor import find_ruleset, parse_step, step_name
 from shared.referee import RefereeSettings
 
 from ..match import MatchResult
@@ -37,8 +38,11 @@ __all__ = ["PROTOCOL", "JOB_FUNCTION", "BotRef", "GameRef", "RulesRef", "Pairing
            "JobResult", "JobRefusal", "Answer", "job_for", "pairing_for", "limits_for", "job_result", "pairing_result",
            "parse_answer", "log_text", "job_timeout_s"]
 
-PROTOCOL = 1
-"""The job protocol this code speaks (jobs, answers, step events); workers serve only their own."""
+PROTOCOL = 2
+"""The job protocol this code speaks (jobs, answers, step events); workers serve only their own.
+
+2: a job's ``opening`` (the ladder's games on workers); a game's answer carries its ``GameOutcome`` whole.
+"""
 JOB_FUNCTION = "play_pairing"
 """The name workers register their job function under (saq's ``Job.function``)."""
 
@@ -87,6 +91,8 @@ class PairingJob(BaseModel):
     #: ``SandboxLimits`` fields (``unsafe`` excepted: running without the sandbox is the worker's decision).
     limits: dict[str, int | float]
     tournament: str | None = None
+    #: Plies every game starts from, played for the bots (``e2``, ``e8``: ``shared.quoridor.step_name``).
+    opening: tuple[str, ...] = Field((), max_length=64)
 
     @property
     def key(self) -> str:
@@ -101,16 +107,12 @@ class PairingJob(BaseModel):
 
 
 class GameOut(BaseModel):
-    """One game's answer: how it ended, when, its steps, and its log (CSV, zlib and base64)."""
+    """One game's answer: how it ended (the referee's own ``GameOutcome``), when, its steps, and its log (CSV, zlib
+    and base64)."""
 
     model_config = _FROZEN
     game_id: str
-    winner: int | None
-    reason: str
-    thinking_ms: tuple[int, int]
-    violations: tuple[int, int]
-    cpu_ms: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
-    note: str = ""
+    outcome: GameOutcome
     started_at: str
     ended_at: str
     steps: int
@@ -180,7 +182,8 @@ def job_for(pairing: Pairing, limits: SandboxLimits, digests: Mapping[str, str])
                     for g in pairing.games),
         rules=RulesRef(ruleset=referee.ruleset.name, time_limit_ms=referee.time_limit_ms,
                        violations_to_lose=referee.violations_to_lose, step_cap=referee.step_cap),
-        limits=_limits_fields(limits), tournament=pairing.tournament)
+        limits=_limits_fields(limits), tournament=pairing.tournament,
+        opening=tuple(step_name(step) for step in pairing.opening))
 
 
 def pairing_for(job: PairingJob, folders: Mapping[str, Path], log_dir: Path) -> Pairing:
@@ -191,7 +194,8 @@ def pairing_for(job: PairingJob, folders: Mapping[str, Path], log_dir: Path) -> 
     referee = RefereeSettings(ruleset=find_ruleset(rules.ruleset), time_limit_ms=rules.time_limit_ms,
                               violations_to_lose=rules.violations_to_lose, step_cap=rules.step_cap)
     games = tuple(GameSpec(g.game_id, log_dir / g.log_name, g.white) for g in job.games)
-    return Pairing(bots, games, referee, job.tournament)  # type: ignore[arg-type]
+    opening = tuple(parse_step(name) for name in job.opening)
+    return Pairing(bots, games, referee, job.tournament, opening)  # type: ignore[arg-type]
 
 
 def limits_for(job: PairingJob, *, unsafe: bool) -> SandboxLimits:
@@ -221,10 +225,8 @@ def log_text(game: GameOut) -> str:
 
 def job_result(result: PairingResult, logs: Mapping[str, str], *, worker: str, attempt: int) -> JobResult:
     """The answer for a played pairing; ``logs`` holds each game's log text by game id."""
-    games = tuple(GameOut(game_id=g.game_id, winner=g.outcome.winner, reason=g.outcome.reason,
-                          thinking_ms=g.outcome.thinking_ms, violations=g.outcome.violations, cpu_ms=g.outcome.cpu_ms,
-                          note=g.outcome.note, started_at=g.started_at, ended_at=g.ended_at, steps=g.steps,
-                          log_z=_pack(logs[g.game_id])) for g in result.games)
+    games = tuple(GameOut(game_id=g.game_id, outcome=g.outcome, started_at=g.started_at, ended_at=g.ended_at,
+                          steps=g.steps, log_z=_pack(logs[g.game_id])) for g in result.games)
     reports = tuple(ReportOut(name=r.name, end=None if r.end is None else (r.end.cause, r.end.reason),
                               start_s=r.start_s, output_tail=r.output_tail,
                               timings=tuple((t.game, t.turn, t.wall_ms, t.cpu_ms) for t in r.timings))
@@ -238,8 +240,8 @@ def pairing_result(answer: JobResult, pairing: Pairing) -> PairingResult:
     if [g.game_id for g in answer.games] != [g.game_id for g in pairing.games]:
         raise ValueError(f"the answer holds games {[g.game_id for g in answer.games]}, the pairing "
                          f"{list(specs)}")
-    games = tuple(MatchResult(g.game_id, GameOutcome(g.winner, g.reason, g.thinking_ms, g.violations, g.cpu_ms, g.note),
-                              specs[g.game_id].log_path, g.started_at, g.ended_at, g.steps) for g in answer.games)
+    games = tuple(MatchResult(g.game_id, g.outcome, specs[g.game_id].log_path, g.started_at, g.ended_at, g.steps)
+                  for g in answer.games)
     reports = tuple(BotReport(r.name, None if r.end is None else BotEnd(*r.end), r.start_s,
                               tuple(StepTiming(*t) for t in r.timings), r.output_tail) for r in answer.reports)
     return PairingResult(games, reports)  # type: ignore[arg-type]

@@ -198,7 +198,7 @@ class GameWorker:
             touching.cancel()
             await asyncio.gather(touching, return_exceptions=True)
         answer = job_result(result, logs, worker=self.settings.name, attempt=attempt)
-        outcomes = ", ".join(f"{g.game_id} {g.reason}" for g in answer.games)
+        outcomes = ", ".join(f"{g.game_id} {g.outcome.reason}" for g in answer.games)
         log.info("played job %s (attempt %d): %s", saq_job.key, attempt, outcomes)
         return answer.model_dump(mode="json")
 

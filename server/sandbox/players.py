@@ -62,6 +62,8 @@ class HostedPlayers:
         self.bots: dict[str, HostedBot] = {}
         #: The bot each name should run now (a newer version replaces the running one between games).
         self.wanted: dict[str, HostedPlayer] = {}
+        #: The bot each name's session was last admitted with (the version its games are rated as).
+        self.seated: dict[str, HostedPlayer] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
 
     def start(self) -> None:
@@ -98,6 +100,7 @@ class HostedPlayers:
                     log.warning("hosted player %s was not admitted: %s", entry.name, exc)
                     return
                 peer.session = session
+                self.seated[entry.name] = player
                 peer.send_now(welcome_for(session.name, self.referee))
                 failed = await self._serve(bot, session, player)
             if failed.cause != "ok":
@@ -110,7 +113,10 @@ class HostedPlayers:
         make way for a newer version (``put``)."""
         while True:
             try:
-                return await asyncio.wait_for(asyncio.shield(bot.wait()), self.recycle_check_s)
+                # Not wait_for: on 3.11 it can swallow a cancellation that comes as the process ends, and
+                # stop() would wait for this loop for ever.
+                async with asyncio.timeout(self.recycle_check_s):
+                    return await asyncio.shield(bot.wait())
             except TimeoutError:
                 pass
             newer = self.wanted[player.entry.name]

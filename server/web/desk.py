@@ -2,8 +2,10 @@
 
 It keeps the little the pages need and the referee does not: every judged step of the games in
 progress (so a page opened mid-game gets the game so far, and a new spectator the boards of the
-games in progress), the games seen finished, and the latest standings. ``answer`` turns a ``game_request``,
-``replays_request`` or ``log_upload`` into its reply; reading a log from disk runs in a thread.
+games in progress), the games seen finished, and the latest standings. A game played again from
+the start (its worker died: ``restart``) is shown from its new start, never after the old steps.
+``answer`` turns a ``game_request``, ``replays_request`` or ``log_upload`` into its reply; reading a
+log from disk runs in a thread.
 """
 
 from __future__ import annotations
@@ -110,6 +112,14 @@ class WebDesk:
                 self._games[key].steps = []
             for key in finished[:max(0, len(self._games) - GAMES_KEPT)]:
                 del self._games[key]
+
+    def restart(self, game: str) -> None:
+        """``game`` starts again from the beginning (on another worker): forget its steps so far and how it ended."""
+        entry = self._games.get(game)
+        if entry is not None:
+            entry.steps = []
+            entry.over, entry.winner, entry.reason = False, None, None
+            entry.last_step_at = time.monotonic()
 
     def running(self) -> list[GameUpdate]:
         """The latest update of each game in progress (built now: nobody may have watched it yet)."""

@@ -27,6 +27,7 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
                  ".ico": "image/x-icon"}
 """The types of the files served; a file of any other kind is not served."""
 
+
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.[a-z]+$")
 _HOST = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}$")
 

@@ -15,5 +15,5 @@ STATIC: Traversable = files(__name__) / "static"
 """The folder of static files (a ``Traversable``: read it with ``read_bytes``)."""
 
 PAGES = {"/": "index.html", "/game": "game.html", "/tv": "tv.html", "/replays": "replays.html",
-         "/puzzles": "puzzles.html"}
-"""The pages by URL path."""
+         "/puzzles": "puzzles.html", "/submit": "submit.html"}
+"""The pages by URL path (``/submit`` hands a bot in, as a submitter: the one page that sends a key)."""

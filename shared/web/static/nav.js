@@ -1,5 +1,5 @@
 // The bar across the top of every page.
-const LINKS = [["/", "Tournament"], ["/tv", "TV"], ["/replays", "Replays"], ["/puzzles", "Puzzles"]];
+const LINKS = [["/", "Tournament"], ["/tv", "TV"], ["/replays", "Replays"], ["/puzzles", "Puzzles"], ["/submit", "Hand in"]];
 
 export function nav(active) {
   const bar = document.querySelector("header.nav");

@@ -4,7 +4,9 @@ results store, resumable (run it again: finished games are kept, the others are 
 ``run_cup`` is what a tournament with ``--queue`` does with its pairings: each pairing of unfinished games goes
 to ``QueueGameHost.play``, each game it returns is recorded with ``Results.record_result`` (and a line
 ``recorded GAME`` in ``recorded.txt``). Run as a script (``python -m tests.server.queue.cup``), it is a server
-process a test can kill with SIGKILL and start again.
+process a test can kill with SIGKILL and start again; ``--hold-after N`` makes it record N whole pairings and
+then record nothing more (pairings finish on the workers meanwhile), so a kill never falls between two games of
+one pairing being recorded (the resumed server would then ask for the rest as another job).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def _note(data: Path, line: str) -> None:
 
 async def run_cup(url: str, data: Path, bots: Mapping[str, Path | None], *, heartbeat_s: int = 2,
                   on_step: Callable[[Any, Any], None] | None = None,
-                  on_restart: Callable[[str, int], None] | None = None) -> int:
+                  on_restart: Callable[[str, int], None] | None = None, hold_after: int | None = None) -> int:
     """Play (or go on playing) the cup of ``bots`` (name -> folder of a handed-in ``bot.py``, or None: built-in);
     returns the tournament's id once every game is recorded."""
     data.mkdir(parents=True, exist_ok=True)
@@ -56,6 +58,9 @@ async def run_cup(url: str, data: Path, bots: Mapping[str, Path | None], *, hear
         host = QueueGameHost(url, LIMITS, settings=QueueSettings(heartbeat_s=heartbeat_s, poll_s=1.0),
                              on_restart=on_restart)
 
+        recording = asyncio.Lock()          # one pairing's games recorded at a time
+        held = [0]
+
         def entry(name: str) -> BotEntry:
             folder = bots[name]
             return BotEntry(name, "bot.py" if folder is not None else name, folder)
@@ -70,6 +75,13 @@ async def run_cup(url: str, data: Path, bots: Mapping[str, Path | None], *, hear
                 specs[game_id] = (game, GameSpec(game_id, data / f"{game_id}.csv", white))
             pairing = Pairing(pair, tuple(spec for _, spec in specs.values()), REFEREE, tournament="cup")
             result = await host.play(pairing, on_step=on_step)
+            async with recording:
+                if hold_after is not None and held[0] >= hold_after:
+                    await asyncio.Event().wait()        # recorded enough: wait for the kill
+                await record(result, specs)
+                held[0] += 1
+
+        async def record(result: Any, specs: dict[str, Any]) -> None:
             for match in result.games:
                 game = specs[match.game_id][0]
                 outcome = match.outcome
@@ -95,9 +107,10 @@ def main() -> None:
     p.add_argument("url")
     p.add_argument("data", type=Path)
     p.add_argument("bots", nargs="+")
+    p.add_argument("--hold-after", type=int, default=None)
     args = p.parse_args()
     bots = {name: (Path(folder) if folder else None) for name, _, folder in (b.partition("=") for b in args.bots)}
-    asyncio.run(run_cup(args.url, args.data, bots))
+    asyncio.run(run_cup(args.url, args.data, bots, hold_after=args.hold_after))
     _note(args.data, "done")
 
 

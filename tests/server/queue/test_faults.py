@@ -20,6 +20,8 @@ require_engine_client()         # before saq is imported: a skip saying how to i
 
 from redis.asyncio import Redis  # noqa: E402
 
+from server.queue import PROTOCOL  # noqa: E402
+from server.web import WebDesk  # noqa: E402
 from server.results import Results  # noqa: E402
 from shared.gamelog import parse_log  # noqa: E402
 from tests.server.queue.conftest import ROOT  # noqa: E402
@@ -57,17 +59,26 @@ async def test_a_worker_killed_mid_game_loses_nothing_and_counts_nothing_twice(e
     bots = {name: sleeper(name, 0.05) for name in ("amy", "bob", "cat")}
     killed: list[str] = []
     restarted: list[tuple[str, int]] = []
+    desk = WebDesk(tmp_path)                    # the web pages' memory of the games, fed as the server feeds it
 
     def on_step(view, judged) -> None:
+        desk.step(view.game_id, view.referee.players, judged, view.log_path, view.referee.outcome)
         if not killed and view.worker == "w1":
             killed.append(view.game_id)
             workers.kill("w1")                  # SIGKILL, mid-game: its sandboxed bots die with it
 
+    def on_restart(game: str, attempt: int) -> None:
+        restarted.append((game, attempt))
+        desk.restart(game)
+
     data = tmp_path / "cup"
-    await asyncio.wait_for(run_cup(engine.url, data, bots, heartbeat_s=2, on_step=on_step,
-                                   on_restart=lambda game, attempt: restarted.append((game, attempt))), 90)
+    await asyncio.wait_for(run_cup(engine.url, data, bots, heartbeat_s=2, on_step=on_step, on_restart=on_restart), 90)
     assert killed, "w1 never played"
-    assert_complete(await finished_games(data), data, 6)
+    games = await finished_games(data)
+    assert_complete(games, data, 6)
+    for game in games:              # a page shows each game from its one counted start: no step of attempt 1
+        record = desk.live_record(game.game_id)
+        assert record is not None and [s.turn for s in record.steps] == list(range(game.steps))
     # The pairing w1 was playing was played to its end by w2 (a job handed back starts again: attempt 2;
     # saq may also have handed it to w2 early, as a stale sweep does: docs/queue.md), and none is counted twice.
     job = killed[0].rsplit("-g", 1)[0]
@@ -112,13 +123,14 @@ async def test_the_server_killed_and_resumed_while_workers_play_records_every_ga
     argv = [sys.executable, "-m", "tests.server.queue.cup", engine.url, str(data),
             *(f"{name}={folder}" for name, folder in bots.items())]
 
-    def server() -> subprocess.Popen[bytes]:
+    def server(*extra: str) -> subprocess.Popen[bytes]:
         with open(data / "server.log", "ab") as out:
-            return subprocess.Popen(argv, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            return subprocess.Popen([*argv, *extra], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
 
-    first = server()
+    first = server("--hold-after", "1")         # one whole pairing recorded, then killed: never between two games
     deadline = time.monotonic() + 60
-    while not recorded(data) and time.monotonic() < deadline and first.poll() is None:
+    while sum(recorded(data).values()) < 2 and time.monotonic() < deadline and first.poll() is None:
         await asyncio.sleep(0.05)
     first.send_signal(signal.SIGKILL)
     first.wait(10)
@@ -136,6 +148,7 @@ async def test_the_server_killed_and_resumed_while_workers_play_records_every_ga
     assert len(plays) == 3                      # the three pairings (saq may replay one: recorded once all the same)
     redis = Redis.from_url(engine.url)
     try:
-        assert len([key async for key in redis.scan_iter("saq:job:quoridor-p1:*")]) == 3    # enqueued once each
+        jobs = [key async for key in redis.scan_iter(f"saq:job:quoridor-p{PROTOCOL}:*")]
+        assert len(jobs) == 3                   # enqueued once each
     finally:
         await redis.aclose()

@@ -3,6 +3,7 @@ events, the ledger takes each game once; nothing here needs the engine."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from server.sandbox import BotEntry, BotReport, GameSpec, Pairing, PairingResult
 from server.sandbox.causes import BotEnd
 from server.sandbox.seat import StepTiming
 from shared.gamelog import GameOutcome
-from shared.quoridor import STANDARD, BlockBar, Step
+from shared.quoridor import STANDARD, BlockBar, Location, Step
 from shared.referee import GameFinished, GameReferee, RefereeSettings, StepJudged, TurnRequest
 
 DIGEST = "ab" * 32
@@ -45,6 +46,16 @@ def test_a_job_names_the_pairing_completely_and_a_worker_rebuilds_it(tmp_path):
     assert rebuilt.bots[0] == BotEntry("mine", "bot.py:Mine", tmp_path / "cache" / DIGEST, DIGEST[:12])
     assert rebuilt.bots[1] == BotEntry("random", "random")
     assert limits_for(again, unsafe=True) == SandboxLimits(address_space_mb=128, unsafe=True)
+
+
+def test_a_ladder_pairing_carries_its_opening_to_the_worker(tmp_path):
+    opening = (Step(Location(5, 2)), Step(Location(5, 8)), Step(Location(4, 2)))
+    pairing = dataclasses.replace(a_pairing(tmp_path), opening=opening)
+    job = job_for(pairing, SandboxLimits(), {"mine": DIGEST})
+    assert job.opening == ("e2", "e8", "d2")
+    again = PairingJob.model_validate(json.loads(json.dumps(job.model_dump(mode="json"))))
+    assert pairing_for(again, {DIGEST: tmp_path}, tmp_path).opening == opening
+    assert job.key != job_for(a_pairing(tmp_path), SandboxLimits(), {"mine": DIGEST}).key     # another opening
 
 
 def test_the_same_pairing_is_the_same_job_key_and_another_pairing_is_another(tmp_path):

@@ -28,6 +28,7 @@ from server.queue.host import JobRefused, QueueGameHost, QueueSettings  # noqa: 
 from server.queue.jobs import JOB_FUNCTION, GameOut, JobResult, ReportOut, job_for  # noqa: E402
 from server.sandbox import BotEntry, GameSpec, Pairing, SandboxLimits  # noqa: E402
 from server.submission_files import content_digest  # noqa: E402
+from shared.gamelog import GameOutcome  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
 from tests.server.conftest import bounded  # noqa: E402
 from tests.server.queue.conftest import ROOT  # noqa: E402
@@ -108,6 +109,25 @@ async def test_files_that_do_not_match_their_version_are_refused_and_nothing_is_
     assert "hash to" in workers.log("w1")
 
 
+async def test_a_refusal_the_engine_holds_is_asked_again_by_a_resumed_server(engine, workers, tmp_path, sleeper):
+    workers.start("w1")
+    mine = BotEntry("mine", "bot.py", sleeper("mine"))
+    key = KEYS.bot(content_digest(read_folder(mine.folder), "bot.py"))
+    redis = Redis.from_url(engine.url)
+    await redis.set(key, zip_text(read_folder(sleeper("other", 0.5))))     # someone else's files under mine's digest
+    host = QueueGameHost(engine.url, LIMITS)
+    with pytest.raises(JobRefused, match="bad_digest"):
+        await bounded(host.play(pairing(tmp_path / "games", mine, BotEntry("random", "random"), "r", games=1)), 60)
+    await host.close()
+    await redis.delete(key)                     # the organiser mends the engine; the server resumes
+    await redis.aclose()
+    again = QueueGameHost(engine.url, LIMITS)
+    same = pairing(tmp_path / "games", mine, BotEntry("random", "random"), "r", games=1)
+    result = await bounded(again.play(same), 60)
+    await again.close()
+    assert [g.game_id for g in result.games] == ["r-g1"] and (tmp_path / "games" / "r-g1.csv").exists()
+
+
 async def test_a_result_delivered_twice_is_taken_once(engine, workers, tmp_path, caplog):
     workers.start("w1")
     host = QueueGameHost(engine.url, LIMITS)
@@ -124,9 +144,8 @@ async def test_a_result_delivered_twice_is_taken_once(engine, workers, tmp_path,
 
 
 def fake_answer(games: list[str], attempt: int) -> dict:
-    out = [GameOut(game_id=game, winner=0, reason="goal", thinking_ms=(1, 1), violations=(0, 0),
-                   started_at="2026-01-01T00:00:00Z", ended_at="2026-01-01T00:00:01Z", steps=2,
-                   log_z="eJwrSS0uAQAEXQHB") for game in games]            # the log "test"
+    out = [GameOut(game_id=game, outcome=GameOutcome(0, "goal", (1, 1), (0, 0)), started_at="2026-01-01T00:00:00Z",
+                   ended_at="2026-01-01T00:00:01Z", steps=2, log_z="eJwrSS0uAQAEXQHB") for game in games]   # log "test"
     reports = (ReportOut(name="a", end=None, start_s=None, timings=()),
                ReportOut(name="b", end=None, start_s=None, timings=()))
     return JobResult(worker="rogue", attempt=attempt, games=tuple(out), reports=reports).model_dump(mode="json")
