@@ -259,7 +259,7 @@ class ArenaServer:
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
                 self.game_host = server_game_host(self.settings, self._log_thread, self.reporter.message,
-                                                  restarted=self.web.restart)     # the pages forget a replayed game
+                                                  restarted=self._game_restarted)
             self.runner.host = self.game_host
             if isinstance(self.game_host, LocalGameHost):       # this machine's cores, shared with mixed pairings
                 self.runner.local_pairings = self.game_host.slots
@@ -291,7 +291,7 @@ class ArenaServer:
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
-                                   seed=seed, host=self.game_host, on_restart=self.web.restart)
+                                   seed=seed, host=self.game_host, on_restart=self._game_restarted)
         self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
         # Residents, hosted by the server itself (issue 17): the built-in bots, and each key's newest accepted
         # handed-in bot (issue 18), which never disconnects; a version accepted meanwhile replaces its predecessor.
@@ -433,6 +433,12 @@ class ArenaServer:
         if watchers:
             # A spectator that is behind gets the newest update of each game, not every step.
             self.connections.send_later(watchers, update, kind=("game", runner.game_id))
+
+    def _game_restarted(self, game: str) -> None:
+        """A worker plays ``game`` again from the start: the pages forget its first attempt; a game's page starts over."""
+        record = self.web.restart(game)
+        if record is not None:
+            self.connections.send_later(self.connections.watching(game), record)
 
     async def _broadcast_standings(self, standings: Standings) -> None:
         """After a game: broadcast the table, at most once per ``standings_interval_s`` (later ones coalesce).

@@ -39,8 +39,11 @@ log = logging.getLogger("quoridor.server")
 
 #: Seconds a row may wait before it is handed to the log thread. Each hand-off writes (and flushes)
 #: every running game's ``.part`` file, one system call each, and each call lets the log thread
-#: take the GIL from the event loop: at 500 games, 0.05 s made 10,000 of them a second.
-FLUSH_INTERVAL_S = 0.2
+#: take the GIL from the event loop: at 500 games, 0.05 s made 10,000 of them a second, and at 0.2 s
+#: every hand-off still cost the games a sixth of their steps for a tenth of a second
+#: (``bench/server_load.py``). The ``.part`` rows only show a game as it goes: an unfinished game is
+#: played again.
+FLUSH_INTERVAL_S = 1.0
 #: Seconds opening or finishing a log is retried while the server is out of file descriptors.
 FD_RETRY_S = 30.0
 #: The first pause before such a retry; each next one is twice as long, up to ``RETRY_MAX_PAUSE_S``.

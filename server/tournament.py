@@ -38,9 +38,9 @@ from .log_batcher import LogUnavailableError
 from .match import MatchResult, MatchRunner, game_over
 from .players import PlayerSession
 from .sandbox import (
-    GameHost, GameSpec, HostedRows, HostedSeat, Pairing, PairingResult, SandboxUnavailable, default_concurrency,
+    GameHost, GameSpec, HostedRows, HostedSeat, Pairing, PairingRefused, PairingResult, SandboxUnavailable,
+    default_concurrency,
 )
-from .sandbox.host import PairingRefused
 from .settings import ServerSettings
 from .results import Results
 from .submission_seats import SubmittedSeat, pairing_limits, start_pairing_seat

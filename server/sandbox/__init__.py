@@ -19,7 +19,8 @@ from .bwrap import SandboxLayout, bwrap_argv
 from .bytecode import compile_host_packages
 from .causes import CAUSES, BotEnd, classify_exit
 from .host import (
-    BotEntry, BotReport, GameHost, GameSpec, LocalGameHost, Pairing, PairingResult, default_concurrency, play_pairing,
+    BotEntry, BotReport, GameHost, GameSpec, LocalGameHost, Pairing, PairingRefused, PairingResult, default_concurrency,
+    play_pairing,
 )
 from .limits import SandboxLimits, rlimits
 from .players import HostedPlayer, HostedPlayers
@@ -31,7 +32,7 @@ from .validate import Validation, validate_bot
 
 __all__ = [
     "BotEnd", "BotEntry", "BotReport", "CAUSES", "GameHost", "GameSpec", "HostedBot", "HostedPeer", "HostedPlayer",
-    "HostedPlayers", "HostedRows", "HostedSeat", "INSTALL_HINT", "LocalGameHost", "Pairing", "PairingResult",
+    "HostedPlayers", "HostedRows", "HostedSeat", "INSTALL_HINT", "LocalGameHost", "Pairing", "PairingRefused", "PairingResult",
     "SandboxLayout", "SandboxLimits", "SandboxUnavailable", "StepTiming", "UNSAFE_WARNING", "Validation", "bwrap_argv",
     "classify_exit", "compile_host_packages", "default_concurrency", "play_pairing", "rlimits", "sandbox_notice",
     "sandbox_status", "validate_bot",

@@ -113,13 +113,18 @@ class WebDesk:
             for key in finished[:max(0, len(self._games) - GAMES_KEPT)]:
                 del self._games[key]
 
-    def restart(self, game: str) -> None:
-        """``game`` starts again from the beginning (on another worker): forget its steps so far and how it ended."""
+    def restart(self, game: str) -> GameRecord | None:
+        """``game`` starts again from the beginning (on another worker): forget its steps so far and how it ended.
+
+        Returns its record as it is now (no steps, live), for the pages that show it; None for a game never seen.
+        """
         entry = self._games.get(game)
-        if entry is not None:
-            entry.steps = []
-            entry.over, entry.winner, entry.reason = False, None, None
-            entry.last_step_at = time.monotonic()
+        if entry is None:
+            return None
+        entry.steps = []
+        entry.over, entry.winner, entry.reason = False, None, None
+        entry.last_step_at = time.monotonic()
+        return self.live_record(game)
 
     def running(self) -> list[GameUpdate]:
         """The latest update of each game in progress (built now: nobody may have watched it yet)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from server.app import ArenaServer
-from server.cli import Roster, build_parser, load_roster, main, parse_roster, settings_from_args
+from server.cli import build_parser, load_roster, main, settings_from_args
+from server.roster import Roster, parse_roster
 from server.lobby import Lobby
 from server.sandbox import BotEntry
 from server.settings import ServerSettings

@@ -27,7 +27,8 @@ def test_a_restarted_game_forgets_its_first_attempt(tmp_path):
     desk = WebDesk(tmp_path)
     for judged in walk(5):                          # attempt 1: five steps, then its worker dies
         desk.step("g1", PLAYERS, judged, None)
-    desk.restart("g1")
+    told = desk.restart("g1")                      # what a page showing the game is sent: start over
+    assert told is not None and told.steps == [] and told.live and tuple(told.players) == PLAYERS
     record = desk.live_record("g1")
     assert record is not None and record.steps == [] and record.live
     for judged in walk(3):                          # attempt 2 from the start
@@ -46,5 +47,33 @@ def test_a_restart_of_a_game_shown_as_over_shows_it_in_progress_again(tmp_path):
     desk.step("g1", PLAYERS, steps[0], None)
     record = desk.live_record("g1")
     assert record is not None and record.live and record.result is None and len(record.steps) == 1
-    desk.restart("unknown")                         # a game the pages never saw: nothing to forget
+    assert desk.restart("unknown") is None          # a game the pages never saw: nothing to forget, nobody to tell
     assert desk.live_record("unknown") is None
+
+
+async def test_a_page_watching_a_restarted_game_is_sent_its_new_start(make_server):
+    """The page of a game a worker plays again gets the game's record anew (no steps); pages of every game do not."""
+    from server.app import ArenaServer
+    from tests.server.conftest import url
+    from tests.server.support import Client, hello
+
+    server: ArenaServer = await make_server(players=0)
+    for judged in walk(4):
+        server.web.step("g1", PLAYERS, judged, None)
+    page, overview = await Client.open(url(server)), await Client.open(url(server))
+    for client, game in ((page, "g1"), (overview, "*")):
+        await client.send(hello("web", "spectator"))
+        await client.next("welcome")
+        await client.send({"type": "watch", "game": game})
+    await page.send({"type": "game_request", "game": "g1"})
+    assert len((await page.next("game_record"))["steps"]) == 4
+    await overview.send({"type": "game_request", "game": "g1"})
+    await overview.next("game_record")
+    server._game_restarted("g1")                    # what the game host calls when a worker starts g1 again
+    again = await page.next("game_record", skip=frozenset({"standings", "game_update"}))
+    assert again["game"] == "g1" and again["steps"] == [] and again["live"]
+    server.web.step("g1", PLAYERS, walk(1)[0], None)                # the new attempt's first step
+    await overview.send({"type": "game_request", "game": "g1"})     # the overview was sent no record unasked
+    assert len((await overview.next("game_record", skip=frozenset({"standings", "game_update"})))["steps"]) == 1
+    await page.close()
+    await overview.close()
