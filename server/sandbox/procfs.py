@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["CpuClock", "children", "UidPool", "UIDS", "sandbox_uids"]
+__all__ = ["CpuClock", "children", "stat_fields", "UidPool", "UIDS", "sandbox_uids"]
 
 #: Where the bots' own users begin (as root, each sandbox runs as a user of its own: the process limit).
 _UID_BASE = 1_500_000_000          # far above login users and the usual subordinate-id ranges of /etc/subuid
@@ -59,19 +59,22 @@ class CpuClock:
             self.fd = None
 
 
+def stat_fields(pid: int | str) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (the state, then the parent's pid, ...); None when gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].split()
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (read from /proc: this kernel may lack ``task/*/children``)."""
     found = []
     for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
+        fields = stat_fields(name) if name.isdigit() else None
+        if fields is not None and len(fields) > 1 and int(fields[1]) == pid:
             found.append(int(name))
     return found
 

@@ -11,6 +11,7 @@ import pytest
 
 from server.sandbox import SandboxLimits
 from server.sandbox.process import sandbox_uids
+from server.sandbox.procfs import stat_fields
 from server.submission_files import content_digest
 from server.submissions import StoredVersion, now_stamp
 
@@ -69,15 +70,9 @@ def zombies_of_this_process() -> list[int]:
     """This test process's children that exited and were never waited for."""
     found = []
     for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat", "rb") as handle:
-                    stat = handle.read()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2:].split()
-            if fields[0] == b"Z" and int(fields[1]) == os.getpid():
-                found.append(int(name))
+        fields = stat_fields(name) if name.isdigit() else None
+        if fields is not None and fields[0] == b"Z" and int(fields[1]) == os.getpid():
+            found.append(int(name))
     return found
 
 
