@@ -24,10 +24,9 @@ that keeps up gets every step; what waits for a connection is at most one update
 pass of the loop, for at most ``GATHER_S`` (and at most ``MAX_WAITING`` before only the newest of
 each game is kept). One system call per spectator and burst instead of one per update: with 100
 spectators of 50 games, a write per update was half of the server's time, and every game's next
-turn waited behind it. With many spectators the gathering grows with them: the writes of game
-updates take at most ``UPDATES_SHARE`` of the server's time (after a drain that took ``t``
-seconds, the next waits ``t * (1 - UPDATES_SHARE) / UPDATES_SHARE``), so a crowd of spectators
-gets bigger writes less often instead of a loop that does little but write to them.
+turn waited behind it. (Gathering longer after a costly drain, to bound the writes' share of the
+server's time, made the drains burstier and the bots' p99 worse in ``bench/web_spectators.py``; a
+crowd that cannot keep up is kept to the newest update of each game instead.)
 
 A *paced* broadcast (the standings: a big table, often) keeps to a byte rate, passes over the
 connections that are busy when their turn comes, and a newer one replaces what is left of the
@@ -38,7 +37,6 @@ that stops reading is sent.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol
@@ -52,7 +50,6 @@ __all__ = [
     "MAX_WAITING",
     "PACED_PASS_BYTES",
     "STANDINGS",
-    "UPDATES_SHARE",
     "Connection",
     "Connections",
 ]
@@ -61,8 +58,6 @@ __all__ = [
 BROADCAST_CHUNK = 50
 #: Least seconds between two writes of game updates: a burst's updates wait this long at most to share a write.
 GATHER_S = 0.002
-#: The share of the server's time that writing latest-state messages may take at most (see the module docstring).
-UPDATES_SHARE = 1 / 3
 #: Updates waiting for one connection above which only the newest of each game is kept (a flood within ``GATHER_S``).
 MAX_WAITING = 256
 #: Bytes a paced broadcast writes in one go (at least one frame) before it waits for its rate.
@@ -87,13 +82,10 @@ class Connection(Protocol):
 
 
 class Connections:
-    """The open connections, counted against ``limits`` and at most ``capacity`` at once.
-
-    ``clock`` times the drains of latest-state messages (for ``UPDATES_SHARE``).
-    """
+    """The open connections, counted against ``limits`` and at most ``capacity`` at once."""
 
     def __init__(self, limits: Limits, paced_bytes_per_s: float = 4 * 1024 * 1024,
-                 capacity: int | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+                 capacity: int | None = None) -> None:
         self.limits = limits
         self.paced_bytes_per_s = paced_bytes_per_s
         #: Connections open at once (``limits.max_connections``, or fewer to keep within the open-file limit).
@@ -117,9 +109,6 @@ class Connections:
         self._sharing = False
         self._gathering: asyncio.TimerHandle | None = None
         self._written_at = -GATHER_S              # loop.time() of the last drain of latest-state messages
-        self._clock = clock                       # measures what a drain costs
-        self._spent = 0.0                         # seconds the drain under way has taken so far
-        self._rest_until = 0.0                    # loop.time() before which no new drain of updates starts
         self._paced: deque[tuple[Connection, Encoded]] = deque()
         self._pacing: asyncio.TimerHandle | asyncio.Handle | None = None
         self._paced_busy: Callable[[], set[Connection]] | None = None
@@ -220,7 +209,7 @@ class Connections:
         if self._draining or self._gathering is not None or not order:
             return                  # a drain under way takes them in its next passes
         loop = asyncio.get_running_loop()
-        wait = max(self._written_at + GATHER_S, self._rest_until) - loop.time()
+        wait = self._written_at + GATHER_S - loop.time()
         if wait > 0:                # a write went out just now: gather the rest of the burst for one write each
             self._gathering = loop.call_later(wait, self._gathered)
         else:
@@ -236,10 +225,8 @@ class Connections:
             asyncio.get_running_loop().call_soon(self._drain)
 
     def _drain(self) -> None:
-        began = self._clock()
-        loop = asyncio.get_running_loop()
         if self._latest_order:
-            self._written_at = loop.time()
+            self._written_at = asyncio.get_running_loop().time()
         for _ in range(BROADCAST_CHUNK):
             if self._outbox:
                 conn, encoded = self._outbox.popleft()
@@ -251,13 +238,10 @@ class Connections:
                     conn.send_latest_many(waiting)
             else:
                 break
-        self._spent += self._clock() - began
         if self._outbox or self._latest_order:
-            loop.call_soon(self._drain)
+            asyncio.get_running_loop().call_soon(self._drain)
         else:
             self._draining = False
-            self._rest_until = loop.time() + self._spent * (1 - UPDATES_SHARE) / UPDATES_SHARE
-            self._spent = 0.0
 
     def _drain_paced(self) -> None:
         written = 0
