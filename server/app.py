@@ -109,7 +109,8 @@ class ArenaServer:
         self._standings_timer: asyncio.TimerHandle | None = None
         self._standings_sent = -math.inf
         self._standings_cost_s = 0.0                          # the last broadcast's bytes / the budget
-        self.lobby: Any = LadderLobby(settings.roster) if settings.ladder else Lobby(settings.players, settings.roster)
+        self.lobby: Any = (LadderLobby(settings.roster) if settings.ladder
+                           else Lobby(settings.players, settings.roster, held=settings.roster_submissions))
         self.ladder: LadderRunner | None = None               # the practice ladder (--ladder), once it runs
         self.ladder_store: LadderStore | None = None
         self.residents: HostedResidents | None = None
@@ -155,7 +156,7 @@ class ArenaServer:
             if ignored:
                 self.reporter.message("resuming with the tournament's own settings; ignored: " + ", ".join(ignored))
             reset = await results.reset_unfinished(row.id)
-            self.lobby = Lobby(len(row.players), s.roster, expected=row.players)
+            self.lobby = Lobby(len(row.players), s.roster, expected=row.players, held=s.roster_submissions)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
         await self.submissions.open()
@@ -436,8 +437,8 @@ class ArenaServer:
 
     def _game_restarted(self, game: str) -> None:
         """A worker plays ``game`` again from the start: the pages forget its first attempt; a game's page starts over."""
-        record = self.web.restart(game)
-        if record is not None:
+        self.connections.forget(("game", game))     # no update of the first attempt may follow the new record
+        if (record := self.web.restart(game)) is not None:
             self.connections.send_later(self.connections.watching(game), record)
 
     async def _broadcast_standings(self, standings: Standings) -> None:

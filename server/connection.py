@@ -202,6 +202,10 @@ class Peer:
         for kind, encoded in items[framed:]:
             self.send_latest(kind, encoded)
 
+    def forget_latest(self, kind: Hashable) -> None:
+        """Drop the unsent latest-state message of ``kind``, if one waits for the client to read."""
+        self._latest.pop(kind, None)
+
     def drained(self) -> None:
         """The client read its backlog: write the newest message of each kind it missed."""
         if self._behind is not None:

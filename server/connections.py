@@ -78,6 +78,8 @@ class Connection(Protocol):
 
     def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None: ...
 
+    def forget_latest(self, kind: Hashable) -> None: ...
+
     def close(self, code: int = 1000, reason: str = "") -> None: ...
 
 
@@ -191,6 +193,14 @@ class Connections:
                 self._sharing = True
                 asyncio.get_running_loop().call_soon(self._share_out)
         return len(encoded.payload) * len(conns)
+
+    def forget(self, kind: Hashable) -> None:
+        """Drop every latest-state message of ``kind`` not written yet (a game that starts again from the beginning)."""
+        self._broadcasts.pop(kind, None)
+        for waiting in self._latest.values():
+            waiting[:] = [(k, encoded) for k, encoded in waiting if k != kind]
+        for conn in self.spectators:
+            conn.forget_latest(kind)
 
     def _share_out(self) -> None:
         """Append the pass's broadcasts to their connections' waiting messages; write them now or after ``GATHER_S``."""

@@ -77,6 +77,9 @@ class LegacyPeer:
     def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None:
         """Game updates mean nothing to a legacy client: ignored."""
 
+    def forget_latest(self, kind: Hashable) -> None:
+        """A legacy client is sent no latest-state messages: nothing to forget."""
+
     def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
         """The legacy protocol has no error frame: log it."""
         log.info("legacy %s: %s (%s)", self.address, message, code)

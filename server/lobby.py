@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from shared.gamelog import log_safe_name
@@ -37,10 +37,13 @@ class Lobby:
     """The seats of one tournament."""
 
     def __init__(self, seats: int, roster: dict[str, str] | None = None,
-                 expected: Sequence[str] | None = None) -> None:
+                 expected: Sequence[str] | None = None, held: Iterable[str] = ()) -> None:
         self.seats = seats
         self.roster = roster
         self.expected = list(expected) if expected is not None else None
+        #: Keys whose seats wait for their handed-in bots (roster ``submission``): no connection takes them,
+        #: and they count as taken until the server has seated the bots (``release``).
+        self.held = set(held)
         self.sessions: list[PlayerSession] = []
         self.started = False
         self.full = asyncio.Event()
@@ -62,6 +65,9 @@ class Lobby:
         """Seat the connection ``peer`` holding ``key`` as a ``kind`` session; ``AdmissionError`` when it may not play."""
         if self.roster is not None and key not in self.roster:
             raise AdmissionError("unknown_key", "this key is not on the server's roster; ask the organiser for yours")
+        if key in self.held:
+            raise AdmissionError("key_in_use", "this key plays its handed-in bot in this tournament (the roster says "
+                                 "'submission'); a connected bot needs a key of its own")
         for session in self._by_key(key):
             if not session.connected and type(session) is kind:     # coming back after a drop
                 session.bind(peer)
@@ -84,8 +90,9 @@ class Lobby:
                 raise AdmissionError("server_full", "this server resumes a tournament of "
                                      f"{', '.join(self.expected)}; {name!r} is not one of its free seats")
             name = mine[0]
-        elif len(self.sessions) >= self.seats:
-            raise AdmissionError("server_full", f"all {self.seats} seats are taken")
+        elif len(self.sessions) + len(self.held) >= self.seats:
+            raise AdmissionError("server_full", f"all {self.seats} seats are taken"
+                                 + (" (some by handed-in bots)" if self.held else ""))
         else:
             name = self._unique(name)
         session = kind(key, name)
@@ -94,6 +101,10 @@ class Lobby:
         if len(self.sessions) >= (len(self.expected) if self.expected is not None else self.seats):
             self.full.set()
         return session
+
+    def release(self) -> None:
+        """The handed-in bots the roster names are seated (or were not able to be): their seats are held no more."""
+        self.held.clear()
 
     def leave(self, session: PlayerSession, peer: Any) -> None:
         """``peer`` closed: before the start the seat is freed, afterwards the session waits for a comeback."""

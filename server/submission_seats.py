@@ -144,6 +144,7 @@ async def seat_submissions(lobby: Lobby, bots: Mapping[str, BotEntry], settings:
         seated.append(seat)
         say(f"{entry.name} takes a seat with its handed-in bot, version {entry.version} "
             "(a fresh sandboxed process for each pairing)")
+    lobby.release()                 # the seats the roster held for these bots: taken, or free for connected bots
     if len(lobby.sessions) >= lobby.seats:
         lobby.full.set()
     return seated

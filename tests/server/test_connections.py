@@ -16,6 +16,7 @@ class Fake:
         self.closed = False
         self.sent: list[object] = []
         self.latest: list[tuple[object, object]] = []
+        self.forgotten: list[object] = []
 
     def send_now(self, message: object) -> bool:
         self.sent.append(message.payload.decode() if isinstance(message, Encoded) else message)
@@ -28,6 +29,9 @@ class Fake:
     def send_latest_many(self, items: list[tuple[object, Encoded]]) -> None:
         for kind, message in items:
             self.send_latest(kind, message)
+
+    def forget_latest(self, kind: object) -> None:
+        self.forgotten.append(kind)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = True
@@ -161,3 +165,17 @@ async def test_the_backlog_of_latest_state_messages_is_one_per_connection_and_ki
         assert [message for _, message in eye.latest] == [
             dump(ErrorMessage(code="rate_limited", message="g1 step 999")),
             dump(ErrorMessage(code="rate_limited", message="g2 step 999"))]
+
+
+async def test_a_game_played_again_from_its_start_loses_its_unsent_updates():
+    conns = Connections(Limits())
+    eye = Fake("x")
+    conns.add(eye)
+    conns.spectators[eye] = {"*"}
+    for game in ("g1", "g2"):                                # queued in this pass, not shared out yet
+        conns.send_later([eye], ErrorMessage(code="rate_limited", message=f"{game} old"), kind=("game", game))
+    conns.forget(("game", "g1"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert [kind for kind, _ in eye.latest] == [("game", "g2")]
+    assert eye.forgotten == [("game", "g1")]             # and what the connection itself kept for a slow read

@@ -60,3 +60,18 @@ def test_a_roster_refuses_unknown_keys_and_a_second_live_connection():
     with pytest.raises(AdmissionError) as refusal:
         lobby.admit("k1", None, peer())
     assert refusal.value.code == "key_in_use"
+
+
+def test_seats_held_for_handed_in_bots_are_taken_by_no_connection():
+    """A roster key that plays its handed-in bot cannot connect a bot, and its seat counts until released."""
+    roster = {"k-ana": "Ana", "k-bo": "Bo", "k-cy": "Cy"}
+    lobby = Lobby(2, roster, held={"k-bo"})
+    with pytest.raises(AdmissionError) as refusal:
+        lobby.admit("k-bo", None, peer())
+    assert refusal.value.code == "key_in_use" and "handed-in bot" in refusal.value.message
+    lobby.admit("k-ana", None, peer())
+    with pytest.raises(AdmissionError) as full:
+        lobby.admit("k-cy", None, peer())              # one seat left, and it is Bo's
+    assert full.value.code == "server_full" and "handed-in" in full.value.message
+    lobby.release()                                     # Bo's bot did not start: its seat is free again
+    assert lobby.admit("k-cy", None, peer()).name == "Cy" and lobby.full.is_set()
