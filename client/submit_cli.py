@@ -1,7 +1,7 @@
 """``quoridor-submit``: hand a bot in to a Quoridor Arena server as files, or list the versions a key handed in.
 
 ``quoridor-submit mybot.py -k KEY`` zips the bot (a ``.py`` file, a folder of modules, or a zip
-as it is; at most 1 MiB), sends it over the websocket as a ``submitter`` (``docs/protocol.md``,
+as it is; at most 1 MiB unless the server takes more), sends it over the websocket as a ``submitter`` (``docs/protocol.md``,
 "submit"), waits while the server validates it in its sandbox, and prints the report: accepted
 with its version id (exit code 0), or refused with the reason in one line (exit code 1).
 ``quoridor-submit --list -k KEY`` prints the key's versions and their validation results.
@@ -27,7 +27,7 @@ from rich.text import Text
 from websockets.exceptions import ConnectionClosed
 
 from shared.protocol import (
-    MAX_SUBMISSION_BYTES, PROTOCOL_VERSION, SUBMIT_PART_CHARS, ErrorMessage, Hello, ProtocolError, Submissions,
+    PROTOCOL_VERSION, SUBMISSION_CEILING_BYTES, SUBMIT_PART_CHARS, ErrorMessage, Hello, ProtocolError, Submissions,
     SubmissionsRequest, Submit, Submitted, Welcome, dump, parse_server,
 )
 
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples: quoridor-submit mybot.py -k KEY --server ws://HOST:19330/   |   "
                "quoridor-submit mybot/ -k KEY --entry main.py:MyPlayer   |   quoridor-submit --list -k KEY")
     p.add_argument("path", nargs="?", type=Path, metavar="PATH",
-                   help="the bot: a .py file, a folder of modules, or a .zip of them (at most 1 MiB zipped)")
+                   help="the bot: a .py file, a folder of modules, or a .zip of them (at most 1 MiB zipped, or the server's own limit)")
     p.add_argument("-k", "--key", default=DEFAULT_KEY, help=f"your player key (default {DEFAULT_KEY})")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server URL (default {DEFAULT_SERVER})")
     p.add_argument("--entry", metavar="SPEC",
@@ -107,7 +107,7 @@ def pack_bot(path: Path, entry: str | None) -> tuple[bytes, str | None]:
     """The zip archive to hand in for ``path`` (a .py file, a folder, or a .zip), and the entry to send.
 
     A single file's entry defaults to its name (with ``entry``'s class, if it names one only:
-    ``:MyPlayer``); ``SubmitError`` when the path cannot be read or the archive is over 1 MiB.
+    ``:MyPlayer``); ``SubmitError`` when the path cannot be read or the archive is over the 4 MiB no server takes.
     """
     try:
         if path.is_dir():
@@ -136,9 +136,9 @@ def pack_bot(path: Path, entry: str | None) -> tuple[bytes, str | None]:
         raise SubmitError(f"{path} does not exist") from None
     except OSError as exc:
         raise SubmitError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_SUBMISSION_BYTES:
-        raise SubmitError(f"{path} makes a {len(data):,} byte archive; a bot may be at most "
-                          f"{MAX_SUBMISSION_BYTES:,} bytes zipped (leave out data files the bot does not need)")
+    if len(data) > SUBMISSION_CEILING_BYTES:
+        raise SubmitError(f"{path} makes a {len(data):,} byte archive; no server takes more than "
+                          f"{SUBMISSION_CEILING_BYTES:,} bytes zipped (leave out data files the bot does not need)")
     return data, entry
 
 

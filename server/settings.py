@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from shared.protocol import MAX_SUBMISSION_BYTES, SUBMISSION_CEILING_BYTES
 from shared.quoridor import RULESETS
 from shared.referee import STEP_CAP, VIOLATIONS_TO_LOSE, RefereeSettings
 from shared.quoridor import find_ruleset
@@ -96,7 +97,7 @@ class ServerSettings(BaseModel):
     ladder_refit_s: float = Field(60.0, gt=0, description="seconds between refits of the published table")
     ladder_bootstrap_samples: int = Field(100, ge=1, description="bootstrap samples of the published table")
     # -- bots handed in as files (quoridor-submit): kept in DATA_DIR/submissions/, validated in the sandbox
-    max_submission_bytes: int = Field(1024 * 1024, ge=1024, le=4 * 1024 * 1024,
+    max_submission_bytes: int = Field(MAX_SUBMISSION_BYTES, ge=1024, le=SUBMISSION_CEILING_BYTES,
                                       description="largest zip archive a bot may be handed in as, in bytes")
     max_submission_files: int = Field(200, ge=1, le=10_000, description="files one handed-in bot may hold")
     submission_queue: int = Field(4, ge=0, description="handed-in bots that may wait for validation while one is "

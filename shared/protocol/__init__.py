@@ -17,7 +17,7 @@ from .messages import (
 )
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleRoom, PuzzleState, Solution, Verdict
 from .submissions import (
-    MAX_SUBMISSION_BYTES, MAX_SUBMIT_PARTS, SUBMIT_PART_CHARS, VALIDATION_CAUSES, SubmissionEntry, Submissions,
+    MAX_SUBMISSION_BYTES, MAX_SUBMIT_PARTS, SUBMISSION_CEILING_BYTES, SUBMIT_PART_CHARS, VALIDATION_CAUSES, SubmissionEntry, Submissions,
     SubmissionsRequest, Submit, Submitted,
 )
 from .web import (
@@ -32,7 +32,7 @@ __all__ = [
     "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
     "Welcome", "GameRecord", "GameRequest", "LogUpload", "MAX_UPLOAD_BYTES", "ReplayFolder", "ReplayGameEntry",
     "Replays", "ReplaysRequest",
-    "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
+    "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
     "Submissions", "SubmissionsRequest", "Submit", "Submitted",
     "cell", "dump", "json_schema", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",
     "to_step", "to_verdict", "turn_frame", "wall",

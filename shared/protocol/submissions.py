@@ -16,12 +16,17 @@ from pydantic import Field
 from .base import Message, ProtocolModel
 
 __all__ = [
-    "MAX_SUBMISSION_BYTES", "SUBMIT_PART_CHARS", "MAX_SUBMIT_PARTS", "VALIDATION_CAUSES", "Submit",
+    "MAX_SUBMISSION_BYTES", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "MAX_SUBMIT_PARTS", "VALIDATION_CAUSES", "Submit",
     "SubmissionsRequest", "Submitted", "SubmissionEntry", "Submissions",
 ]
 
 MAX_SUBMISSION_BYTES = 1024 * 1024
-"""The largest zip archive a bot may be handed in as (decoded, all parts together): 1 MiB."""
+"""The largest zip archive a bot may be handed in as by default (decoded, all parts together): 1 MiB.
+
+A server may take more (``--max-submission-bytes``, up to ``SUBMISSION_CEILING_BYTES``) and refuses
+an archive over its own limit with ``submission_too_large``, naming the limit."""
+SUBMISSION_CEILING_BYTES = 4 * 1024 * 1024
+"""The largest archive any server takes (4 MiB): what a client checks before sending anything."""
 SUBMIT_PART_CHARS = 96 * 1024
 """The most base64 characters one ``submit`` frame carries (a frame stays under the rooms' 128 KiB)."""
 MAX_SUBMIT_PARTS = 64

@@ -23,7 +23,7 @@ from client.submit_cli import (
     SubmitError, build_parser, main, pack_bot, parts_of, report_line, versions_table,
 )
 from shared.protocol import (
-    MAX_SUBMISSION_BYTES, SUBMIT_PART_CHARS, ErrorMessage, RulesInfo, SubmissionEntry, Submissions, Submitted,
+    SUBMISSION_CEILING_BYTES, SUBMIT_PART_CHARS, ErrorMessage, RulesInfo, SubmissionEntry, Submissions, Submitted,
     Welcome, dump, parse_client,
 )
 
@@ -77,11 +77,11 @@ def test_what_cannot_be_handed_in_says_why_in_one_line(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "big").mkdir()
     (tmp_path / "big" / "bot.py").write_text(BOT)
-    (tmp_path / "big" / "noise.bin").write_bytes(os.urandom(MAX_SUBMISSION_BYTES + 1))
+    (tmp_path / "big" / "noise.bin").write_bytes(os.urandom(SUBMISSION_CEILING_BYTES + 1))
     (tmp_path / "linked").mkdir()
     (tmp_path / "linked" / "bot.py").symlink_to(tmp_path / "big" / "bot.py")
     for path, words in ((tmp_path / "nothing.py", "does not exist"), (tmp_path / "notes.txt", "not a .py file"),
-                        (tmp_path / "empty", "holds no .py file"), (tmp_path / "big", "at most 1,048,576 bytes"),
+                        (tmp_path / "empty", "holds no .py file"), (tmp_path / "big", "no server takes more than 4,194,304 bytes"),
                         (tmp_path / "linked", "is a link")):
         with pytest.raises(SubmitError, match=words) as info:
             pack_bot(path, None)

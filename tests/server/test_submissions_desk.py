@@ -275,3 +275,26 @@ async def test_frames_of_other_roles_are_refused_both_ways(make_server, sandbox)
     assert (await client.reply())["code"] == "already_hello"
     await client.close()
     await spectator.close()
+
+
+async def test_a_server_that_takes_more_than_the_default_takes_what_quoridor_submit_packs(make_server, sandbox,
+                                                                                          tmp_path):
+    """The client refuses only what no server takes: a server's own --max-submission-bytes decides the rest."""
+    import os
+
+    from client.submit_cli import pack_bot, parts_of
+    from shared.protocol import MAX_SUBMISSION_BYTES, dump
+
+    folder = tmp_path / "bigbot"
+    folder.mkdir()
+    (folder / "bot.py").write_bytes(BOT)
+    (folder / "table.bin").write_bytes(os.urandom(MAX_SUBMISSION_BYTES + 300_000))     # does not compress
+    data, entry = pack_bot(folder, None)
+    assert MAX_SUBMISSION_BYTES < len(data) < 2 * 1024 * 1024
+    server = await make_server(players=0, max_submission_bytes=2 * 1024 * 1024)
+    client = await submitter(server)
+    for frame in parts_of(data, entry):
+        await client.send(dump(frame))
+    report = await client.reply(timeout=20)
+    assert (report["type"], report["accepted"]) == ("submitted", True)
+    await client.close()

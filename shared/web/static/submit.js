@@ -7,7 +7,7 @@ import {base64, zipFiles} from "./zip.js";
 
 nav("/submit");
 const $ = id => document.getElementById(id);
-const MAX_BYTES = 1024 * 1024;            // shared.protocol.MAX_SUBMISSION_BYTES
+const MAX_BYTES = 4096 * 1024;            // shared.protocol.SUBMISSION_CEILING_BYTES (each server says its own limit)
 const PART_CHARS = 96 * 1024;             // shared.protocol.SUBMIT_PART_CHARS
 // What a bot's folder holds that is never handed in (as quoridor-submit leaves them out).
 const SKIPPED = new Set(["__pycache__", ".git", ".hg", ".svn", ".venv", ".mypy_cache", ".pytest_cache", ".DS_Store"]);
@@ -54,7 +54,7 @@ async function pack(files, typed) {
     archive = await zipFiles(read);
   }
   if (archive.length > MAX_BYTES) {
-    throw new Error(`the bot makes a ${archive.length.toLocaleString("en")} byte archive; a bot may be at most ` +
+    throw new Error(`the bot makes a ${archive.length.toLocaleString("en")} byte archive; no server takes more than ` +
       `${MAX_BYTES.toLocaleString("en")} bytes zipped (leave out data files the bot does not need)`);
   }
   return {archive, entry};

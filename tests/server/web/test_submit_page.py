@@ -10,7 +10,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request
 
 from server.web.http import answer_http
-from shared.protocol import MAX_SUBMISSION_BYTES, SUBMIT_PART_CHARS
+from shared.protocol import SUBMISSION_CEILING_BYTES, SUBMIT_PART_CHARS
 from shared.web import STATIC
 from tests.server.sandbox.conftest import walker
 
@@ -42,7 +42,7 @@ def test_the_page_is_served_with_the_same_policy():
 
 def test_the_page_keeps_the_protocols_limits():
     script = (STATIC / "submit.js").read_text(encoding="utf-8")
-    assert f"const MAX_BYTES = {MAX_SUBMISSION_BYTES // 1024} * 1024;" in script
+    assert f"const MAX_BYTES = {SUBMISSION_CEILING_BYTES // 1024} * 1024;" in script
     assert f"const PART_CHARS = {SUBMIT_PART_CHARS // 1024} * 1024;" in script
     assert "localStorage" not in script and "sessionStorage" not in script and "location.search" not in script
 
@@ -141,12 +141,12 @@ async def test_a_bot_the_page_cannot_hand_in_is_said_in_one_line_before_anything
     await page.wait_for_function("() => document.getElementById('report').dataset.state === 'refused'",
                                  timeout=5000)
     assert await page.locator("#report").inner_text() == "no .py file chosen: a bot is Python files"
-    big = {"name": "big.zip", "mimeType": "application/zip", "buffer": b"\0" * (1024 * 1024 + 1)}
+    big = {"name": "big.zip", "mimeType": "application/zip", "buffer": b"\0" * (SUBMISSION_CEILING_BYTES + 1)}
     await page.locator("#files").set_input_files([big])
     await page.locator("#send").click()
-    await page.wait_for_function("() => document.getElementById('report').textContent.includes('at most')",
+    await page.wait_for_function("() => document.getElementById('report').textContent.includes('no server')",
                                  timeout=5000)
-    assert "1,048,577 byte archive; a bot may be at most 1,048,576 bytes zipped" in \
+    assert "4,194,305 byte archive; no server takes more than 4,194,304 bytes zipped" in \
         await page.locator("#report").inner_text()
     assert server.submissions.store.versions(KEY) == []
 
