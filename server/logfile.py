@@ -1,7 +1,8 @@
 """Game log files: atomic writes, a live ``.part`` file during play, and reading with file-named errors.
 
 Crash safety: a finished log appears under its final name only through ``os.replace`` of a
-complete, fsynced temporary file, so a crash leaves either the old state or the whole new file.
+complete, fsynced file (the game's ``.part`` file once its result rows are appended, or a
+temporary file written from memory), so a crash leaves either the old state or the whole new file.
 While a game runs, its rows go to ``<name>.part``, flushed as they are handed over (the server
 batches them a few times a second) so a crash keeps what was played; that name (and its content:
 it never has a result row) cannot pass for a finished game. Everything here is synchronous; the
@@ -156,6 +157,9 @@ class LiveLogWriter:
         self.fsync_rows = fsync_rows
         self._lock = threading.Lock()
         self._file: TextIO | None = None
+        #: The open ``.part`` file holds exactly ``_texts`` (no write to it failed): ``finish`` may rename it.
+        self._intact = True
+        self._renamed = False                   # the .part file became the finished log: nothing to remove
         self._closed = False                    # finished or closed: no more rows, no .part file again
         if open_now:
             self.open()
@@ -185,10 +189,14 @@ class LiveLogWriter:
             raise ValueError(f"the live log {str(self.part)!r} is closed")
         if self._file is None:
             return                              # not open (yet): the text is kept in memory only
-        self._file.write(text)
-        self._file.flush()
-        if self.fsync_rows:
-            os.fsync(self._file.fileno())
+        try:
+            self._file.write(text)
+            self._file.flush()
+            if self.fsync_rows:
+                os.fsync(self._file.fileno())
+        except OSError:
+            self._intact = False                # part of it may be on disk: the finished log comes from memory
+            raise
 
     def append(self, record: StepRecord) -> None:
         """Add one row and flush it; ``ValueError`` if its player does not play in this game."""
@@ -217,12 +225,33 @@ class LiveLogWriter:
     def _publish(self, outcome: GameOutcome) -> GameLog:
         """The finished log under its final name, synced (its folder not yet: ``finish_logs`` does that).
 
-        Written from memory, so it needs no ``.part`` file (it is closed first, and left on disk);
-        may be called again after it failed.
+        An open ``.part`` file that holds every row becomes the log: the result rows are appended,
+        the file synced and renamed (four system calls, and the rows are not written twice). Any
+        other one is closed and left on disk, and the log is written from memory under a temporary
+        name and renamed. Either way the log appears whole in one rename; may be called again
+        after it failed.
         """
         with self._lock:
             if self._closed:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
+            game = GameLog(self.header, list(self.records), outcome)
+            end = format_outcome(outcome)
+            if self._file is not None and self._intact:
+                handle, self._file = self._file, None
+                try:
+                    handle.write(end)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                    handle.close()
+                    os.replace(self.part, self.path)
+                    self._renamed = True
+                    return game
+                except OSError:
+                    self._intact = False        # it may end with the result rows now: from memory below
+                    try:
+                        handle.close()
+                    except OSError:
+                        pass
             if self._file is not None:
                 # Every row is on disk and in memory: out of file descriptors, the .part file's is
                 # the one the finished log can have (the file stays until the log is in place).
@@ -231,9 +260,8 @@ class LiveLogWriter:
                 except OSError:
                     pass        # its rows are in memory: the finished log is what counts now
                 self._file = None
-            game = GameLog(self.header, list(self.records), outcome)
             # format_log(game), from the rows already formatted for the .part file
-            _replace_with(self.path, "".join(self._texts) + format_outcome(outcome))
+            _replace_with(self.path, "".join(self._texts) + end)
             return game
 
     def _retire(self) -> None:
@@ -243,6 +271,8 @@ class LiveLogWriter:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+            if self._renamed:
+                return
             try:
                 self.part.unlink(missing_ok=True)
             except OSError as exc:      # the finished log is in place: a leftover .part is only clutter
@@ -267,9 +297,9 @@ class LiveLogWriter:
 def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple[bool, Any]]:
     """Finish several games' logs with one sync per folder; per job ``(True, GameLog)`` or ``(False, error)``.
 
-    Each finished log is written and synced under a temporary name and renamed (several at once, on
-    a few threads); then each folder is synced once (the renames are durable); only then do the
-    ``.part`` files go. A crash at any point leaves a game's ``.part``, its finished log, or both,
+    Each finished log is synced under its ``.part`` name (or, written from memory, a temporary
+    name) and renamed (several at once, on a few threads); then each folder is synced once (the
+    renames are durable); only then do leftover ``.part`` files go. A crash at any point leaves a game's ``.part``, its finished log, or both,
     never neither. A folder that cannot be synced (e.g. no file descriptor left to open it) fails
     its jobs with that error and keeps their ``.part`` files: finishing them again is safe.
     """

@@ -75,6 +75,17 @@ def temporary_files_fail(monkeypatch: pytest.MonkeyPatch, times: int | None) -> 
     return out
 
 
+def renames_of_part_files_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renaming a ``.part`` file to its finished name fails (EIO): the finished log is written from memory."""
+    original = os.replace
+
+    def replace(source: Any, target: Any, **kwargs: Any) -> None:
+        if str(source).endswith(".part"):
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(source))
+        original(source, target, **kwargs)
+    monkeypatch.setattr(logfile.os, "replace", replace)
+
+
 @pytest.fixture
 def executor():
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -149,6 +160,7 @@ async def test_a_game_that_ends_while_its_live_log_waits_for_a_try_leaves_no_par
 
 
 async def test_a_finished_log_that_cannot_be_written_is_written_on_a_later_try(tmp_path, executor, monkeypatch):
+    part_files_fail(monkeypatch, None)              # no .part file to rename: the log is written from memory
     out = temporary_files_fail(monkeypatch, 2)
     batcher = RowBatcher(executor, interval_s=60)
     writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS))
@@ -158,14 +170,20 @@ async def test_a_finished_log_that_cannot_be_written_is_written_on_a_later_try(t
     assert out.refused == 2 and same(log, writer.path) and log.steps == rows(2) and not writer.part.exists()
 
 
+@pytest.mark.parametrize("part_opens", [True, False], ids=["renamed", "from-memory"])
 async def test_a_folder_that_cannot_be_synced_is_synced_on_a_later_try_and_keeps_the_part_file_until(
-        tmp_path, executor, monkeypatch):
+        tmp_path, executor, monkeypatch, part_opens):
     original, calls = logfile._fsync_dir, []
+    if not part_opens:
+        renames_of_part_files_fail(monkeypatch)
 
     def sync(folder: Path) -> None:
         calls.append(folder)
         if len(calls) == 1:
-            assert writer.part.exists()                     # not removed before its folder is synced
+            if part_opens:      # the .part file itself became the log, in one rename: never neither name
+                assert writer.path.exists() and not writer.part.exists()
+            else:               # written from memory: the .part is not removed before its folder is synced
+                assert writer.path.exists() and writer.part.exists()
             raise emfile(folder)
         original(folder)
     monkeypatch.setattr(logfile, "_fsync_dir", sync)
@@ -188,6 +206,7 @@ async def test_a_finished_log_that_never_can_be_written_raises_log_unavailable(
             raise OSError(code, os.strerror(code), str(path))
         return original(path, flags, mode, **kwargs)
     monkeypatch.setattr(logfile.os, "open", os_open)
+    renames_of_part_files_fail(monkeypatch)         # the log is written from memory, to a temporary file
     batcher = RowBatcher(executor, interval_s=60, retry_s=0.3)
     writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS))
     with pytest.raises(LogUnavailableError) as raised:

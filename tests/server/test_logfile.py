@@ -110,6 +110,39 @@ def test_finish_writes_the_complete_log_and_removes_the_part(tmp_path):
         writer.append(ROWS[0])
 
 
+def test_an_intact_part_file_becomes_the_finished_log_in_one_rename(tmp_path):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER)
+    for record in ROWS:
+        writer.append(record)
+    inode = os.stat(part_path(path)).st_ino
+    writer.finish(OUTCOME)
+    assert os.stat(path).st_ino == inode                      # the same file, not a copy written again
+    assert path.read_text(encoding="utf-8") == format_log(LOG)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]
+
+
+def test_a_part_file_a_write_failed_on_is_not_renamed_the_log_comes_from_memory(tmp_path, monkeypatch):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER, fsync_rows=True)
+    writer.append(ROWS[0])
+    real_fsync, calls = os.fsync, []
+
+    def fsync(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 1:         # the row reached the file, but whether it is whole nobody knows
+            raise OSError(5, "Input/output error")
+        real_fsync(fd)
+    monkeypatch.setattr(logfile.os, "fsync", fsync)
+    with pytest.raises(OSError):
+        writer.append(ROWS[1])      # not taken: the game's log does not have it
+    for record in ROWS[2:]:
+        writer.append(record)
+    assert writer.finish(OUTCOME) == GameLog(HEADER, [ROWS[0], *ROWS[2:]], OUTCOME)
+    assert path.read_text(encoding="utf-8") == format_log(GameLog(HEADER, [ROWS[0], *ROWS[2:]], OUTCOME))
+    assert not part_path(path).exists()
+
+
 def test_a_crash_during_finish_keeps_the_part(tmp_path, monkeypatch):
     path = tmp_path / "game.csv"
     writer = LiveLogWriter(path, HEADER)
