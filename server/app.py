@@ -256,7 +256,7 @@ class ArenaServer:
             self.settings, self.results, self.tournament_id, self.folder, sessions,
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
             on_step=self._spectate)
-        self.runner.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
+        self.runner.rows = HostedRows(self._log_thread, find=lambda name, seats=self.runner.sessions: hosted_peer(seats.get(name)))     # hosted bots' CPU times in the logs
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
                 self.game_host = server_game_host(self.settings, self._log_thread, self.reporter.message,
@@ -293,7 +293,7 @@ class ArenaServer:
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
                                    seed=seed, host=self.game_host, on_restart=self._game_restarted)
-        self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby, name))     # hosted bots' CPU times in the logs
+        self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby.session(name)))     # hosted bots' CPU times in the logs
         # Residents, hosted by the server itself (issue 17): the built-in bots, and each key's newest accepted
         # handed-in bot (issue 18), which never disconnects; a version accepted meanwhile replaces its predecessor.
         self.residents = residents = HostedResidents(list(s.ladder_residents), self.lobby, s.referee_settings(),

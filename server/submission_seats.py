@@ -202,8 +202,7 @@ def game_host_for(settings: ServerSettings, executor: Executor, say: Callable[[s
     return LocalGameHost(pairing_limits(settings), rows=HostedRows(executor))
 
 
-def hosted_peer(lobby: Lobby | None, name: str) -> HostedPeer | None:
-    """The process of the player called ``name`` when the server hosts it (a handed-in bot, a resident)."""
-    session = lobby.session(name) if lobby is not None else None
+def hosted_peer(session: PlayerSession | None) -> HostedPeer | None:
+    """``session``'s process when the server hosts its player (a handed-in bot, a resident), else None."""
     peer = getattr(session, "peer", None)
     return peer if isinstance(peer, HostedPeer) else None
