@@ -14,9 +14,10 @@ round (M concurrent games of disjoint pairs) with the limits raised; (d)-(f) kee
 default ``Limits``, the defences they measure.
 
 (a) capacity: instant answers; steps/s = step rows in the game logs / the games' wall time (first
-    ``game_start`` to last ``game_over`` seen by the clients). The same clients then play the same
-    games through ``bench/relay.py`` (the same websockets, + ``json.loads``/``json.dumps``, no rules,
-    no logs); server/relay ratio target >= 0.85 at M = 1, 100 and 500.
+    ``game_start`` to last ``game_over`` seen by the clients). The same clients play the same games
+    through ``bench/relay.py`` (the same websockets, + ``json.loads``/``json.dumps``, no rules, no
+    logs), the two backends taking turns ``--repeats`` times; the best run of each counts.
+    Server/relay ratio target >= 0.85 at M = 1, 100 and 500.
 (b) fairness at 50 ms: 100 games, bots think 50 ms per step. Added delay per step = the thinking
     time the server charged (``thinking_ms`` in the game log) - the client's own thinking time
     (``t_send - t_recv``, both stamped in the client's protocol callback). Target: p99 <= 5 ms.
@@ -108,35 +109,51 @@ def capacity_cap(plan: Plan, games: int) -> int:
     return max(plan.capacity_min_cap, math.ceil(plan.capacity_steps / (2 * games)))
 
 
-def best_of(backend: str, games: int, cap: int, args: argparse.Namespace, label: str) -> tuple[RunResult, list[float]]:
-    """``args.repeats`` capacity runs of ``backend``; the fastest (of those that went well) and every rate."""
-    runs: list[RunResult] = []
-    for number in range(args.repeats):
-        runs.append(run_once(backend, games, cap, 0.0, args, f"{label}-{number + 1}"))
-        if not runs[-1].ok:     # a failed run (deadline, lost games) would only fail again: no repeat
-            break
+def best(runs: list[RunResult]) -> RunResult:
+    """The fastest of ``runs`` that went well (or of all, when none did)."""
     good = [r for r in runs if r.ok] or runs
-    return max(good, key=lambda r: r.rate if r.rate == r.rate else -1.0), [r.rate for r in runs]
+    return max(good, key=lambda r: r.rate if r.rate == r.rate else -1.0)
+
+
+def paired_runs(games: int, cap: int, args: argparse.Namespace, label: str) -> tuple[list[RunResult], list[RunResult]]:
+    """``args.repeats`` capacity runs of the server and of the relay, taking turns (server, relay, server, ...).
+
+    Taking turns puts both backends under the same spells of load from outside (on a shared virtual
+    machine the same code runs up to half again as slow from one minute to the next), so that a
+    slow spell does not fall on one side of the ratio only.
+    """
+    servers: list[RunResult] = []
+    relays: list[RunResult] = []
+    for number in range(args.repeats):
+        servers.append(run_once("server", games, cap, 0.0, args, f"{label}-{number + 1}"))
+        relays.append(run_once("relay", games, cap, 0.0, args, f"{label}-relay-{number + 1}"))
+        if not servers[-1].ok or not relays[-1].ok:   # a failed run (deadline, lost games) would only fail again
+            break
+    return servers, relays
 
 
 def section_a(plan: Plan, args: argparse.Namespace) -> list[Verdict]:
-    """Capacity: instant answers, server vs relay at each M (best of ``--repeats`` runs each)."""
+    """Capacity: instant answers, server vs relay at each M (runs taking turns; the best of each counts)."""
     verdicts: list[Verdict] = []
-    print(f"(a) capacity: instant answers, steps/s = log steps / games' window (best of {args.repeats} runs); "
-          "the same load through the relay")
+    print(f"(a) capacity: instant answers, steps/s = log steps / games' window ({args.repeats} runs of each, "
+          "server and relay taking turns; the best of each counts); the same load through the relay")
     for games in plan.capacity_games:
         cap = capacity_cap(plan, games)
-        server, server_rates = best_of("server", games, cap, args, f"a-M{games}")
-        relay, relay_rates = best_of("relay", games, cap, args, f"a-M{games}-relay")
+        servers, relays = paired_runs(games, cap, args, f"a-M{games}")
+        server, relay = best(servers), best(relays)
         ratio = server.rate / relay.rate if relay.rate > 0 else float("nan")
         ok = server.ok and relay.ok and ratio >= TARGET_RATIO
         star = "" if server.ok and relay.ok else "*"
         verdicts.append(Verdict(f"(a) M={games}: server/relay steps/s ({server.rate:,.0f} / {relay.rate:,.0f})",
                                 f"{ratio:.2f}{star}", f">= {TARGET_RATIO}", ok))
         print(f" M = {games} games ({2 * games} connections), step cap {cap} ({2 * cap} plies per game)")
-        row("server: steps/s (runs)", f"{server.rate:,.0f}", f"({', '.join(f'{r:,.0f}' for r in server_rates)})")
-        row("relay:  steps/s (runs)", f"{relay.rate:,.0f}", f"({', '.join(f'{r:,.0f}' for r in relay_rates)})")
+        row("server: steps/s (runs)", f"{server.rate:,.0f}", f"({', '.join(f'{r.rate:,.0f}' for r in servers)})")
+        row("relay:  steps/s (runs)", f"{relay.rate:,.0f}", f"({', '.join(f'{r.rate:,.0f}' for r in relays)})")
         row("server / relay", f"{ratio:.2f}{star}", f">= {TARGET_RATIO}", mark(ok))
+        pairs = [s.rate / r.rate for s, r in zip(servers, relays) if r.rate > 0]
+        if len(pairs) > 1:
+            row("  each turn's server / relay (median)",
+                f"{', '.join(f'{x:.2f}' for x in pairs)} ({sorted(pairs)[len(pairs) // 2]:.2f})")
         row("websockets imported by server / relay", f"{server.websockets} / {relay.websockets}")
         if server.websockets != relay.websockets:
             print("    !! the server and the relay ran different websockets versions: the ratio compares unlike things")
@@ -227,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="run every server under cProfile, write DIR/<run>.pstats and print the top entries "
                              "(slows the server: figures are not comparable)")
     parser.add_argument("--repeats", type=int, default=2, metavar="N",
-                        help="capacity runs per backend and M; the best counts (default 2)")
+                        help="capacity runs per backend and M, server and relay taking turns; the best of each counts (default 2)")
     parser.add_argument("--launcher", type=Path, default=BENCH / "load_launcher.py", metavar="SCRIPT",
                         help="server launcher script (default bench/load_launcher.py; another one may patch the "
                              "server in its own process to try a fix)")
