@@ -46,6 +46,7 @@ import os
 import platform
 import pstats
 import shlex
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -153,7 +154,7 @@ def section_a(plan: Plan, args: argparse.Namespace) -> list[Verdict]:
         pairs = [s.rate / r.rate for s, r in zip(servers, relays) if r.rate > 0]
         if len(pairs) > 1:
             row("  each turn's server / relay (median)",
-                f"{', '.join(f'{x:.2f}' for x in pairs)} ({sorted(pairs)[len(pairs) // 2]:.2f})")
+                f"{', '.join(f'{x:.2f}' for x in pairs)} ({statistics.median(pairs):.2f})")
         row("websockets imported by server / relay", f"{server.websockets} / {relay.websockets}")
         if server.websockets != relay.websockets:
             print("    !! the server and the relay ran different websockets versions: the ratio compares unlike things")
