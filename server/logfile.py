@@ -4,9 +4,10 @@ Crash safety: a finished log appears under its final name only through ``os.repl
 complete, fsynced file (the game's ``.part`` file once its result rows are appended, or a
 temporary file written from memory), so a crash leaves either the old state or the whole new file.
 While a game runs, its rows go to ``<name>.part``, flushed as they are handed over (the server
-batches them a few times a second) so a crash keeps what was played; that name (and its content:
-it never has a result row) cannot pass for a finished game. Everything here is synchronous; the
-server calls it on its log thread.
+batches them a few times a second) so a crash keeps what was played; that name cannot pass for a
+finished game (its content has no result row, except while it is being renamed into place: a
+failed rename cuts the rows back off, and only a crash at that moment leaves them). Everything
+here is synchronous; the server calls it on its log thread.
 """
 
 from __future__ import annotations
@@ -128,6 +129,18 @@ def _replace_with(path: Path, text: str) -> None:
         raise
 
 
+def _cut_back(handle: TextIO, part: Path, size: int) -> None:
+    """Close ``handle`` and cut ``part`` back to ``size`` bytes (what it held before the result rows); best effort."""
+    try:
+        handle.close()
+    except OSError:
+        pass
+    try:
+        os.truncate(part, size)
+    except OSError:
+        pass        # it is gone (renamed after all) or cannot be changed: its name still says unfinished
+
+
 def write_log_atomic(path: Path, log: GameLog) -> None:
     """Write ``log`` to ``path`` atomically (temporary file in the same folder, fsync, replace, fsync folder)."""
     write_text_atomic(path, format_log(log))
@@ -181,8 +194,14 @@ class LiveLogWriter:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
             if self._file is not None:
                 return
-            self._file = self.part.open("w", encoding="utf-8", newline="")
-            self._write("".join(self._texts))
+            handle = self.part.open("w", encoding="utf-8", newline="")
+            try:
+                handle.write("".join(self._texts))
+                handle.flush()
+            except BaseException:
+                handle.close()                  # a .part without its header is never renamed: tried again
+                raise
+            self._file = handle
 
     def _write(self, text: str) -> None:
         if self._closed:
@@ -194,7 +213,7 @@ class LiveLogWriter:
             self._file.flush()
             if self.fsync_rows:
                 os.fsync(self._file.fileno())
-        except OSError:
+        except BaseException:
             self._intact = False                # part of it may be on disk: the finished log comes from memory
             raise
 
@@ -235,9 +254,12 @@ class LiveLogWriter:
             if self._closed:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
             game = GameLog(self.header, list(self.records), outcome)
+            if self._renamed:                   # done before; only its folder's sync failed
+                return game
             end = format_outcome(outcome)
             if self._file is not None and self._intact:
                 handle, self._file = self._file, None
+                size = os.fstat(handle.fileno()).st_size    # every row is flushed: the .part without a result
                 try:
                     handle.write(end)
                     handle.flush()
@@ -246,12 +268,12 @@ class LiveLogWriter:
                     os.replace(self.part, self.path)
                     self._renamed = True
                     return game
-                except OSError:
-                    self._intact = False        # it may end with the result rows now: from memory below
-                    try:
-                        handle.close()
-                    except OSError:
-                        pass
+                except BaseException as exc:
+                    self._intact = False
+                    _cut_back(handle, self.part, size)  # a .part never carries a result row
+                    if not isinstance(exc, OSError):
+                        raise
+                    # the log is written from memory below
             if self._file is not None:
                 # Every row is on disk and in memory: out of file descriptors, the .part file's is
                 # the one the finished log can have (the file stays until the log is in place).

@@ -234,7 +234,7 @@ def _loose_logs(folder: Path, prefix: str, listed: set[str]) -> list[ReplayGameE
         try:
             log = parse_upload(path.read_text(encoding="utf-8")[:MAX_LOG_BYTES], name)
             white, black = log.header.players
-            outcome = log.outcome
+            outcome = log.outcome if not name.endswith(".part") else None    # the name says unfinished
             score = _SCORES.get(outcome.winner, "?") if outcome else "*"
             result = outcome.reason.replace("_", " ") if outcome else "unfinished"
         except (LogError, OSError, UnicodeDecodeError):

@@ -173,7 +173,7 @@ async def test_a_finished_log_that_cannot_be_written_is_written_on_a_later_try(t
 @pytest.mark.parametrize("part_opens", [True, False], ids=["renamed", "from-memory"])
 async def test_a_folder_that_cannot_be_synced_is_synced_on_a_later_try_and_keeps_the_part_file_until(
         tmp_path, executor, monkeypatch, part_opens):
-    original, calls = logfile._fsync_dir, []
+    original, calls, renamed = logfile._fsync_dir, [], []
     if not part_opens:
         renames_of_part_files_fail(monkeypatch)
 
@@ -182,6 +182,7 @@ async def test_a_folder_that_cannot_be_synced_is_synced_on_a_later_try_and_keeps
         if len(calls) == 1:
             if part_opens:      # the .part file itself became the log, in one rename: never neither name
                 assert writer.path.exists() and not writer.part.exists()
+                renamed.append(os.stat(writer.path).st_ino)
             else:               # written from memory: the .part is not removed before its folder is synced
                 assert writer.path.exists() and writer.part.exists()
             raise emfile(folder)
@@ -191,6 +192,8 @@ async def test_a_folder_that_cannot_be_synced_is_synced_on_a_later_try_and_keeps
     writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS))
     log = await bounded(batcher.finish(writer, OUTCOME))
     assert calls == [tmp_path, tmp_path] and same(log, writer.path) and not writer.part.exists()
+    if part_opens:              # the renamed .part was complete: the retry only synced the folder again
+        assert os.stat(writer.path).st_ino == renamed[0]
 
 
 @pytest.mark.parametrize("code, what", [
@@ -216,6 +219,7 @@ async def test_a_finished_log_that_never_can_be_written_raises_log_unavailable(
     assert str(error).startswith(what) and str(writer.path) in str(error) and "played again" in str(error)
     assert error.waited_s >= 0.3 and what in caplog.text
     assert writer.part.exists() and not writer.path.exists()   # what was played is still on disk
+    assert read_log(writer.part).outcome is None                # and it still says unfinished
 
 
 async def test_other_failures_are_not_retried(tmp_path, executor, caplog):

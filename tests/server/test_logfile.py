@@ -143,6 +143,43 @@ def test_a_part_file_a_write_failed_on_is_not_renamed_the_log_comes_from_memory(
     assert not part_path(path).exists()
 
 
+def test_a_rename_that_fails_leaves_the_part_without_result_rows_and_its_file_closed(tmp_path, monkeypatch):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER)
+    for record in ROWS:
+        writer.append(record)
+    before = part_path(path).read_text(encoding="utf-8")
+    real_replace = os.replace
+
+    def replace(source, target):
+        if str(source).endswith(".part"):
+            raise OSError(5, "Input/output error")
+        real_replace(source, target)
+    monkeypatch.setattr(logfile.os, "replace", replace)
+    assert writer.finish(OUTCOME) == LOG                      # written from memory instead
+    assert read_log(path) == LOG and not part_path(path).exists()
+    monkeypatch.undo()
+
+    writer = LiveLogWriter(path, HEADER)                        # the game played again, and its rename cut short
+    writer.append(ROWS[0])
+    opened = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+
+    def crash(*args):
+        raise Crash
+    monkeypatch.setattr(logfile.os, "replace", crash)
+    with pytest.raises(Crash):
+        writer.finish(OUTCOME)
+    assert part_path(path).read_text(encoding="utf-8") == before.split(format_row_text(ROWS[1]))[0]
+    if opened is not None:
+        assert len(set(os.listdir("/proc/self/fd"))) < len(opened)   # the .part file's descriptor is closed
+
+
+def format_row_text(record: StepRecord) -> str:
+    """``record``'s row in HEADER's game."""
+    from shared.gamelog import format_row
+    return format_row(record, seat=HEADER.seat(record.player))
+
+
 def test_a_crash_during_finish_keeps_the_part(tmp_path, monkeypatch):
     path = tmp_path / "game.csv"
     writer = LiveLogWriter(path, HEADER)
@@ -155,7 +192,7 @@ def test_a_crash_during_finish_keeps_the_part(tmp_path, monkeypatch):
     with pytest.raises(Crash):
         writer.finish(OUTCOME)
     assert not path.exists()
-    assert read_log(part_path(path)).steps == ROWS
+    assert read_log(part_path(path)).steps == ROWS and read_log(part_path(path)).outcome is None
     monkeypatch.undo()
     writer.finish(OUTCOME)   # the game can still be finished
     assert read_log(path) == LOG and not part_path(path).exists()

@@ -64,6 +64,19 @@ def test_the_listing_names_tournaments_and_their_logs(tmp_path):
         assert entry.path.startswith("t1/") and entry.white != "?"
 
 
+def test_a_part_file_is_listed_as_unfinished_even_with_result_rows_in_it(tmp_path):
+    from server.logfile import part_path
+    from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord, format_log
+    from shared.quoridor import GameStatus, Step
+    folder = tmp_path / "data" / "t1"
+    folder.mkdir(parents=True)
+    log = GameLog(GameHeader(("Ann", "Bob"), game="g1"), [StepRecord("Ann", Step.move(5, 2), GameStatus.OK, 5, 0)],
+                  GameOutcome(0, "goal", (5, 0), (0, 0)))
+    part_path(folder / "g1_Ann_vs_Bob.csv").write_text(format_log(log), encoding="utf-8")   # cut off while finishing
+    (entry,) = list_replays(tmp_path / "data").folders[0].games
+    assert (entry.white, entry.black, entry.score, entry.result) == ("Ann", "Bob", "*", "unfinished")
+
+
 async def test_a_page_uploads_lists_and_asks_over_the_websocket(make_server, tmp_path):
     server = await make_server(players=0)
     if LOGS:
