@@ -29,7 +29,7 @@ except ImportError:     # pragma: no cover - Windows
     resource = None     # type: ignore[assignment]
 
 from shared.gamelog import (
-    GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_header, format_log, format_outcome, format_row,
+    GameHeader, GameLog, GameOutcome, LogFormatError, RowFormatter, StepRecord, format_header, format_log, format_outcome,
     parse_log,
 )
 
@@ -166,6 +166,7 @@ class LiveLogWriter:
         self.header = header
         self.records: list[StepRecord] = []
         self._texts = [format_header(header)]   # the log so far (header, rows): finish adds the end
+        self._row = RowFormatter(header)        # format_row with this game's seats, names checked once
         #: Also fsync each row (survives a power cut, not only a crash of the server); slower.
         self.fsync_rows = fsync_rows
         self._lock = threading.Lock()
@@ -219,7 +220,7 @@ class LiveLogWriter:
 
     def append(self, record: StepRecord) -> None:
         """Add one row and flush it; ``ValueError`` if its player does not play in this game."""
-        row = format_row(record, seat=self.header.seat(record.player))
+        row = self._row(record)
         with self._lock:
             self._write(row)
             self.records.append(record)
@@ -227,7 +228,7 @@ class LiveLogWriter:
 
     def append_many(self, records: list[StepRecord]) -> None:
         """Add rows in one write and one flush; ``ValueError`` (nothing written) if a player is not in this game."""
-        text = "".join(format_row(record, seat=self.header.seat(record.player)) for record in records)
+        text = "".join(map(self._row, records))
         with self._lock:
             self._write(text)
             self.records.extend(records)

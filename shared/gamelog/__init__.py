@@ -2,8 +2,8 @@
 
 from .asgiven import DRAWN, Undrawable, draw_as_given
 from .csvformat import (
-    COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
-    format_outcome, format_row, parse_log, row_lines,
+    COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, RowFormatter, canonical_step, format_header,
+    format_log, format_outcome, format_row, parse_log, row_lines,
 )
 from .records import (
     NAME_COMMA_STANDIN, REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name,
@@ -13,7 +13,8 @@ from .replay import STEP_CAP, VIOLATIONS_TO_LOSE, Replay, ReplayStep, final_posi
 
 __all__ = [
     "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS",
-    "LogFormatError", "LogProblem", "NAME_COMMA_STANDIN", "REASONS", "Replay", "ReplayStep", "STEP_CAP", "StepRecord",
+    "LogFormatError", "LogProblem", "NAME_COMMA_STANDIN", "REASONS", "Replay", "ReplayStep", "RowFormatter", "STEP_CAP",
+    "StepRecord",
     "Undrawable", "VIOLATIONS_TO_LOSE", "canonical_step", "check_player_name", "draw_as_given", "final_position",
     "format_header",
     "format_log", "format_outcome", "format_row", "log_safe_name", "parse_log", "replay", "row_lines", "validate",

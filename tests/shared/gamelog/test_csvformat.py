@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared.gamelog import (
-    COLUMNS, HEADER_LINE, LEGACY_COLUMNS, GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord,
+    COLUMNS, HEADER_LINE, LEGACY_COLUMNS, GameHeader, GameLog, GameOutcome, LogFormatError, RowFormatter, StepRecord,
     canonical_step, format_header, format_log, format_row, log_safe_name, parse_log, row_lines,
 )
 from shared.quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
@@ -372,3 +372,24 @@ def test_metadata_rows_are_what_the_csv_module_writes(key, value, seat):
     csv.writer(buffer, lineterminator="\n").writerow(["", *_META_NUMBERS, "", "", "" if seat is None else seat,
                                                       key, value, ""])
     assert _meta_row(key, value, seat) == buffer.getvalue()
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=12)
+_NAME = _TEXT.map(str.strip).filter(bool)
+_CELL = st.builds(Location, st.integers(-2, 11), st.integers(-2, 11))
+_STEPS = st.one_of(st.just(Step()), st.builds(Step, _CELL), st.builds(Step, _CELL, st.builds(BlockBar, _CELL, _CELL)),
+                   st.builds(Step, st.just(Location()), st.builds(BlockBar, _CELL, _CELL)))
+
+
+@given(names=st.tuples(_NAME, _NAME).filter(lambda n: log_safe_name(n[0]) != log_safe_name(n[1])),
+       seat=st.integers(0, 1), step=_STEPS, status=st.sampled_from(list(GameStatus)),
+       thinking=st.none() | st.integers(0, 10**7), turn=st.none() | st.integers(0, 10**4), reason=_TEXT)
+def test_a_games_row_formatter_writes_what_format_row_writes(names, seat, step, status, thinking, turn, reason):
+    header = GameHeader(names)
+    record = StepRecord(names[seat], step, status, thinking, turn, reason.strip())
+    assert RowFormatter(header)(record) == format_row(record, seat=seat)
+
+
+def test_a_games_row_formatter_refuses_a_player_from_another_game():
+    with pytest.raises(ValueError):
+        RowFormatter(GameHeader(("A", "B")))(StepRecord("C", Step.move(5, 2), S.OK, 1, 0))
