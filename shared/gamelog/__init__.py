@@ -2,14 +2,15 @@
 
 from .asgiven import DRAWN, Undrawable, draw_as_given
 from .csvformat import (
-    COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, RowFormatter, canonical_step, format_header,
-    format_log, format_outcome, format_row, parse_log, row_lines,
+    COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
+    format_outcome, format_row, parse_log, row_lines,
 )
 from .records import (
     NAME_COMMA_STANDIN, REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name,
     log_safe_name,
 )
 from .replay import STEP_CAP, VIOLATIONS_TO_LOSE, Replay, ReplayStep, final_position, replay, validate
+from .rowformat import RowFormatter
 
 __all__ = [
     "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS",
