@@ -129,12 +129,14 @@ def _replace_with(path: Path, text: str) -> None:
         raise
 
 
-def _cut_back(handle: TextIO, part: Path, size: int) -> None:
+def _cut_back(handle: TextIO, part: Path, size: int | None) -> None:
     """Close ``handle`` and cut ``part`` back to ``size`` bytes (what it held before the result rows); best effort."""
     try:
         handle.close()
     except OSError:
         pass
+    if size is None:
+        return      # nothing was appended yet
     try:
         os.truncate(part, size)
     except OSError:
@@ -259,9 +261,9 @@ class LiveLogWriter:
                 return game
             end = format_outcome(outcome)
             if self._file is not None and self._intact:
-                handle, self._file = self._file, None
-                size = os.fstat(handle.fileno()).st_size    # every row is flushed: the .part without a result
+                handle, self._file, size = self._file, None, None
                 try:
+                    size = os.fstat(handle.fileno()).st_size    # every row is flushed: the .part without a result
                     handle.write(end)
                     handle.flush()
                     os.fsync(handle.fileno())

@@ -260,3 +260,17 @@ def test_finishing_logs_together_syncs_each_folder_once_and_fails_games_alone(tm
     assert sorted(synced) == sorted([tmp_path, tmp_path / "b"])
     assert [read_log(path) == LOG and not part_path(path).exists() for path in paths[:3]] == [True] * 3
     assert not paths[3].exists() and part_path(paths[3]).exists()   # the failed game keeps its .part
+
+
+def test_a_part_file_whose_size_cannot_be_read_is_closed_and_the_log_comes_from_memory(tmp_path, monkeypatch):
+    path = tmp_path / "game.csv"
+    writer = LiveLogWriter(path, HEADER)
+    for record in ROWS:
+        writer.append(record)
+
+    def fstat(fd):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(logfile.os, "fstat", fstat)
+    assert writer.finish(OUTCOME) == LOG
+    monkeypatch.undo()
+    assert read_log(path) == LOG and not part_path(path).exists()
