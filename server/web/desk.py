@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +77,8 @@ class WebDesk:
         self._standings: Standings | None = None
         self._build_standings: Callable[[], Standings] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
+        #: The finished games among them, in the order they ended (the oldest are forgotten first).
+        self._ended: deque[str] = deque()
 
     @property
     def standings(self) -> Standings | None:
@@ -105,13 +107,20 @@ class WebDesk:
             entry = self._games[game] = _Game(players, log)
         entry.steps.append(judged)
         entry.last_step_at = time.monotonic()
-        if outcome is not None:
-            entry.over, entry.winner, entry.reason = True, outcome.winner, outcome.reason
-            finished = [k for k, g in self._games.items() if g.over]
-            for key in finished[:-FINISHED_KEPT]:
-                self._games[key].steps = []
-            for key in finished[:max(0, len(self._games) - GAMES_KEPT)]:
-                del self._games[key]
+        if outcome is None:
+            return
+        if not entry.over:
+            # O(1) a game: a ladder ends thousands, and this runs on the event loop at each of them.
+            self._ended.append(game)
+            if len(self._ended) > FINISHED_KEPT:        # its steps are read from its log from now on
+                older = self._games.get(self._ended[-FINISHED_KEPT - 1])
+                if older is not None and older.over:
+                    older.steps = []
+        entry.over, entry.winner, entry.reason = True, outcome.winner, outcome.reason
+        while len(self._games) > GAMES_KEPT and self._ended:
+            oldest = self._ended.popleft()
+            if oldest in self._games and self._games[oldest].over:
+                del self._games[oldest]
 
     def restart(self, game: str) -> GameRecord | None:
         """``game`` starts again from the beginning (on another worker): forget its steps so far and how it ended.
@@ -121,6 +130,8 @@ class WebDesk:
         entry = self._games.get(game)
         if entry is None:
             return None
+        if entry.over:
+            self._ended.remove(game)                    # rare: a worker died
         entry.steps = []
         entry.over, entry.winner, entry.reason = False, None, None
         entry.last_step_at = time.monotonic()

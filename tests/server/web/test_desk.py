@@ -119,3 +119,24 @@ def test_the_desk_forgets_old_games_and_stale_boards(monkeypatch, tmp_path):
     assert len(web._games) <= 4 and "g4" in web._games and "g0" not in web._games
     monkeypatch.setattr(module, "STALE_S", -1.0)
     assert web.running() == []
+
+
+def test_the_desk_keeps_the_steps_of_the_newest_finished_games_and_of_a_game_played_again(monkeypatch, tmp_path):
+    from server.web import desk as module
+    from shared.gamelog import GameOutcome, StepRecord
+    from shared.quoridor import GameStatus, Position, Step
+    from shared.referee import StepJudged
+    monkeypatch.setattr(module, "FINISHED_KEPT", 2)
+    web = module.WebDesk(tmp_path)
+    judged = StepJudged(0, StepRecord("a", Step(), GameStatus.OK, 1, 0), Position.initial(), (1, 0))
+    over = GameOutcome(0, "goal", (1, 0), (0, 0))
+    for n in range(4):
+        web.step(f"g{n}", ("a", "b"), judged, None, over)
+    kept = {game: web.live_record(game) is not None for game in ("g0", "g1", "g2", "g3")}
+    assert kept == {"g0": False, "g1": False, "g2": True, "g3": True}     # the older ones are read from their logs
+    web.restart("g3")                                   # played again: live, whatever ends after it
+    web.step("g3", ("a", "b"), judged, None)
+    for n in range(4, 7):
+        web.step(f"g{n}", ("a", "b"), judged, None, over)
+    assert web.live_record("g3") is not None and web.live_record("g3").live
+    assert [web.live_record(g) is not None for g in ("g2", "g4", "g5", "g6")] == [False, False, True, True]
