@@ -324,9 +324,10 @@ def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple
 
     Each finished log is synced under its ``.part`` name (or, written from memory, a temporary
     name) and renamed (several at once, on a few threads); then each folder is synced once (the
-    renames are durable); only then do leftover ``.part`` files go. A crash at any point leaves a game's ``.part``, its finished log, or both,
-    never neither. A folder that cannot be synced (e.g. no file descriptor left to open it) fails
-    its jobs with that error and keeps their ``.part`` files: finishing them again is safe.
+    renames are durable); only then do leftover ``.part`` files go. A crash at any point leaves a
+    game's ``.part``, its finished log, or both, never neither. A folder that cannot be synced (e.g.
+    no file descriptor left to open it) fails its jobs with that error and keeps their leftover
+    ``.part`` files: finishing them again is safe (a renamed one only has its folder synced again).
     """
     if len(jobs) > 1:
         # Side by side: the file system commits syncs that wait together at once (measured here: 300
