@@ -312,6 +312,12 @@ def bench_newcomer(runs: int = 30, bots: int = 20, warm: int = 1000, pairing_s: 
 
 # -- l: load: 200 connected bots ----------------------------------------------------------------------
 async def _load(bots: int, seconds: float) -> None:
+    """The ladder's load section in a temporary data folder, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="ladder-bench-") as folder:
+        await _load_in(Path(folder), bots, seconds)
+
+
+async def _load_in(data: Path, bots: int, seconds: float) -> None:
     import json
 
     from websockets.asyncio.client import connect
@@ -320,7 +326,6 @@ async def _load(bots: int, seconds: float) -> None:
     from server.settings import Limits, ServerSettings
     from shared.quoridor import Location, Position, Step
 
-    data = Path(tempfile.mkdtemp(prefix="ladder-bench-"))
     settings = ServerSettings(port=0, data_dir=data, ladder=True, ladder_opening_plies=2, ladder_refit_s=3600,
                               ladder_pair_games_per_hour=10 ** 6, seed=1, step_cap=30,
                               limits=Limits(max_pending_per_address=bots + 10))

@@ -27,14 +27,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -261,13 +263,14 @@ def run(args: argparse.Namespace, with_spectators: bool) -> dict:
         players.wait(timeout=args.seconds + 60)
         if watchers is not None:
             watchers.wait(timeout=args.seconds + 60)
+        result = json.loads((work / "bots.json").read_text())
+        if with_spectators:
+            result.update(json.loads((work / "spectators.json").read_text()))
+        return result
     finally:
         server.terminate()
         server.wait(timeout=10)
-    result = json.loads((work / "bots.json").read_text())
-    if with_spectators:
-        result.update(json.loads((work / "spectators.json").read_text()))
-    return result
+        shutil.rmtree(work, ignore_errors=True)     # the run's logs and reports (figures are in memory)
 
 
 #: Redraws measured (after ``REDRAW_WARMUP`` unmeasured ones), each in its own animation frame.
@@ -307,6 +310,15 @@ MEASURE = """([order, count, warmup]) => new Promise(done => {
 })"""
 
 
+@contextlib.contextmanager
+def _removed(folder: str) -> Iterator[None]:
+    """Remove ``folder`` (a browser profile) when the block ends, however it ends."""
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def page_redraws_ms() -> dict[str, list[float]] | None:
     """Redraw times (ms) of one step of a 200-step game on the real game page (its HTML, CSS and modules) in
     chromium, by order (``next``, ``jump``); None without a browser.
@@ -334,7 +346,7 @@ def page_redraws_ms() -> dict[str, list[float]] | None:
 
     profile = tempfile.mkdtemp(prefix="web-bench-chromium-")
     results: dict[str, list[float]] = {}
-    with sync_playwright() as p:
+    with _removed(profile), sync_playwright() as p:
         context = p.chromium.launch_persistent_context(profile, executable_path=chromium, headless=True,
                                                        viewport={"width": 1920, "height": 1080}, args=[
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
