@@ -34,12 +34,14 @@ from shared.gamelog import (
 )
 
 __all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
-           "PART_SUFFIX", "LogUnavailableError", "out_of_descriptors"]
+           "PART_SUFFIX", "LOG_MODE", "LogUnavailableError", "out_of_descriptors"]
 
 log = logging.getLogger("quoridor.server")
 
 PART_SUFFIX = ".part"
 """The suffix of a game log that is still being played (or was cut short by a crash)."""
+#: The permissions a game log is created with (less the umask), whichever way it is written.
+LOG_MODE = 0o644
 
 
 def out_of_descriptors(error: BaseException) -> str | None:
@@ -112,7 +114,7 @@ def _replace_with(path: Path, text: str) -> None:
     for _ in range(100):
         tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, LOG_MODE)
             break
         except FileExistsError:
             continue
@@ -197,7 +199,13 @@ class LiveLogWriter:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
             if self._file is not None:
                 return
-            handle = self.part.open("w", encoding="utf-8", newline="")
+            # LOG_MODE, as a log written from memory (``_replace_with``): this file becomes the log.
+            fd = os.open(self.part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, LOG_MODE)
+            try:
+                handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
+            except BaseException:
+                os.close(fd)
+                raise
             try:
                 handle.write("".join(self._texts))
                 handle.flush()

@@ -52,13 +52,13 @@ class OutOfDescriptors:
 def part_files_fail(monkeypatch: pytest.MonkeyPatch, times: int | None) -> OutOfDescriptors:
     """Making ``.part`` files (the live logs) fails with EMFILE."""
     out = OutOfDescriptors(".part", times)
-    original = Path.open
+    original = os.open
 
-    def path_open(self: Path, *args: Any, **kwargs: Any) -> Any:
-        if "w" in (args[0] if args else kwargs.get("mode", "r")) and out.refuse(self):   # reading still works
-            raise emfile(self)
-        return original(self, *args, **kwargs)
-    monkeypatch.setattr(Path, "open", path_open)
+    def os_open(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+        if flags & (os.O_WRONLY | os.O_RDWR) and out.refuse(path):      # reading still works
+            raise emfile(path)
+        return original(path, flags, mode, **kwargs)
+    monkeypatch.setattr(logfile.os, "open", os_open)
     return out
 
 

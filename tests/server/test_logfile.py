@@ -122,6 +122,23 @@ def test_an_intact_part_file_becomes_the_finished_log_in_one_rename(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="file modes and the umask are POSIX")
+def test_a_finished_log_has_the_same_mode_whichever_way_it_was_written(tmp_path):
+    """A renamed .part file and a log written from memory get LOG_MODE less the umask, both."""
+    old = os.umask(0o002)           # group-writable by default: a plain open() would make 0o664
+    try:
+        renamed = LiveLogWriter(tmp_path / "renamed.csv", HEADER)
+        from_memory = LiveLogWriter(tmp_path / "memory.csv", HEADER, open_now=False)   # never made: written from memory
+        for writer in (renamed, from_memory):
+            for record in ROWS:
+                writer.append(record)
+            writer.finish(OUTCOME)
+    finally:
+        os.umask(old)
+    modes = {path.name: path.stat().st_mode & 0o777 for path in tmp_path.iterdir()}
+    assert modes == {"renamed.csv": logfile.LOG_MODE & ~0o002, "memory.csv": logfile.LOG_MODE & ~0o002}
+
+
 def test_a_part_file_a_write_failed_on_is_not_renamed_the_log_comes_from_memory(tmp_path, monkeypatch):
     path = tmp_path / "game.csv"
     writer = LiveLogWriter(path, HEADER, fsync_rows=True)
