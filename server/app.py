@@ -275,7 +275,7 @@ class ArenaServer:
             self._standings_timer.cancel()
             self._standings_timer = None
         goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
-        self.connections.send_all(goodbye)
+        await self.connections.send_all(goodbye)
         await self.connections.close_all(1000, "tournament over")
         self.done.set()
         return standings

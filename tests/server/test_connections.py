@@ -91,10 +91,30 @@ async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_gam
     conns.send_later(list(conns.greeted), note)              # serialised once: every one gets the same text
     await asyncio.sleep(0.01)
     over = ErrorMessage(code="internal_error", message="over")
-    conns.send_all(over)
+    await conns.send_all(over)
     assert probe.sent == [] and all(c.sent == [dump(note), dump(over)] for c in (player, eye, fan))
     conns.remove(eye)
     assert eye not in conns.spectators and eye not in conns.greeted
+
+
+async def test_the_final_message_to_all_is_written_a_chunk_per_pass_and_to_everyone_before_it_returns():
+    conns = Connections(Limits(max_connections=1000))
+    many = [Fake("x") for _ in range(BROADCAST_CHUNK * 2 + 1)]
+    for conn in many:
+        conns.add(conn)
+    conns.greeted |= set(many)
+    seen: list[int] = []
+
+    async def meanwhile() -> None:                           # another task: it runs between the chunks
+        for _ in range(3):
+            seen.append(sum(1 for conn in many if conn.sent))
+            await asyncio.sleep(0)
+    other = asyncio.create_task(meanwhile())
+    await asyncio.sleep(0)                                   # it looks once before the broadcast
+    await conns.send_all(ErrorMessage(code="internal_error", message="over"))
+    assert all(len(conn.sent) == 1 for conn in many)         # everyone, once, when it returns
+    await other
+    assert any(0 < count < len(many) for count in seen)      # not all in one pass: others ran between
 
 
 async def test_a_broadcast_is_written_a_chunk_per_pass_of_the_loop():
