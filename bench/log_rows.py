@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from shared.gamelog import GameHeader, RowFormatter, StepRecord, format_row  # noqa: E402
 from shared.quoridor import GameStatus, Step  # noqa: E402
+from timing import best_of  # noqa: E402  (bench/, beside this script)
 
 PLAYERS = ("193304BASELINE", "Smith, John")
 
@@ -42,16 +41,6 @@ def played_rows(count: int) -> list[StepRecord]:
         else:
             rows.append(StepRecord(player, Step.move(5, 2 + turn % 7), GameStatus.OK, 153, turn))
     return rows
-
-
-def best_of(repeat: int, run: Callable[[], str]) -> tuple[float, str]:
-    """The shortest of ``repeat`` runs of ``run`` (seconds) and its last result."""
-    best, text = float("inf"), ""
-    for _ in range(repeat):
-        started = time.perf_counter()
-        text = run()
-        best = min(best, time.perf_counter() - started)
-    return best, text
 
 
 def main(argv: list[str] | None = None) -> int:

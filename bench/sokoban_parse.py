@@ -15,26 +15,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shared.sokoban import Collection, Level  # noqa: E402
+from timing import best_of  # noqa: E402  (bench/, beside this script)
 
 DATA = ROOT / ".." / "shared" / "data" / "sokoban"
 SOUKOBAN_PER_LEVEL_US = 23.7e3 / 3371
 SOUKOBAN_LAST_MS = 3.27
-
-
-def best_of(repeat: int, run) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - started)
-    return best, result
 
 
 def main(argv: list[str] | None = None) -> int:
