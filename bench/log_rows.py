@@ -1,7 +1,7 @@
 """Formatting game-log step rows: ``format_row`` against a game's ``RowFormatter`` (not a test: it prints figures).
 
-The server's log thread formats every step of every game it plays (``LiveLogWriter``), holding the
-GIL the event loop needs meanwhile: at 100 games it formats about 19,000 rows at once each second.
+The server formats every step of every game it plays as the step is judged (``RowBatcher.add``,
+``LiveLogWriter.stage``), on the event loop: at 100 games, about 19,000 rows a second.
 This prints the cost per row of the general ``format_row`` (names checked and spelled on every row)
 and of ``RowFormatter`` (once per game), on the rows of a played game, and checks that both write
 the same text.

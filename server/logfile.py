@@ -7,7 +7,8 @@ While a game runs, its rows go to ``<name>.part``, flushed as they are handed ov
 batches them a few times a second) so a crash keeps what was played; that name cannot pass for a
 finished game (its content has no result row, except while it is being renamed into place: a
 failed rename cuts the rows back off, and only a crash at that moment leaves them). Everything
-here is synchronous; the server calls it on its log thread.
+here is synchronous: the server's event loop makes the ``.part`` files and writes their rows (copies
+into the page cache), and its log thread finishes logs (``finish_logs``: the syncs wait for the disk).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any
 
 try:
     import resource     # POSIX only; imported now: out of descriptors, an import cannot open its file
@@ -121,24 +122,36 @@ def _replace_with(path: Path, text: str) -> None:
     else:  # pragma: no cover - 100 collisions of 48 random bits
         raise FileExistsError(f"no free temporary name for {path} in {folder}")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
 
 
-def _cut_back(handle: TextIO, part: Path, size: int | None) -> None:
-    """Close ``handle`` and cut ``part`` back to ``size`` bytes (what it held before the result rows); best effort."""
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the file ``fd`` (``os.write`` may take part of it, e.g. when the disk is full)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _close_quietly(fd: int) -> None:
     try:
-        handle.close()
+        os.close(fd)
     except OSError:
         pass
-    if size is None:
-        return      # nothing was appended yet
+
+
+def _cut_back(fd: int | None, part: Path, size: int) -> None:
+    """Close ``fd`` (None: closed already) and cut ``part`` back to ``size`` bytes (what it held before the
+    result rows); best effort."""
+    if fd is not None:
+        _close_quietly(fd)
     try:
         os.truncate(part, size)
     except OSError:
@@ -153,9 +166,11 @@ def write_log_atomic(path: Path, log: GameLog) -> None:
 class LiveLogWriter:
     """Appends a game's rows to ``<path>.part`` as they are played; ``finish`` writes the log at ``path``.
 
-    Calls from several threads never interleave inside a row, but rows land in the order the calls
-    run: give one game's calls to one thread in order (a one-worker executor, awaited ``to_thread``).
-    A game started again under the same ``path`` starts a fresh ``.part`` file.
+    Rows are ``stage``d (formatted and kept in memory) and written to the ``.part`` file by
+    ``write_staged``, as many as were staged in one system call; ``append`` does both. Calls from
+    several threads never interleave inside a row, but rows land in the order the calls run: give one
+    game's calls to one thread in order. A game started again under the same ``path`` starts a fresh
+    ``.part`` file.
 
     Every row is also kept in memory, so the finished log is complete even when the ``.part`` file
     is opened late (rows that came before are written by ``open``) or never (then only a crash
@@ -174,7 +189,11 @@ class LiveLogWriter:
         #: Also fsync each row (survives a power cut, not only a crash of the server); slower.
         self.fsync_rows = fsync_rows
         self._lock = threading.Lock()
-        self._file: TextIO | None = None
+        # The open .part file (a raw descriptor: each write is one system call, and a system call
+        # made on a thread hands the GIL over from the event loop and back) and its size.
+        self._fd: int | None = None
+        self._size = 0
+        self._written = 1                       # how many of _texts the .part file has (when it is open)
         #: The open ``.part`` file holds exactly ``_texts`` (no write to it failed): ``finish`` may rename it.
         self._intact = True
         self._renamed = False                   # the .part file became the finished log: nothing to remove
@@ -188,8 +207,8 @@ class LiveLogWriter:
         return self._closed
 
     def open(self) -> None:
-        """Create the ``.part`` file with the header and the rows so far (``open_now=False`` leaves this
-        to the log thread); does nothing if it is open already.
+        """Create the ``.part`` file with the header and the rows so far, in one write (``open_now=False``
+        leaves this to the caller: ``RowBatcher.open``); does nothing if it is open already.
 
         Raises ``OSError`` when the file cannot be made (nothing changes: it may be tried again) and
         ``ValueError`` once the writer is closed. Until it is open, rows are kept in memory only.
@@ -197,52 +216,62 @@ class LiveLogWriter:
         with self._lock:
             if self._closed:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
-            if self._file is not None:
+            if self._fd is not None:
                 return
             # LOG_MODE, as a log written from memory (``_replace_with``): this file becomes the log.
             fd = os.open(self.part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, LOG_MODE)
+            data = "".join(self._texts).encode("utf-8")
             try:
-                handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
+                _write_all(fd, data)
             except BaseException:
-                os.close(fd)
+                _close_quietly(fd)              # a .part without its header is never renamed: tried again
                 raise
-            try:
-                handle.write("".join(self._texts))
-                handle.flush()
-            except BaseException:
-                handle.close()                  # a .part without its header is never renamed: tried again
-                raise
-            self._file = handle
+            self._fd, self._size, self._written = fd, len(data), len(self._texts)
 
     def _write(self, text: str) -> None:
-        if self._closed:
-            raise ValueError(f"the live log {str(self.part)!r} is closed")
-        if self._file is None:
+        if self._fd is None:
             return                              # not open (yet): the text is kept in memory only
         try:
-            self._file.write(text)
-            self._file.flush()
+            data = text.encode("utf-8")
+            _write_all(self._fd, data)
+            self._size += len(data)
             if self.fsync_rows:
-                os.fsync(self._file.fileno())
+                os.fsync(self._fd)
         except BaseException:
             self._intact = False                # part of it may be on disk: the finished log comes from memory
             raise
 
-    def append(self, record: StepRecord) -> None:
-        """Add one row and flush it; ``ValueError`` if its player does not play in this game."""
-        row = self._row(record)
-        with self._lock:
-            self._write(row)
-            self.records.append(record)
-            self._texts.append(row)
+    def stage(self, records: Sequence[StepRecord]) -> None:
+        """Add rows to the log in memory, formatted now; ``write_staged`` writes them to the ``.part`` file.
 
-    def append_many(self, records: list[StepRecord]) -> None:
-        """Add rows in one write and one flush; ``ValueError`` (nothing written) if a player is not in this game."""
-        text = "".join(map(self._row, records))
+        ``ValueError`` (nothing added) if a player does not play in this game, or once the log is closed.
+        """
+        rows = list(map(self._row, records))
         with self._lock:
-            self._write(text)
+            if self._closed:
+                raise ValueError(f"the live log {str(self.part)!r} is closed")
             self.records.extend(records)
-            self._texts.append(text)
+            self._texts.extend(rows)
+
+    def write_staged(self) -> None:
+        """Write the rows staged since the last write to the ``.part`` file, in one system call (none if it is
+        not open, or the log is closed). ``OSError`` when the write fails: the rows stay in the log all the same,
+        and the finished log is written from memory."""
+        with self._lock:
+            start = self._written
+            if start == len(self._texts) or self._closed:
+                return
+            self._written = len(self._texts)
+            self._write("".join(self._texts[start:]))
+
+    def append(self, record: StepRecord) -> None:
+        """Add one row and write it (``stage``, then ``write_staged``)."""
+        self.append_many([record])
+
+    def append_many(self, records: Sequence[StepRecord]) -> None:
+        """Add rows and write them in one system call (``stage``, then ``write_staged``)."""
+        self.stage(records)
+        self.write_staged()
 
     def finish(self, outcome: GameOutcome) -> GameLog:
         """Write the complete log atomically to ``path``, then remove the ``.part`` file; returns the log."""
@@ -268,31 +297,28 @@ class LiveLogWriter:
             if self._renamed:                   # done before; only its folder's sync failed
                 return game
             end = format_outcome(outcome)
-            if self._file is not None and self._intact:
-                handle, self._file, size = self._file, None, None
+            if self._fd is not None and self._intact:
+                fd: int | None
+                fd, self._fd = self._fd, None
                 try:
-                    size = os.fstat(handle.fileno()).st_size    # every row is flushed: the .part without a result
-                    handle.write(end)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                    handle.close()
+                    _write_all(fd, end.encode("utf-8"))
+                    os.fsync(fd)
+                    os.close(fd)
+                    fd = None
                     os.replace(self.part, self.path)
                     self._renamed = True
                     return game
                 except BaseException as exc:
                     self._intact = False
-                    _cut_back(handle, self.part, size)  # a .part never carries a result row
+                    _cut_back(fd, self.part, self._size)    # a .part never carries a result row
                     if not isinstance(exc, OSError):
                         raise
                     # the log is written from memory below
-            if self._file is not None:
+            if self._fd is not None:
                 # Every row is on disk and in memory: out of file descriptors, the .part file's is
                 # the one the finished log can have (the file stays until the log is in place).
-                try:
-                    self._file.close()
-                except OSError:
-                    pass        # its rows are in memory: the finished log is what counts now
-                self._file = None
+                _close_quietly(self._fd)    # its rows are in memory: the finished log is what counts now
+                self._fd = None
             # format_log(game), from the rows already formatted for the .part file
             _replace_with(self.path, "".join(self._texts) + end)
             return game
@@ -301,9 +327,9 @@ class LiveLogWriter:
         """Close and remove the ``.part`` file, once the finished log is safely in place."""
         with self._lock:
             self._closed = True
-            if self._file is not None:
-                self._file.close()
-                self._file = None
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
             if self._renamed:
                 return
             try:
@@ -315,9 +341,9 @@ class LiveLogWriter:
         """Stop writing and keep the ``.part`` file (an unfinished game); safe to call twice."""
         with self._lock:
             self._closed = True
-            if self._file is not None:
-                self._file.close()
-                self._file = None
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
 
     def __enter__(self) -> LiveLogWriter:
         return self

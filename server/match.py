@@ -93,8 +93,8 @@ def _utc_now() -> str:
 class MatchRunner:
     """One game: the referee, its two sessions (seat 0 first), its deadline timer and its log.
 
-    The log is written on ``executor`` through ``rows`` (a ``RowBatcher``, shared by a tournament's
-    games), which keeps the jobs in order: a game's rows land in play order and before its end.
+    The log is written through ``rows`` (a ``RowBatcher``, shared by a tournament's games): its rows
+    land in play order and before its end, which is synced on ``executor``.
     """
 
     def __init__(self, game_id: str, sessions: tuple[Seat, Seat], referee: RefereeSettings,
@@ -106,8 +106,8 @@ class MatchRunner:
         self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
         self.log_path = log_path
         self.executor = executor
-        #: The log thread's queue (shared by a tournament's games: their rows go in one job, and the
-        #: logs of games that end together share one sync).
+        #: The game logs' writer (shared by a tournament's games: their rows go out together, and the
+        #: logs of games that end together share one sync on ``executor``).
         self.rows = rows if rows is not None else RowBatcher(executor)
         self.grace_s = grace_s
         self.tournament = tournament

@@ -118,7 +118,7 @@ class TournamentRunner:
         self.folder = folder
         self.sessions = {s.name: s for s in sessions}
         self.players = [s.name for s in sessions]
-        # every game's log: opened, fed and finished in batches on the log thread (a hosted seat's CPU times too)
+        # every game's log: opened and fed by the loop, finished in batches on the log thread (hosted seats' CPU too)
         self.rows = HostedRows(executor)
         self.executor = executor        # the log-writing thread
         self.reporter = reporter

@@ -1,4 +1,4 @@
-"""``HostedRows``: the log thread's queue for games with hosted bots, adding what only the host knows.
+"""``HostedRows``: the game logs' writer for games with hosted bots, adding what only the host knows.
 
 A game is logged as any other (``RowBatcher``); at its end, when a seat was a hosted bot, the
 outcome written to its log gains each seat's CPU time per step (``cpu_ms`` rows, ``shared/gamelog``;

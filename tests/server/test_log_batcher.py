@@ -1,15 +1,16 @@
-"""The row batcher: every game's rows reach their own log, in order, in few jobs, and before its
-end; games that end together share one sync; a broken log loses no other's."""
+"""The row batcher: every game's rows reach their own log, in order, written by the loop in one write per game
+per flush, and before its end; games that end together share one sync; a broken log loses no rows."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from server import logfile
+from server import log_batcher, logfile
 from server.log_batcher import RowBatcher
 from server.logfile import LiveLogWriter, read_log
 from tests.server.conftest import bounded
@@ -24,24 +25,51 @@ def rows(n: int) -> list[StepRecord]:
                        GameStatus.OK, i, i) for i in range(n)]
 
 
-async def test_rows_of_many_games_land_in_order_in_one_job_per_interval(tmp_path):
+async def test_rows_of_many_games_are_written_by_the_loop_one_write_per_game_per_flush(tmp_path, monkeypatch):
     executor = ThreadPoolExecutor(max_workers=1)
-    jobs = []
+    jobs, writes = [], []
     batcher = RowBatcher(executor, interval_s=60)         # nothing flushes by itself in this test
     original = executor.submit
     executor.submit = lambda *args, **kw: jobs.append(args) or original(*args, **kw)  # type: ignore[method-assign]
     writers = [LiveLogWriter(tmp_path / f"g{n}.csv", GameHeader(players=PLAYERS, game=f"g{n}")) for n in range(3)]
+    real_write = os.write
+    monkeypatch.setattr(logfile.os, "write", lambda fd, data: writes.append(fd) or real_write(fd, data))
     for record in rows(6):
         for writer in writers:
             batcher.add(writer, record)
+    assert writes == [] and all(read_log(w.part).steps == [] for w in writers)   # kept in memory until the flush
     batcher.flush()
-    assert len(jobs) == 1                                   # 18 rows, one hand-off to the log thread
+    assert len(writes) == 3 and len(set(writes)) == 3      # 18 rows, one write per game
+    assert all(read_log(w.part).steps == rows(6) for w in writers) and jobs == []   # no hand-off to the log thread
     for writer in writers:
         await bounded(batcher.finish(writer, GameOutcome(0, "goal", (6, 9), (0, 0))))
     for writer in writers:
-        assert writer.records == rows(6)
+        assert writer.records == rows(6) and read_log(writer.path).steps == rows(6)
         assert writer.path.exists() and not writer.part.exists()
     executor.shutdown()
+
+
+async def test_a_flush_of_many_games_writes_a_few_of_them_per_pass_of_the_loop(tmp_path, monkeypatch):
+    monkeypatch.setattr(log_batcher, "WRITES_PER_PASS", 4)
+    batcher = RowBatcher(None, interval_s=60)
+    writers = [LiveLogWriter(tmp_path / f"g{n}.csv", GameHeader(players=PLAYERS)) for n in range(10)]
+    for writer in writers:
+        batcher.add(writer, rows(1)[0])
+    batcher.flush()
+    written = [sum(len(read_log(w.part).steps) for w in writers)]
+    for _ in range(3):
+        await asyncio.sleep(0)
+        written.append(sum(len(read_log(w.part).steps) for w in writers))
+    assert written == [4, 8, 10, 10]
+    for writer in writers:
+        batcher.add(writer, rows(2)[1])
+    batcher.flush()                                         # 4 games now, the 6 others in the next passes
+    ending = writers[9]                                     # a game that ends while the flush still lists it
+    await bounded(batcher.finish(ending, OUTCOME))
+    assert read_log(ending.path).steps == rows(2)
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert all(read_log(w.part).steps == rows(2) for w in writers[:9])
 
 
 async def test_rows_are_flushed_within_the_interval(tmp_path):
@@ -50,25 +78,33 @@ async def test_rows_are_flushed_within_the_interval(tmp_path):
     batcher = RowBatcher(executor, interval_s=0.01)
     batcher.add(writer, rows(1)[0])
     for _ in range(200):                                   # bounded: at most 2 s
-        if writer.records:
+        if read_log(writer.part).steps:
             break
         await asyncio.sleep(0.01)
-    assert writer.records == rows(1) and "Ann" in writer.part.read_text()
+    assert read_log(writer.part).steps == rows(1)
     executor.shutdown()
 
 
-async def test_a_broken_log_loses_no_other_games_rows(tmp_path, caplog):
+async def test_a_broken_log_loses_no_rows_of_its_own_or_of_other_games(tmp_path, monkeypatch, caplog):
     executor = ThreadPoolExecutor(max_workers=1)
     good = LiveLogWriter(tmp_path / "good.csv", GameHeader(players=PLAYERS))
-    broken = LiveLogWriter(tmp_path / "broken.csv", GameHeader(players=PLAYERS))
-    broken.close()                                          # writing to it raises ValueError
+    broken = LiveLogWriter(tmp_path / "broken.csv", GameHeader(players=("Cat", "Dan")))
+    real_write = os.write
+
+    def write(fd, data):
+        if b"Cat" in bytes(data):
+            raise OSError(5, "Input/output error")
+        return real_write(fd, data)
+    monkeypatch.setattr(logfile.os, "write", write)
     batcher = RowBatcher(executor, interval_s=60)
-    batcher.add(broken, rows(1)[0])
+    batcher.add(broken, StepRecord("Cat", Step.move(5, 2), GameStatus.OK, 1, 0))
     batcher.add(good, rows(1)[0])
     batcher.flush()
-    await asyncio.get_running_loop().run_in_executor(executor, lambda: None)   # the job before it is done
-    assert good.records == rows(1)
-    assert "writing the log" in caplog.text and "broken.csv" in caplog.text
+    assert read_log(good.part).steps == rows(1)
+    assert "writing the live log" in caplog.text and "broken.csv" in caplog.text
+    monkeypatch.undo()
+    log = await bounded(batcher.finish(broken, OUTCOME))    # written from memory: the row is there
+    assert read_log(broken.path).steps == log.steps == [StepRecord("Cat", Step.move(5, 2), GameStatus.OK, 1, 0)]
     executor.shutdown()
 
 

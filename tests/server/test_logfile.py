@@ -7,7 +7,7 @@ import pytest
 
 from server import logfile
 from server.logfile import LiveLogWriter, part_path, read_log, write_log_atomic
-from shared.gamelog import GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_log
+from shared.gamelog import GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_log, format_outcome
 from shared.quoridor import GameStatus, Step
 
 S = GameStatus
@@ -139,7 +139,7 @@ def test_a_finished_log_has_the_same_mode_whichever_way_it_was_written(tmp_path)
     assert modes == {"renamed.csv": logfile.LOG_MODE & ~0o002, "memory.csv": logfile.LOG_MODE & ~0o002}
 
 
-def test_a_part_file_a_write_failed_on_is_not_renamed_the_log_comes_from_memory(tmp_path, monkeypatch):
+def test_a_part_file_a_write_failed_on_is_not_renamed_the_whole_log_comes_from_memory(tmp_path, monkeypatch):
     path = tmp_path / "game.csv"
     writer = LiveLogWriter(path, HEADER, fsync_rows=True)
     writer.append(ROWS[0])
@@ -152,12 +152,13 @@ def test_a_part_file_a_write_failed_on_is_not_renamed_the_log_comes_from_memory(
         real_fsync(fd)
     monkeypatch.setattr(logfile.os, "fsync", fsync)
     with pytest.raises(OSError):
-        writer.append(ROWS[1])      # not taken: the game's log does not have it
+        writer.append(ROWS[1])      # the .part file may hold part of it; the log in memory holds it all
     for record in ROWS[2:]:
         writer.append(record)
-    assert writer.finish(OUTCOME) == GameLog(HEADER, [ROWS[0], *ROWS[2:]], OUTCOME)
-    assert path.read_text(encoding="utf-8") == format_log(GameLog(HEADER, [ROWS[0], *ROWS[2:]], OUTCOME))
-    assert not part_path(path).exists()
+    inode = os.stat(part_path(path)).st_ino
+    assert writer.finish(OUTCOME) == LOG                    # the referee judged every row: the log has them all
+    assert path.read_text(encoding="utf-8") == format_log(LOG)
+    assert os.stat(path).st_ino != inode and not part_path(path).exists()     # written anew, not renamed
 
 
 def test_a_rename_that_fails_leaves_the_part_without_result_rows_and_its_file_closed(tmp_path, monkeypatch):
@@ -279,15 +280,27 @@ def test_finishing_logs_together_syncs_each_folder_once_and_fails_games_alone(tm
     assert not paths[3].exists() and part_path(paths[3]).exists()   # the failed game keeps its .part
 
 
-def test_a_part_file_whose_size_cannot_be_read_is_closed_and_the_log_comes_from_memory(tmp_path, monkeypatch):
+def test_result_rows_the_disk_takes_only_part_of_are_cut_off_and_the_log_comes_from_memory(tmp_path, monkeypatch):
     path = tmp_path / "game.csv"
     writer = LiveLogWriter(path, HEADER)
     for record in ROWS:
         writer.append(record)
+    before = part_path(path).read_bytes()
+    real_write, seen = os.write, []
 
-    def fstat(fd):
-        raise OSError(5, "Input/output error")
-    monkeypatch.setattr(logfile.os, "fstat", fstat)
+    def write(fd, data):
+        seen.append(bytes(data))
+        if len(seen) == 1:          # the result rows: the disk takes 5 bytes, then is full
+            real_write(fd, bytes(data)[:5])
+            raise OSError(28, "No space left on device")
+        return real_write(fd, data)
+    monkeypatch.setattr(logfile.os, "write", write)
+    left = {}
+    real_replace = os.replace
+    monkeypatch.setattr(logfile.os, "replace",
+                        lambda a, b: (left.setdefault("part", part_path(path).read_bytes()), real_replace(a, b))[1])
     assert writer.finish(OUTCOME) == LOG
     monkeypatch.undo()
-    assert read_log(path) == LOG and not part_path(path).exists()
+    assert left["part"] == before                       # cut back before the log was written from memory
+    assert seen[0] == format_outcome(OUTCOME).encode("utf-8")   # the first write was the result rows'
+    assert path.read_text(encoding="utf-8") == format_log(LOG) and not part_path(path).exists()
