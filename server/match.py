@@ -219,14 +219,12 @@ class MatchRunner:
     def _dispatch(self, events: list[RefereeEvent]) -> None:
         """Send turns, write log rows, feed spectators; the game's end settles ``run``.
 
-        The spectators hear of a step (``on_step``) after the next turn is on the wire: a bot's clock
-        never waits for the server's bookkeeping.
+        The log (``rows.add`` formats the row) and the spectators (``on_step``) hear of a step after
+        the next turn is on the wire: a bot's clock never waits for the server's bookkeeping.
         """
         judged: list[StepJudged] = []
         for event in events:
             if isinstance(event, StepJudged):
-                assert self._writer is not None
-                self.rows.add(self._writer, event.record)
                 judged.append(event)
             elif isinstance(event, TurnRequest):
                 sent_at = self.sessions[event.seat].send_turn(self.game_id, event)
@@ -239,6 +237,9 @@ class MatchRunner:
                 self._disarm()
                 assert self._ended is not None
                 self._ended.set_result(event)
+        for event in judged:
+            assert self._writer is not None
+            self.rows.add(self._writer, event.record)
         if self.on_step is not None:
             for event in judged:
                 self.on_step(self, event)
