@@ -19,7 +19,7 @@ import os
 import secrets
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -33,6 +33,8 @@ from shared.gamelog import (
     GameHeader, GameLog, GameOutcome, LogFormatError, RowFormatter, StepRecord, format_header, format_log, format_outcome,
     parse_log,
 )
+
+from .filesync import sync_files
 
 __all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
            "PART_SUFFIX", "LOG_MODE", "LogUnavailableError", "out_of_descriptors"]
@@ -281,47 +283,56 @@ class LiveLogWriter:
         game: GameLog = value
         return game
 
-    def _publish(self, outcome: GameOutcome) -> GameLog:
-        """The finished log under its final name, synced (its folder not yet: ``finish_logs`` does that).
+    def _append_end(self, outcome: GameOutcome) -> _Ending:
+        """Finishing, step 1: the result rows appended to an intact ``.part`` file, not yet synced.
 
-        An open ``.part`` file that holds every row becomes the log: the result rows are appended,
-        the file synced and renamed (four system calls, and the rows are not written twice). Any
-        other one is closed and left on disk, and the log is written from memory under a temporary
-        name and renamed. Either way the log appears whole in one rename; may be called again
-        after it failed.
+        The ending's ``fd`` is then the file's descriptor, to be synced and closed by ``finish_logs``;
+        None when the log was put in place before (only its folder's sync failed) or is to be written
+        from memory (the ``.part`` file is not whole, or the append failed and was cut back off).
         """
         with self._lock:
             if self._closed:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
-            game = GameLog(self.header, list(self.records), outcome)
-            if self._renamed:                   # done before; only its folder's sync failed
-                return game
-            end = format_outcome(outcome)
-            if self._fd is not None and self._intact:
-                fd: int | None
-                fd, self._fd = self._fd, None
+            ending = _Ending(self, GameLog(self.header, list(self.records), outcome), format_outcome(outcome))
+            if self._renamed or self._fd is None:
+                return ending
+            fd, self._fd = self._fd, None
+            if self._intact:
                 try:
-                    _write_all(fd, end.encode("utf-8"))
-                    os.fsync(fd)
-                    os.close(fd)
-                    fd = None
-                    os.replace(self.part, self.path)
-                    self._renamed = True
-                    return game
+                    _write_all(fd, ending.end.encode("utf-8"))
+                    ending.fd = fd
+                    return ending
                 except BaseException as exc:
                     self._intact = False
                     _cut_back(fd, self.part, self._size)    # a .part never carries a result row
                     if not isinstance(exc, OSError):
                         raise
-                    # the log is written from memory below
-            if self._fd is not None:
-                # Every row is on disk and in memory: out of file descriptors, the .part file's is
-                # the one the finished log can have (the file stays until the log is in place).
-                _close_quietly(self._fd)    # its rows are in memory: the finished log is what counts now
-                self._fd = None
+                    return ending
+            # Every row is on disk and in memory: out of file descriptors, the .part file's is the one
+            # the finished log can have (the file stays until the log is in place).
+            _close_quietly(fd)
+            return ending
+
+    def _place(self, ending: _Ending) -> GameLog:
+        """Finishing, step 3: the log under its final name in one rename, its data synced (its folder's sync
+        is ``finish_logs``'s). The synced ``.part`` file is renamed; any other log is written from memory
+        under a temporary name, synced and renamed. May be called again after it failed."""
+        with self._lock:
+            if self._renamed:
+                return ending.game
+            if ending.synced:
+                try:
+                    os.replace(self.part, self.path)
+                    self._renamed = True
+                    return ending.game
+                except BaseException as exc:
+                    self._intact = False
+                    _cut_back(None, self.part, self._size)  # a .part never carries a result row
+                    if not isinstance(exc, OSError):
+                        raise
             # format_log(game), from the rows already formatted for the .part file
-            _replace_with(self.path, "".join(self._texts) + end)
-            return game
+            _replace_with(self.path, "".join(self._texts) + ending.end)
+            return ending.game
 
     def _retire(self) -> None:
         """Close and remove the ``.part`` file, once the finished log is safely in place."""
@@ -353,22 +364,50 @@ class LiveLogWriter:
         self.close()
 
 
-def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple[bool, Any]]:
-    """Finish several games' logs with one sync per folder; per job ``(True, GameLog)`` or ``(False, error)``.
+@dataclass(eq=False)
+class _Ending:
+    """A log being finished (``finish_logs``): its game, its result rows, the ``.part`` file's descriptor to sync."""
 
-    Each finished log is synced under its ``.part`` name (or, written from memory, a temporary
-    name) and renamed (several at once, on a few threads); then each folder is synced once (the
-    renames are durable); only then do leftover ``.part`` files go. A crash at any point leaves a
-    game's ``.part``, its finished log, or both, never neither. A folder that cannot be synced (e.g.
-    no file descriptor left to open it) fails its jobs with that error and keeps their leftover
-    ``.part`` files: finishing them again is safe (a renamed one only has its folder synced again).
+    writer: LiveLogWriter
+    game: GameLog
+    end: str
+    fd: int | None = None
+    synced: bool = False
+
+
+def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple[bool, Any]]:
+    """Finish several games' logs with one sync of their data and one sync per folder; per job
+    ``(True, GameLog)`` or ``(False, error)``.
+
+    1. Each intact ``.part`` file gets its result rows (``_append_end``).
+    2. Their data is synced at once (``_sync_data``: one ``syncfs`` per folder on Linux, else each
+       file's ``fsync``, a few at a time); a file whose sync failed is cut back off its result rows.
+    3. Each is renamed into place, or, when its ``.part`` file could not be used, written from memory
+       under a temporary name, synced and renamed (``_place``).
+    4. Each folder is synced once (the renames are durable); only then do leftover ``.part`` files go.
+
+    A crash at any point leaves a game's ``.part``, its finished log, or both, never neither, and a
+    finished log is always whole. A folder that cannot be synced (e.g. no file descriptor left to open
+    it) fails its jobs with that error and keeps their leftover ``.part`` files: finishing them again
+    is safe (a renamed one only has its folder synced again).
     """
-    if len(jobs) > 1:
-        # Side by side: the file system commits syncs that wait together at once (measured here: 300
-        # files synced one after another took 2.2 ms each, four at a time 0.16 ms each).
-        outcomes = list(_sync_pool().map(_publish, jobs))
-    else:
-        outcomes = [_publish(job) for job in jobs]
+    endings: list[_Ending | None] = []
+    outcomes: list[tuple[bool, Any]] = []
+    for writer, outcome in jobs:
+        try:
+            endings.append(writer._append_end(outcome))
+            outcomes.append((True, None))
+        except Exception as exc:  # noqa: BLE001 - one game's failure is that game's, not the batch's
+            endings.append(None)
+            outcomes.append((False, exc))
+    _sync_data([e for e in endings if e is not None and e.fd is not None])
+    for index, ending in enumerate(endings):
+        if ending is None:
+            continue
+        try:
+            outcomes[index] = (True, ending.writer._place(ending))
+        except Exception as exc:  # noqa: BLE001 - as above
+            outcomes[index] = (False, exc)
     unsynced: dict[Path, OSError] = {}
     for folder in dict.fromkeys(writer.path.parent for (writer, _), (ok, _) in zip(jobs, outcomes) if ok):
         try:
@@ -385,26 +424,22 @@ def finish_logs(jobs: Sequence[tuple[LiveLogWriter, GameOutcome]]) -> list[tuple
     return outcomes
 
 
-def _publish(job: tuple[LiveLogWriter, GameOutcome]) -> tuple[bool, Any]:
-    writer, outcome = job
-    try:
-        return True, writer._publish(outcome)
-    except Exception as exc:  # noqa: BLE001 - one game's failure is that game's, not the batch's
-        return False, exc
-
-
-_SYNC_THREADS = 4
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _sync_pool() -> ThreadPoolExecutor:
-    """The threads that write finished logs side by side (made on first use, shared by the process)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=_SYNC_THREADS, thread_name_prefix="quoridor-log-sync")
-        return _pool
+def _sync_data(endings: Sequence[_Ending]) -> None:
+    """Sync the files of ``endings`` (``server.filesync.sync_files``: one ``syncfs`` per folder on Linux) and
+    close them; each one synced gets ``synced``, each other is cut back off its result rows (it is then
+    written from memory, which syncs again and says what fails)."""
+    by_folder: dict[Path, list[_Ending]] = {}
+    for ending in endings:
+        by_folder.setdefault(ending.writer.path.parent, []).append(ending)
+    for folder, group in by_folder.items():
+        for ending, synced in zip(group, sync_files(folder, [e.fd for e in group if e.fd is not None])):
+            ending.synced = synced
+    for ending in endings:
+        assert ending.fd is not None
+        _close_quietly(ending.fd)
+        ending.fd = None
+        if not ending.synced:
+            _cut_back(None, ending.writer.part, ending.writer._size)
 
 
 def read_log(path: Path) -> GameLog:
