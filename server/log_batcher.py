@@ -7,14 +7,15 @@ back, and at 500 games those hand-overs took a quarter of a core from the games,
 ``bench/server_load.py``.) What it does for a game:
 
 * ``open``: the live log (``<name>.part``, header and rows so far), made at once, one write;
-* ``add``: a row, formatted at once and kept in memory; the rows of every game are written once
-  per ``interval_s`` (``flush``), one system call per game, ``WRITES_PER_PASS`` games per pass of
-  the event loop so that a tournament's flush never holds its clocks up. A crash loses at most
+* ``add``: a row, queued; once per ``interval_s`` (``flush``) the rows of every game are formatted
+  (in one go per game, which costs less than one by one), kept in memory and written, one system
+  call per game, about ``ROWS_PER_PASS`` rows per pass of the event loop so that a tournament's
+  flush never holds its clocks up (``bench/server_load.py`` (b)-(d)). A crash loses at most
   that interval of rows of unfinished games, whose ``.part`` logs are never taken for finished
   games anyway (``--resume`` plays them again);
 * ``finish``: its last rows written, then the finished log synced and put in place on the log
-  thread (``executor``): the logs of the games that end together share one sync of their folder
-  (``finish_logs``) in one ``ThreadBatcher`` batch.
+  thread (``executor``): the logs of the games that end together share their syncs (``finish_logs``)
+  in one ``ThreadBatcher`` batch.
 
 Out of file descriptors (EMFILE, ENFILE), opening or finishing a log is tried again, with growing
 pauses, for up to ``retry_s`` (the pauses are timers on the event loop): the games that end
@@ -36,15 +37,15 @@ from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord
 from .batching import ThreadBatcher
 from .logfile import LiveLogWriter, LogUnavailableError, finish_logs, out_of_descriptors
 
-__all__ = ["RowBatcher", "FLUSH_INTERVAL_S", "WRITES_PER_PASS", "FD_RETRY_S", "LogUnavailableError"]
+__all__ = ["RowBatcher", "FLUSH_INTERVAL_S", "ROWS_PER_PASS", "FD_RETRY_S", "LogUnavailableError"]
 
 log = logging.getLogger("quoridor.server")
 
 #: Seconds a row may wait before it is written to its game's ``.part`` file (one system call per game
 #: per interval). The ``.part`` rows only show a game as it goes: an unfinished game is played again.
 FLUSH_INTERVAL_S = 1.0
-#: Games whose rows one pass of the event loop writes (about 5 us each); the rest go in the next passes.
-WRITES_PER_PASS = 100
+#: Rows one pass of the event loop formats and writes (about 1 ms; at least one game's): the rest go in the next passes.
+ROWS_PER_PASS = 500
 #: Seconds opening or finishing a log is retried while the server is out of file descriptors.
 FD_RETRY_S = 30.0
 #: The first pause before such a retry; each next one is twice as long, up to ``RETRY_MAX_PAUSE_S``.
@@ -69,8 +70,8 @@ class RowBatcher:
         self.retry_s = retry_s
         #: The log thread's queue: finished logs, synced in batches.
         self.jobs: ThreadBatcher[tuple[LiveLogWriter, GameOutcome]] = ThreadBatcher(executor, finish_logs)
-        self._unwritten: dict[LiveLogWriter, None] = {}    # games with rows staged since the last flush, in order
-        self._writing: list[LiveLogWriter] = []             # a flush under way: the games it has still to write
+        self._pending: dict[LiveLogWriter, list[StepRecord]] = {}   # rows since the last flush, by game
+        self._writing: dict[LiveLogWriter, list[StepRecord]] = {}   # a flush under way: what it has still to write
         self._timer: asyncio.TimerHandle | None = None
         self._reopen: dict[LiveLogWriter, asyncio.TimerHandle] = {}   # opens waiting for their next try
         self._finishing: set[LiveLogWriter] = set()
@@ -120,32 +121,33 @@ class RowBatcher:
                         what, detail, self.retry_s)
 
     def add(self, writer: LiveLogWriter, record: StepRecord) -> None:
-        """Add one row of ``writer``'s game (in memory now); it is written to the ``.part`` file within ``interval_s``.
-
-        ``ValueError`` if its player does not play in that game, or the game's log is finished.
-        """
-        writer.stage((record,))
-        self._unwritten[writer] = None
+        """Queue one row of ``writer``'s game: within ``interval_s`` it is formatted, kept in the game's log in
+        memory and written to its ``.part`` file."""
+        self._pending.setdefault(writer, []).append(record)
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.interval_s, self.flush)
 
     def flush(self) -> None:
-        """Write every game's staged rows: ``WRITES_PER_PASS`` games now, the others in the next passes of the loop."""
+        """Log every queued row: about ``ROWS_PER_PASS`` now, the others in the next passes of the loop."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if not self._unwritten:
+        if not self._pending:
             return
         start = not self._writing
-        self._writing.extend(self._unwritten)
-        self._unwritten.clear()
+        for writer, records in self._pending.items():
+            self._writing.setdefault(writer, []).extend(records)    # after its rows a flush under way still has
+        self._pending = {}
         if start:
             self._write_some()
 
     def _write_some(self) -> None:
-        batch, self._writing = self._writing[:WRITES_PER_PASS], self._writing[WRITES_PER_PASS:]
-        for writer in batch:
-            _write(writer)
+        budget = ROWS_PER_PASS
+        while self._writing and budget > 0:
+            writer = next(iter(self._writing))
+            records = self._writing.pop(writer)
+            budget -= len(records)
+            _write(writer, records)
         if self._writing:
             asyncio.get_running_loop().call_soon(self._write_some)
 
@@ -156,8 +158,7 @@ class RowBatcher:
         (an ``OSError``) is raised: the game is not recorded and must be played again. Any other
         failure raises its own error at once.
         """
-        self._unwritten.pop(writer, None)
-        _write(writer)                  # (a flush under way that still lists it finds nothing left to write)
+        _write(writer, self._writing.pop(writer, []) + self._pending.pop(writer, []))
         reopen = self._reopen.pop(writer, None)
         if reopen is not None:
             reopen.cancel()             # the finished log is written from memory: no .part file needed now
@@ -189,10 +190,13 @@ class RowBatcher:
             attempt += 1
 
 
-def _write(writer: LiveLogWriter) -> None:
-    """Write ``writer``'s staged rows; a broken log is said in one line and loses no other game's rows (nor its
-    own: they stay in memory for its finished log)."""
+def _write(writer: LiveLogWriter, records: list[StepRecord]) -> None:
+    """Log ``records`` in ``writer``'s game (formatted in one go, written in one system call); a broken log is
+    said in one line and loses no other game's rows (nor, when only its file failed, its own: they stay in
+    memory for its finished log)."""
     try:
+        if records:
+            writer.stage(records)
         writer.write_staged()
-    except OSError as exc:
-        log.error("writing the live log %s failed: %s (its finished log is written from memory)", writer.part, exc)
+    except (OSError, ValueError) as exc:    # ValueError: its log is closed, or a row names no player of it
+        log.error("writing the live log %s failed: %s", writer.part, exc)

@@ -50,7 +50,7 @@ async def test_rows_of_many_games_are_written_by_the_loop_one_write_per_game_per
 
 
 async def test_a_flush_of_many_games_writes_a_few_of_them_per_pass_of_the_loop(tmp_path, monkeypatch):
-    monkeypatch.setattr(log_batcher, "WRITES_PER_PASS", 4)
+    monkeypatch.setattr(log_batcher, "ROWS_PER_PASS", 4)
     batcher = RowBatcher(None, interval_s=60)
     writers = [LiveLogWriter(tmp_path / f"g{n}.csv", GameHeader(players=PLAYERS)) for n in range(10)]
     for writer in writers:
