@@ -219,8 +219,8 @@ class MatchRunner:
     def _dispatch(self, events: list[RefereeEvent]) -> None:
         """Send turns, write log rows, feed spectators; the game's end settles ``run``.
 
-        The log (``rows.add`` formats the row) and the spectators (``on_step``) hear of a step after
-        the next turn is on the wire: a bot's clock never waits for the server's bookkeeping.
+        The log (``rows.add``) and the spectators (``on_step``) hear of a step after the next turn is
+        on the wire: a bot's clock never waits for the server's bookkeeping.
         """
         judged: list[StepJudged] = []
         for event in events:
