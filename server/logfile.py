@@ -308,8 +308,7 @@ class LiveLogWriter:
                     if not isinstance(exc, OSError):
                         raise
                     return ending
-            # Every row is on disk and in memory: out of file descriptors, the .part file's is the one
-            # the finished log can have (the file stays until the log is in place).
+            # A .part file that is not whole is closed and stays until the log, written from memory, is in place.
             _close_quietly(fd)
             return ending
 
@@ -432,7 +431,9 @@ def _sync_data(endings: Sequence[_Ending]) -> None:
     for ending in endings:
         by_folder.setdefault(ending.writer.path.parent, []).append(ending)
     for folder, group in by_folder.items():
-        for ending, synced in zip(group, sync_files(folder, [e.fd for e in group if e.fd is not None])):
+        fds = [ending.fd for ending in group if ending.fd is not None]
+        assert len(fds) == len(group)       # finish_logs passes only the files it appended to
+        for ending, synced in zip(group, sync_files(folder, fds)):
             ending.synced = synced
     for ending in endings:
         assert ending.fd is not None
