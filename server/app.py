@@ -26,6 +26,7 @@ from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import Standings
 
 from . import __version__
+from .connection import Encoded
 from .connections import Connections
 from .descriptors import connection_capacity, raise_open_file_limit
 from .legacy import LegacyPeer, LegacyPort, LegacySession
@@ -45,7 +46,7 @@ from .sandbox import GameHost, HostedRows, LocalGameHost
 from .sandbox.status import UNSAFE_WARNING
 from .results import Results
 from .tournament import Reporter, TournamentRunner
-from .updates import game_update, standing_rows
+from .updates import game_update_frame, standing_rows
 from .web import WebDesk
 from .wire import LinkSettings, WebSocketLink
 
@@ -426,14 +427,13 @@ class ArenaServer:
     def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
         referee = runner.referee
         over = referee.is_over
-        watchers = self.connections.watchers(runner.game_id) if self.connections.spectators else None
-        update = game_update(runner.game_id, referee.players, judged, over) if watchers else None
         # The pages' memory of the game (a page opened mid-game gets it so far): the step, kept as judged.
         self.web.step(runner.game_id, referee.players, judged, runner.log_path,
                       referee.outcome if over else None)
-        if watchers:
-            # A spectator that is behind gets the newest update of each game, not every step.
-            self.connections.send_later(watchers, update, kind=("game", runner.game_id))
+        watchers = self.connections.watchers(runner.game_id) if self.connections.spectators else None
+        if watchers:                # one that is behind gets the newest update of each game, not every step
+            update = game_update_frame(runner.game_id, referee.players, judged, over)
+            self.connections.send_later(watchers, Encoded(None, update, batchable=True), kind=("game", runner.game_id))
 
     def _game_restarted(self, game: str) -> None:
         """A worker plays ``game`` again from the start: the pages forget its first attempt; a game's page starts over."""

@@ -42,13 +42,16 @@ _BATCH_HEAD, _BATCH_TAIL = b'{"type":"game_updates","updates":[', b"]}"
 class Encoded:
     """A protocol message serialised and encoded once, to be sent to many connections."""
 
+    #: The message (``None`` for a frame written directly, such as ``server.updates.game_update_frame``'s).
     message: Any
     payload: bytes
+    #: A ``game_update``: it may go out inside a ``game_updates`` frame (a spectator that watches with ``batch``).
+    batchable: bool = False
 
     @classmethod
     def of(cls, message: Any) -> Encoded:
         """``message`` with its frame, UTF-8 encoded."""
-        return cls(message, dump(message).encode())
+        return cls(message, dump(message).encode(), isinstance(message, GameUpdate))
 
 
 class Link(Protocol):
@@ -194,7 +197,7 @@ class Peer:
                 framed += 1
             payloads = [encoded.payload for _, encoded in items[:framed]]
             if (self.batch_updates and framed > 1
-                    and all(isinstance(encoded.message, GameUpdate) for _, encoded in items[:framed])):
+                    and all(encoded.batchable for _, encoded in items[:framed])):
                 payloads = [_BATCH_HEAD + b",".join(payloads) + _BATCH_TAIL]     # GameUpdates, built from the frames
             if framed and not self.link.send_texts(payloads):
                 self.closed = True

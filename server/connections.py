@@ -50,12 +50,15 @@ __all__ = [
     "MAX_WAITING",
     "PACED_PASS_BYTES",
     "STANDINGS",
+    "WATCHERS_KEPT",
     "Connection",
     "Connections",
 ]
 
 #: Connections written to per pass of the event loop during a broadcast.
 BROADCAST_CHUNK = 50
+#: Games whose ``watchers`` are kept at most (a ladder plays thousands; they are found again when asked).
+WATCHERS_KEPT = 4096
 #: Least seconds between two writes of game updates: a burst's updates wait this long at most to share a write.
 GATHER_S = 0.002
 #: Updates waiting for one connection above which only the newest of each game is kept (a flood within ``GATHER_S``).
@@ -99,8 +102,10 @@ class Connections:
         self._anonymous: set[Connection] = set()
         #: Connections that said hello (or sent a legacy key): only they hear broadcasts.
         self.greeted: set[Connection] = set()
-        #: Spectator -> the game ids it watches (``"*"``: all).
+        #: Spectator -> the game ids it watches (``"*"``: all); changed only through ``spectate`` and ``watch``.
         self.spectators: dict[Connection, set[str]] = {}
+        #: ``watchers`` by game, kept until the spectators change (asked at every step of every game).
+        self._watchers: dict[str, list[Connection]] = {}
         self._outbox: deque[tuple[Connection, Encoded]] = deque()
         #: Per connection, the latest-state messages not handed to it yet, in order, with their kinds.
         self._latest: dict[Connection, list[tuple[Hashable, Encoded]]] = {}
@@ -145,7 +150,8 @@ class Connections:
         if conn in self._anonymous:
             self._anonymous.discard(conn)
             _decrement(self.anonymous, conn.address)
-        self.spectators.pop(conn, None)
+        if self.spectators.pop(conn, None) is not None:
+            self._watchers.clear()
         self.greeted.discard(conn)
         self._latest.pop(conn, None)
 
@@ -154,9 +160,24 @@ class Connections:
             self._pending.discard(conn)
             _decrement(self.pending, conn.address)
 
+    def spectate(self, conn: Connection) -> None:
+        """``conn`` is a spectator from now on, watching nothing until ``watch``."""
+        self.spectators.setdefault(conn, set())
+
+    def watch(self, conn: Connection, game: str) -> None:
+        """The spectator ``conn`` watches ``game`` too (a game id, or ``"*"`` for all)."""
+        self.spectators[conn].add(game)
+        self._watchers.clear()
+
     def watchers(self, game: str) -> list[Connection]:
-        """The spectators watching ``game``."""
-        return [conn for conn, games in self.spectators.items() if game in games or "*" in games]
+        """The spectators watching ``game``: a list shared until the spectators change, not to be modified."""
+        found = self._watchers.get(game)
+        if found is None:
+            if len(self._watchers) >= WATCHERS_KEPT:
+                self._watchers.clear()
+            found = self._watchers[game] = [conn for conn, games in self.spectators.items()
+                                            if game in games or "*" in games]
+        return found
 
     def watching(self, game: str) -> list[Connection]:
         """The spectators watching ``game`` by its id (a game's page), not every game."""
@@ -165,7 +186,8 @@ class Connections:
     # -- broadcasts -------------------------------------------------------------------------
     def send_later(self, conns: list[Connection], message: Any, *, kind: Hashable | None = None,
                    paced: bool = False, busy: Callable[[], set[Connection]] | None = None) -> int:
-        """Send ``message`` to each connection, serialised once, a chunk per loop pass; the bytes queued.
+        """Send ``message`` (a model, or already an ``Encoded``) to each connection, serialised once, a chunk per
+        loop pass; the bytes queued.
 
         ``kind``: a latest-state message (``Peer.send_latest``): a connection that is behind keeps
         only the newest of that kind; a connection's such messages are written at most every
@@ -176,7 +198,7 @@ class Connections:
         """
         if not conns:
             return 0
-        encoded = Encoded.of(message)
+        encoded = message if isinstance(message, Encoded) else Encoded.of(message)
         if paced:
             self._paced.clear()
             self._paced_busy = busy

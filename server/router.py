@@ -272,7 +272,7 @@ class Router:
             self.say(f"{session.name} joined from {peer.address}{renamed}")
         else:
             peer.role = "spectator"
-            self.connections.spectators[peer] = set()
+            self.connections.spectate(peer)
             self.connections.greeted.add(peer)
             peer.send_now(self.welcome("spectator"))
             if self.web is not None and self.web.standings is not None:
@@ -312,7 +312,7 @@ class Router:
         most = self.limits.watched_games
         if message.game not in watched and len(watched) >= most:
             return "invalid_fields", f"a spectator may watch at most {most} games; watch \"*\" for all of them"
-        watched.add(message.game)
+        self.connections.watch(peer, message.game)
         peer.batch_updates = peer.batch_updates or message.batch
         if self.web is not None:            # the boards so far, so a page draws at once
             for update in self.web.running():

@@ -6,7 +6,7 @@ Pure: the server and the clients move frames; this package parses, validates and
 
 from .base import COORD_MAX, COORD_MIN, Cell, Coord, Message, ProtocolModel, Wall
 from .codec import (
-    MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, parse_client, parse_server, step_judgement,
+    MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, json_string, parse_client, parse_server, step_judgement,
     to_blockbar, to_location, to_step, to_verdict, turn_frame, wall,
 )
 from .errors import ERROR_CODES, ProtocolError
@@ -34,6 +34,6 @@ __all__ = [
     "Replays", "ReplaysRequest",
     "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
     "Submissions", "SubmissionsRequest", "Submit", "Submitted",
-    "cell", "dump", "json_schema", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",
+    "cell", "dump", "json_schema", "json_string", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",
     "to_step", "to_verdict", "turn_frame", "wall",
 ]

@@ -24,7 +24,7 @@ from .messages import (
 
 __all__ = [
     "ERROR_CODES", "MAX_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
-    "turn_frame", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
+    "turn_frame", "json_string", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
     "json_schema",
 ]
 
@@ -129,16 +129,17 @@ def turn_frame(game: str, turn: int, change: ChessboardChange, walls_left: tuple
     if judgement is None:
         verdict = "null"
     else:
-        verdict = (f'{{"status":{int(judgement.status)},"cause":{_json_string(str(judgement.cause))},'
-                   f'"reason":{_json_string(judgement.reason)},"thinking_ms":{judgement.thinking_ms}}}')
-    return (f'{{"type":"turn","game":{_json_string(game)},"turn":{turn},"status":{int(change.status)},'
+        verdict = (f'{{"status":{int(judgement.status)},"cause":{json_string(str(judgement.cause))},'
+                   f'"reason":{json_string(judgement.reason)},"thinking_ms":{judgement.thinking_ms}}}')
+    return (f'{{"type":"turn","game":{json_string(game)},"turn":{turn},"status":{int(change.status)},'
             f'"my_loc":[{x},{y}],"enemy_loc":[{ex},{ey}],"enemy_wall":{enemy_wall},'
             f'"walls_left":[{walls_left[0]},{walls_left[1]}],"time_limit_ms":{limit},"judgement":{verdict}}}')
 
 
 @lru_cache(maxsize=4096)
-def _json_string(text: str) -> str:
-    # As pydantic writes a str: UTF-8 kept as it is, quotes, backslashes and control characters escaped.
+def json_string(text: str) -> str:
+    """``text`` as a JSON string, as pydantic writes a str: UTF-8 kept as it is, quotes, backslashes and control
+    characters escaped (for frames written directly, such as ``turn_frame``)."""
     return json.dumps(text, ensure_ascii=False)
 
 

@@ -84,8 +84,10 @@ async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_gam
     for conn in (probe, player, eye, fan):
         conns.add(conn)
     conns.greeted |= {player, eye, fan}
-    conns.spectators[eye] = {"g1"}
-    conns.spectators[fan] = {"*"}
+    conns.spectate(eye)
+    conns.watch(eye, "g1")
+    conns.spectate(fan)
+    conns.watch(fan, "*")
     assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
     note = ErrorMessage(code="rate_limited", message="slow down")
     conns.send_later(list(conns.greeted), note)              # serialised once: every one gets the same text
@@ -95,6 +97,22 @@ async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_gam
     assert probe.sent == [] and all(c.sent == [dump(note), dump(over)] for c in (player, eye, fan))
     conns.remove(eye)
     assert eye not in conns.spectators and eye not in conns.greeted
+
+
+def test_the_watchers_of_a_game_follow_every_change_of_the_spectators():
+    conns = Connections(Limits())
+    eye, fan, late = Fake("x"), Fake("x"), Fake("x")
+    for conn in (eye, fan, late):
+        conns.add(conn)
+        conns.spectate(conn)
+    conns.watch(fan, "*")
+    assert conns.watchers("g1") == [fan] and conns.watchers("g2") == [fan]
+    conns.watch(eye, "g1")                                   # asked before: found again, not kept stale
+    assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
+    conns.watch(late, "*")
+    assert set(conns.watchers("g2")) == {fan, late}
+    conns.remove(fan)
+    assert set(conns.watchers("g1")) == {eye, late} and conns.watchers("g2") == [late]
 
 
 async def test_the_final_message_to_all_is_written_a_chunk_per_pass_and_to_everyone_before_it_returns():
@@ -191,7 +209,8 @@ async def test_a_game_played_again_from_its_start_loses_its_unsent_updates():
     conns = Connections(Limits())
     eye = Fake("x")
     conns.add(eye)
-    conns.spectators[eye] = {"*"}
+    conns.spectate(eye)
+    conns.watch(eye, "*")
     for game in ("g1", "g2"):                                # queued in this pass, not shared out yet
         conns.send_later([eye], ErrorMessage(code="rate_limited", message=f"{game} old"), kind=("game", game))
     conns.forget(("game", "g1"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from server.updates import game_update, standing_rows
+from server.updates import game_update, game_update_frame, standing_rows
 from shared.gamelog.records import StepRecord
 from shared.protocol import BoardState, GameUpdate, StandingRow, cell, dump, wall
 from shared.quoridor import GameStatus, Position, Step, step_name
@@ -73,3 +73,30 @@ def test_game_updates_are_the_validated_models_on_played_games():
     empty = StepJudged(1, StepRecord("bob", Step(), GameStatus.TIMEOUT, 1000, 3, "late"), Position.initial(), (5, 1000))
     assert dump(game_update("g", ("ann", "bob"), empty, False)) == dump(validated_update("g", ("ann", "bob"), empty,
                                                                                          False))
+
+
+def test_update_frames_are_the_validated_models_frames_on_played_games():
+    rng = random.Random(17)
+    for game in range(20):
+        pos, clocks = Position.initial(), [0, 0]
+        for turn in range(60):
+            seat = turn % 2
+            steps = pos.legal_steps()
+            walls = [s for s in steps if not s.is_move()]
+            step = rng.choice(walls if walls and rng.random() < 0.4 else [s for s in steps if s.is_move()])
+            pos = pos.play(step)
+            thinking = rng.randrange(1, 900)
+            clocks[seat] += thinking
+            status = GameStatus.WIN if pos.is_over() else GameStatus.OK
+            judged = StepJudged(seat, StepRecord(f"p{seat}", step, status, thinking, turn), pos, (clocks[0], clocks[1]))
+            players = ("ann", "bøb \"the\" builder")
+            frame = game_update_frame(f"g{game}", players, judged, pos.is_over())
+            assert frame == dump(validated_update(f"g{game}", players, judged, pos.is_over())).encode(), \
+                f"game {game}, turn {turn}"
+            if pos.is_over():
+                break
+    # A violation: no step, its reason (quotes, a backslash, non-ASCII kept), no thinking time known.
+    late = StepJudged(1, StepRecord("bob", Step(), GameStatus.TIMEOUT, None, 3, 'late "again" \\ ß'),
+                      Position.initial(), (5, 1000))
+    assert game_update_frame("g", ("ann", "bob"), late, True) == dump(
+        validated_update("g", ("ann", "bob"), late, True)).encode()
