@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 from server.updates import game_update, game_update_frame, standing_rows
 from shared.gamelog.records import StepRecord
@@ -51,8 +52,9 @@ def validated_update(game: str, players: tuple[str, str], judged: StepJudged, ov
                       over=over, reason=record.reason, thinking_ms=record.thinking_ms)
 
 
-def test_game_updates_are_the_validated_models_on_played_games():
-    rng = random.Random(16)
+def played_steps(seed: int) -> Iterator[tuple[str, StepJudged, bool]]:
+    """(game id, judged step, whether it ended the game) for every step of 20 random games, walls and all."""
+    rng = random.Random(seed)
     for game in range(20):
         pos, clocks = Position.initial(), [0, 0]
         for turn in range(60):
@@ -64,37 +66,27 @@ def test_game_updates_are_the_validated_models_on_played_games():
             thinking = rng.randrange(1, 900)
             clocks[seat] += thinking
             status = GameStatus.WIN if pos.is_over() else GameStatus.OK
-            judged = StepJudged(seat, StepRecord(f"p{seat}", step, status, thinking, turn), pos, (clocks[0], clocks[1]))
-            players = ("ann", "bob")
-            assert dump(game_update(f"g{game}", players, judged, pos.is_over())) == dump(
-                validated_update(f"g{game}", players, judged, pos.is_over())), f"game {game}, turn {turn}"
+            record = StepRecord(f"p{seat}", step, status, thinking, turn)
+            yield f"g{game}", StepJudged(seat, record, pos, (clocks[0], clocks[1])), pos.is_over()
             if pos.is_over():
                 break
+
+
+def test_game_updates_are_the_validated_models_on_played_games():
+    players = ("ann", "bob")
+    for game, judged, over in played_steps(16):
+        assert dump(game_update(game, players, judged, over)) == dump(
+            validated_update(game, players, judged, over)), f"{game}, turn {judged.record.turn}"
     empty = StepJudged(1, StepRecord("bob", Step(), GameStatus.TIMEOUT, 1000, 3, "late"), Position.initial(), (5, 1000))
     assert dump(game_update("g", ("ann", "bob"), empty, False)) == dump(validated_update("g", ("ann", "bob"), empty,
                                                                                          False))
 
 
 def test_update_frames_are_the_validated_models_frames_on_played_games():
-    rng = random.Random(17)
-    for game in range(20):
-        pos, clocks = Position.initial(), [0, 0]
-        for turn in range(60):
-            seat = turn % 2
-            steps = pos.legal_steps()
-            walls = [s for s in steps if not s.is_move()]
-            step = rng.choice(walls if walls and rng.random() < 0.4 else [s for s in steps if s.is_move()])
-            pos = pos.play(step)
-            thinking = rng.randrange(1, 900)
-            clocks[seat] += thinking
-            status = GameStatus.WIN if pos.is_over() else GameStatus.OK
-            judged = StepJudged(seat, StepRecord(f"p{seat}", step, status, thinking, turn), pos, (clocks[0], clocks[1]))
-            players = ("ann", "bøb \"the\" builder")
-            frame = game_update_frame(f"g{game}", players, judged, pos.is_over())
-            assert frame == dump(validated_update(f"g{game}", players, judged, pos.is_over())).encode(), \
-                f"game {game}, turn {turn}"
-            if pos.is_over():
-                break
+    players = ("ann", "bøb \"the\" builder")
+    for game, judged, over in played_steps(17):
+        assert game_update_frame(game, players, judged, over) == dump(
+            validated_update(game, players, judged, over)).encode(), f"{game}, turn {judged.record.turn}"
     # A violation: no step, its reason (quotes, a backslash, non-ASCII kept), no thinking time known.
     late = StepJudged(1, StepRecord("bob", Step(), GameStatus.TIMEOUT, None, 3, 'late "again" \\ ß'),
                       Position.initial(), (5, 1000))
