@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from shared.protocol import BoardState, GameUpdate, StandingRow, Wall, cell, json_string, wall
+from shared.protocol import BoardState, GameUpdate, StandingRow, Wall, cell, json_string, wall, wall_json
 from shared.quoridor import Position, Step, step_name
 from shared.referee import StepJudged
 from shared.tournament import Standings
@@ -50,7 +50,7 @@ def game_update_frame(game: str, players: tuple[str, str], judged: StepJudged, o
         x, y = step.new_loc
         move, placed = f"[{x},{y}]", "null"
     else:
-        move, placed = "null", _wall_json(wall(step.new_wall))
+        move, placed = "null", wall_json(step.new_wall)
     (x0, y0), (x1, y1) = pos.pawn(0), pos.pawn(1)
     left0, left1 = pos.walls_left
     clock0, clock1 = judged.clocks_ms
@@ -101,15 +101,8 @@ def _walls_json(pos: Position) -> str:
     if text is None:
         if len(_WALLS_JSON) >= _WALLS_KEPT:
             _WALLS_JSON.clear()
-        text = _WALLS_JSON[key] = "[" + ",".join(map(_wall_json, _walls(pos))) + "]"
+        text = _WALLS_JSON[key] = "[" + ",".join(wall_json(bar) for bar in pos.walls if not bar.is_none()) + "]"
     return text
-
-
-def _wall_json(placed: Wall | None) -> str:
-    if placed is None:
-        return "null"
-    (sx, sy), (tx, ty) = placed
-    return f"[[{sx},{sy}],[{tx},{ty}]]"
 
 
 def _notation(step: Step) -> str:

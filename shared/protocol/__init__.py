@@ -7,7 +7,7 @@ Pure: the server and the clients move frames; this package parses, validates and
 from .base import COORD_MAX, COORD_MIN, Cell, Coord, Message, ProtocolModel, Wall
 from .codec import (
     MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, json_string, parse_client, parse_server, step_judgement,
-    to_blockbar, to_location, to_step, to_verdict, turn_frame, wall,
+    to_blockbar, to_location, to_step, to_verdict, turn_frame, wall, wall_json,
 )
 from .errors import ERROR_CODES, ProtocolError
 from .messages import (
@@ -35,5 +35,5 @@ __all__ = [
     "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
     "Submissions", "SubmissionsRequest", "Submit", "Submitted",
     "cell", "dump", "json_schema", "json_string", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",
-    "to_step", "to_verdict", "turn_frame", "wall",
+    "to_step", "to_verdict", "turn_frame", "wall", "wall_json",
 ]

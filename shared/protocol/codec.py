@@ -24,7 +24,7 @@ from .messages import (
 
 __all__ = [
     "ERROR_CODES", "MAX_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
-    "turn_frame", "json_string", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
+    "turn_frame", "json_string", "wall_json", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
     "json_schema",
 ]
 
@@ -119,12 +119,7 @@ def turn_frame(game: str, turn: int, change: ChessboardChange, walls_left: tuple
     """
     x, y = change.my_loc
     ex, ey = change.enemy_loc
-    bar = change.new_enemy_wall
-    if bar.is_none():
-        enemy_wall = "null"
-    else:
-        (sx, sy), (tx, ty) = bar
-        enemy_wall = f"[[{sx},{sy}],[{tx},{ty}]]"
+    enemy_wall = wall_json(change.new_enemy_wall)
     limit = "null" if time_limit_ms is None else time_limit_ms
     if judgement is None:
         verdict = "null"
@@ -134,6 +129,14 @@ def turn_frame(game: str, turn: int, change: ChessboardChange, walls_left: tuple
     return (f'{{"type":"turn","game":{json_string(game)},"turn":{turn},"status":{int(change.status)},'
             f'"my_loc":[{x},{y}],"enemy_loc":[{ex},{ey}],"enemy_wall":{enemy_wall},'
             f'"walls_left":[{walls_left[0]},{walls_left[1]}],"time_limit_ms":{limit},"judgement":{verdict}}}')
+
+
+def wall_json(bar: BlockBar) -> str:
+    """``bar`` as JSON, as pydantic writes a ``Wall`` (``null`` for the empty wall), for frames written directly."""
+    if bar.is_none():
+        return "null"
+    (sx, sy), (tx, ty) = bar
+    return f"[[{sx},{sy}],[{tx},{ty}]]"
 
 
 @lru_cache(maxsize=4096)
