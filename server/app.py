@@ -430,10 +430,9 @@ class ArenaServer:
         # The pages' memory of the game (a page opened mid-game gets it so far): the step, kept as judged.
         self.web.step(runner.game_id, referee.players, judged, runner.log_path,
                       referee.outcome if over else None)
-        watchers = self.connections.watchers(runner.game_id) if self.connections.spectators else None
-        if watchers:                # one that is behind gets the newest update of each game, not every step
+        if self.connections.spectators and self.connections.watched(runner.game_id):
             update = game_update_frame(runner.game_id, referee.players, judged, over)
-            self.connections.send_later(watchers, Encoded(None, update, batchable=True), kind=("game", runner.game_id))
+            self.connections.publish(runner.game_id, Encoded(None, update, batchable=True))
 
     def _game_restarted(self, game: str) -> None:
         """A worker plays ``game`` again from the start: the pages forget its first attempt; a game's page starts over."""

@@ -18,13 +18,14 @@ import logging
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 from shared.protocol import ErrorMessage, GameUpdate, dump
 
 from .settings import Limits
 
-__all__ = ["Peer", "Encoded", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "FRAME_OVERHEAD"]
+__all__ = ["Peer", "Encoded", "Gathered", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "FRAME_OVERHEAD"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -52,6 +53,28 @@ class Encoded:
     def of(cls, message: Any) -> Encoded:
         """``message`` with its frame, UTF-8 encoded."""
         return cls(message, dump(message).encode(), isinstance(message, GameUpdate))
+
+
+class Gathered:
+    """Latest-state messages to write together, in order: what they weigh, and their ``game_updates`` frame
+    built once, since many connections are often sent the same (``server.connections``' feed)."""
+
+    def __init__(self, items: list[tuple[Hashable, Encoded]]) -> None:
+        self.items = items
+        #: Bytes the items take as frames of their own.
+        self.size = sum(len(encoded.payload) for _, encoded in items) + FRAME_OVERHEAD * len(items)
+
+    @cached_property
+    def batch(self) -> bytes | None:
+        """All the items as one ``game_updates`` frame (built once), or None when one is not a ``game_update``."""
+        return _batch_of(self.items)
+
+
+def _batch_of(items: list[tuple[Hashable, Encoded]]) -> bytes | None:
+    """``items`` as one ``game_updates`` frame, built from their frames; None when one is not a ``game_update``."""
+    if not all(encoded.batchable for _, encoded in items):
+        return None
+    return _BATCH_HEAD + b",".join([encoded.payload for _, encoded in items]) + _BATCH_TAIL
 
 
 class Link(Protocol):
@@ -181,24 +204,27 @@ class Peer:
             return True
         return self.send_now(message)
 
-    def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None:
+    def send_latest_many(self, gathered: Gathered) -> None:
         """Send several latest-state messages in order: as many as fit under the link's high-water mark as one
         write (one ``game_updates`` frame for a ``batch_updates`` spectator), the rest one by one through
         ``send_latest`` (so a client that falls behind keeps only the newest)."""
         if self.closed or self.link.gone:
             return
-        framed = 0
+        items, framed = gathered.items, 0
         if len(items) > 1 and not self.debug and not self.link.paused:
             room = self.link.high_water - self.link.buffered
-            for _, encoded in items:
-                room -= len(encoded.payload) + FRAME_OVERHEAD
-                if room < 0:
-                    break
-                framed += 1
-            payloads = [encoded.payload for _, encoded in items[:framed]]
-            if (self.batch_updates and framed > 1
-                    and all(encoded.batchable for _, encoded in items[:framed])):
-                payloads = [_BATCH_HEAD + b",".join(payloads) + _BATCH_TAIL]     # GameUpdates, built from the frames
+            if gathered.size <= room:
+                framed = len(items)
+            else:
+                for _, encoded in items:
+                    room -= len(encoded.payload) + FRAME_OVERHEAD
+                    if room < 0:
+                        break
+                    framed += 1
+            batch = None
+            if self.batch_updates and framed > 1:
+                batch = gathered.batch if framed == len(items) else _batch_of(items[:framed])
+            payloads = [batch] if batch is not None else [encoded.payload for _, encoded in items[:framed]]
             if framed and not self.link.send_texts(payloads):
                 self.closed = True
                 return

@@ -29,7 +29,7 @@ from shared.quoridor.types import ChessboardChange
 from shared.referee import TurnRequest
 
 from .arrivals import ARRIVALS
-from .connection import Encoded
+from .connection import Encoded, Gathered
 from .lobby import AdmissionError, Lobby
 from .players import PlayerSession
 
@@ -74,7 +74,7 @@ class LegacyPeer:
         """Standings and game updates mean nothing to a legacy client: ignored."""
         return not self.closed
 
-    def send_latest_many(self, items: list[tuple[Hashable, Encoded]]) -> None:
+    def send_latest_many(self, gathered: Gathered) -> None:
         """Game updates mean nothing to a legacy client: ignored."""
 
     def forget_latest(self, kind: Hashable) -> None:

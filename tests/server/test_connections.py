@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
-from server.connection import Encoded
-from server.connections import BROADCAST_CHUNK, PACED_PASS_BYTES, Connections
+import pytest
+
+from server.connection import Encoded, Gathered
+from server.connections import BROADCAST_CHUNK, GATHER_S, PACED_PASS_BYTES, QUIET_S, Connections
 from server.settings import Limits
 from shared.protocol import ErrorMessage, dump
 
@@ -17,6 +20,8 @@ class Fake:
         self.sent: list[object] = []
         self.latest: list[tuple[object, object]] = []
         self.forgotten: list[object] = []
+        self.writes = 0
+        self.on_write: Callable[[], None] | None = None     # called at its first write of updates
 
     def send_now(self, message: object) -> bool:
         self.sent.append(message.payload.decode() if isinstance(message, Encoded) else message)
@@ -26,8 +31,12 @@ class Fake:
         self.latest.append((kind, message.payload.decode()))
         return self.send_now(message)
 
-    def send_latest_many(self, items: list[tuple[object, Encoded]]) -> None:
-        for kind, message in items:
+    def send_latest_many(self, gathered: Gathered) -> None:
+        self.writes += 1
+        if self.on_write is not None:
+            self.on_write, on_write = None, self.on_write
+            on_write()
+        for kind, message in gathered.items:
             self.send_latest(kind, message)
 
     def forget_latest(self, kind: object) -> None:
@@ -88,7 +97,8 @@ async def test_only_greeted_connections_hear_broadcasts_and_spectators_their_gam
     conns.watch(eye, "g1")
     conns.spectate(fan)
     conns.watch(fan, "*")
-    assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
+    assert conns.watched("g1") and conns.watched("g2")
+    assert conns.watchers("g1") == [eye] and conns.watchers("g2") == []     # fan reads the feed of every game
     note = ErrorMessage(code="rate_limited", message="slow down")
     conns.send_later(list(conns.greeted), note)              # serialised once: every one gets the same text
     await asyncio.sleep(0.01)
@@ -105,14 +115,15 @@ def test_the_watchers_of_a_game_follow_every_change_of_the_spectators():
     for conn in (eye, fan, late):
         conns.add(conn)
         conns.spectate(conn)
-    conns.watch(fan, "*")
-    assert conns.watchers("g1") == [fan] and conns.watchers("g2") == [fan]
+    assert conns.watchers("g1") == [] and not conns.watched("g1")
     conns.watch(eye, "g1")                                   # asked before: found again, not kept stale
-    assert set(conns.watchers("g1")) == {eye, fan} and conns.watchers("g2") == [fan]
-    conns.watch(late, "*")
-    assert set(conns.watchers("g2")) == {fan, late}
-    conns.remove(fan)
-    assert set(conns.watchers("g1")) == {eye, late} and conns.watchers("g2") == [late]
+    assert conns.watchers("g1") == [eye] and conns.watched("g1") and not conns.watched("g2")
+    conns.watch(late, "g2")
+    assert conns.watchers("g2") == [late]
+    conns.watch(late, "*")                                   # from now on it reads the feed of every game
+    assert conns.watchers("g2") == [] and conns.watched("g2")
+    conns.remove(late)
+    assert conns.watchers("g1") == [eye] and not conns.watched("g2")
 
 
 async def test_the_final_message_to_all_is_written_a_chunk_per_pass_and_to_everyone_before_it_returns():
@@ -179,42 +190,104 @@ async def test_a_paced_broadcast_passes_over_connections_busy_when_their_turn_co
     assert len(idle.sent) == 1 and playing.sent == []
 
 
-async def test_a_spectators_updates_go_as_latest_state_of_their_game():
-    conns = Connections(Limits())
-    eye = Fake("x")
-    conns.add(eye)
-    conns.send_later([eye], ErrorMessage(code="rate_limited", message="update"), kind=("game", "g1"))
-    for _ in range(3):
+def _spectators(conns: Connections, count: int, game: str) -> list[Fake]:
+    eyes = [Fake("x") for _ in range(count)]
+    for eye in eyes:
+        conns.add(eye)
+        conns.spectate(eye)
+        conns.watch(eye, game)
+    return eyes
+
+
+def _update(text: str) -> Encoded:
+    return Encoded.of(ErrorMessage(code="rate_limited", message=text))
+
+
+async def _written() -> None:
+    """Wait out the lull the updates wait for (``QUIET_S``, or ``GATHER_S`` after a drain) and a drain's passes."""
+    await asyncio.sleep(2 * max(QUIET_S, GATHER_S))
+    for _ in range(5):
         await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize("watching", ["g1", "*"])
+async def test_a_spectators_updates_go_as_latest_state_of_their_game(watching):
+    conns = Connections(Limits())
+    (eye,) = _spectators(conns, 1, watching)
+    conns.publish("g1", _update("update"))
+    await _written()
     assert [kind for kind, _ in eye.latest] == [("game", "g1")]
 
 
-async def test_the_backlog_of_latest_state_messages_is_one_per_connection_and_kind():
+@pytest.mark.parametrize("watching", ["g1", "*"])
+async def test_the_backlog_of_latest_state_messages_is_one_per_connection_and_kind(watching):
     conns = Connections(Limits())
-    eyes = [Fake("x") for _ in range(3)]
+    eyes = _spectators(conns, 3, watching)
     for eye in eyes:
-        conns.add(eye)
+        conns.watch(eye, "g2")
     for step in range(1000):                                 # many steps before a single pass of the loop
-        conns.send_later(eyes, ErrorMessage(code="rate_limited", message=f"g1 step {step}"), kind=("game", "g1"))
-        conns.send_later(eyes, ErrorMessage(code="rate_limited", message=f"g2 step {step}"), kind=("game", "g2"))
-    for _ in range(5):
-        await asyncio.sleep(0)
+        conns.publish("g1", _update(f"g1 step {step}"))
+        conns.publish("g2", _update(f"g2 step {step}"))
+    await _written()
     for eye in eyes:                                         # only the newest of each game was handed over
         assert [message for _, message in eye.latest] == [
             dump(ErrorMessage(code="rate_limited", message="g1 step 999")),
             dump(ErrorMessage(code="rate_limited", message="g2 step 999"))]
 
 
-async def test_a_game_played_again_from_its_start_loses_its_unsent_updates():
+async def test_every_spectator_of_every_game_gets_every_update_once_in_order_across_drains():
     conns = Connections(Limits())
-    eye = Fake("x")
-    conns.add(eye)
-    conns.spectate(eye)
-    conns.watch(eye, "*")
+    eyes = _spectators(conns, BROADCAST_CHUNK * 2 + 7, "*")     # a drain takes three passes of the loop
+    conns.watch(eyes[0], "g1")                               # by its id as well: still once
+    texts = ["g1 0", "g2 1", "g3 2", "g2 mid"]
+    eyes[30].on_write = lambda: conns.remove(eyes[-1])        # one leaves in the middle: the others do not notice
+    eyes[60].on_write = lambda: conns.publish("g2", _update("g2 mid"))   # a step in the middle of a drain
+    for text in texts[:3]:
+        conns.publish(text.split()[0], _update(text))
+    for _ in range(100):
+        await _written()
+        if all(len(eye.latest) == len(texts) for eye in eyes[:-1]):
+            break
+    for eye in eyes[:-1]:
+        assert [message for _, message in eye.latest] == [dump(ErrorMessage(code="rate_limited", message=text))
+                                                          for text in texts]
+    assert eyes[0].writes == 2 and eyes[-2].writes == 1     # the later ones had the step in their first write
+
+
+async def test_the_feed_keeps_only_what_a_spectator_has_not_been_written():
+    conns = Connections(Limits())
+    eyes = _spectators(conns, 3, "*")
+    for n in range(10):
+        conns.publish("g1", _update(f"g1 {n}"))
+    assert conns.feed_held == 10
+    await _written()
+    assert conns.feed_held == 0 and all(len(eye.latest) == 10 for eye in eyes)
+    conns.publish("g1", _update("g1 10"))
+    for eye in eyes:
+        conns.remove(eye)
+    assert conns.feed_held == 0                              # nobody left to write it to
+
+
+async def test_a_spectator_that_watches_every_game_gets_the_updates_from_then_on():
+    conns = Connections(Limits())
+    (early,) = _spectators(conns, 1, "*")
+    conns.publish("g1", _update("before"))
+    late = _spectators(conns, 1, "*")[0]                     # in the same pass: it joins after that update
+    conns.publish("g1", _update("after"))
+    await _written()
+    assert [message for _, message in early.latest] == [
+        dump(ErrorMessage(code="rate_limited", message=text)) for text in ("before", "after")]
+    assert [message for _, message in late.latest] == [dump(ErrorMessage(code="rate_limited", message="after"))]
+
+
+@pytest.mark.parametrize("watching", ["g1", "*"])
+async def test_a_game_played_again_from_its_start_loses_its_unsent_updates(watching):
+    conns = Connections(Limits())
+    (eye,) = _spectators(conns, 1, watching)
+    conns.watch(eye, "g2")
     for game in ("g1", "g2"):                                # queued in this pass, not shared out yet
-        conns.send_later([eye], ErrorMessage(code="rate_limited", message=f"{game} old"), kind=("game", game))
+        conns.publish(game, _update(f"{game} old"))
     conns.forget(("game", "g1"))
-    for _ in range(5):
-        await asyncio.sleep(0)
+    await _written()
     assert [kind for kind, _ in eye.latest] == [("game", "g2")]
     assert eye.forgotten == [("game", "g1")]             # and what the connection itself kept for a slow read

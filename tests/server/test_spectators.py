@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from websockets.client import ClientProtocol
 from websockets.frames import Frame
 from websockets.uri import parse_uri
 
-from server.connection import Peer
-from server.connections import GATHER_S, Connections
+from server.connection import Encoded, Peer
+from server.connections import GATHER_S, HOLD_S, QUIET_S, Connections
 from server.settings import Limits
 from server.updates import standing_rows
 from server.wire import LinkSettings, WebSocketLink
@@ -198,27 +199,51 @@ def _update(game: str, n: int) -> ErrorMessage:
     return ErrorMessage(code="rate_limited", message=f"{game} step {n}")
 
 
-async def test_a_spectators_updates_of_one_burst_go_out_in_one_write_in_order():
-    link, transport, client = _spectator_link()
+def _watching(link: WebSocketLink, watching: str) -> Connections:
+    """Connections where the link's peer watches every game (``"*"``: it reads the feed) or, by their ids
+    (``"ids"``), the games g0 to g3."""
     conns = Connections(Limits())
     conns.add(link.peer)
-    for game in ("g1", "g2", "g3"):                         # judged together (the games of a round step together)
-        conns.send_later([link.peer], _update(game, 1), kind=("game", game))
+    conns.spectate(link.peer)
+    for game in ["*"] if watching == "*" else ["g0", "g1", "g2", "g3"]:
+        conns.watch(link.peer, game)
+    return conns
+
+
+def _publish(conns: Connections, game: str, message) -> None:
+    conns.publish(game, Encoded.of(message))
+
+
+WATCHING = pytest.mark.parametrize("watching", ["ids", "*"])
+
+
+async def _written() -> None:
+    """Wait out the lull the updates wait for (``QUIET_S``, or ``GATHER_S`` after a drain) and a drain's passes."""
+    await asyncio.sleep(2 * max(QUIET_S, GATHER_S))
     for _ in range(5):
         await asyncio.sleep(0)
+
+
+@WATCHING
+async def test_a_spectators_updates_of_one_burst_go_out_in_one_write_in_order(watching):
+    link, transport, client = _spectator_link()
+    conns = _watching(link, watching)
+    for game in ("g1", "g2", "g3"):                         # judged together (the games of a round step together)
+        _publish(conns, game, _update(game, 1))
+    await _written()
     assert len(transport.writes) == 1
     assert _texts(client, transport.writes[0]) == [dump(_update(game, 1)) for game in ("g1", "g2", "g3")]
     link.connection_lost(None)
 
 
-async def test_a_spectator_that_is_behind_keeps_only_the_newest_update_of_each_game():
+@WATCHING
+async def test_a_spectator_that_is_behind_keeps_only_the_newest_update_of_each_game(watching):
     link, transport, client = _spectator_link()
-    conns = Connections(Limits())
-    conns.add(link.peer)
+    conns = _watching(link, watching)
     link.pause_writing()                                     # the client stopped reading
     for n in range(5):
         for game in ("g1", "g2"):
-            conns.send_later([link.peer], _update(game, n), kind=("game", game))
+            _publish(conns, game, _update(game, n))
         await asyncio.sleep(GATHER_S * 2)
     assert transport.writes == [] and link.peer.behind == 2
     link.resume_writing()                                    # it reads again: the newest of each game
@@ -226,30 +251,44 @@ async def test_a_spectator_that_is_behind_keeps_only_the_newest_update_of_each_g
     link.connection_lost(None)
 
 
-async def test_a_burst_never_takes_a_spectator_past_its_high_water_mark_in_one_write():
+@WATCHING
+async def test_a_burst_never_takes_a_spectator_past_its_high_water_mark_in_one_write(watching):
     link, transport, client = _spectator_link(high_water=1024)
-    conns = Connections(Limits())
-    conns.add(link.peer)
+    conns = _watching(link, watching)
     big = [ErrorMessage(code="rate_limited", message=f"{n}" + "x" * 600) for n in range(3)]
     for n, message in enumerate(big):
-        conns.send_later([link.peer], message, kind=("game", f"g{n}"))
-    for _ in range(5):
-        await asyncio.sleep(0)
+        _publish(conns, f"g{n}", message)
+    await _written()
     assert all(len(data) <= 1024 for data in transport.writes) and len(transport.writes) == 3
     assert _texts(client, b"".join(transport.writes)) == [dump(message) for message in big]   # still in order
     link.connection_lost(None)
 
 
-async def test_a_spectator_that_keeps_up_gets_every_step_of_a_fast_game():
+@WATCHING
+async def test_a_spectator_that_keeps_up_gets_every_step_of_a_fast_game(watching):
     link, transport, client = _spectator_link()
-    conns = Connections(Limits())
-    conns.add(link.peer)
-    for n in range(10):                                      # a step per pass of the loop, well within GATHER_S
-        conns.send_later([link.peer], _update("g1", n), kind=("game", "g1"))
+    conns = _watching(link, watching)
+    for n in range(10):                                      # a step per pass of the loop, well within QUIET_S
+        _publish(conns, "g1", _update("g1", n))
         await asyncio.sleep(0)
-    await asyncio.sleep(GATHER_S * 3)
+    await _written()
     assert _texts(client, b"".join(transport.writes)) == [dump(_update("g1", n)) for n in range(10)]
     assert len(transport.writes) < 10                        # and they shared writes
+    link.connection_lost(None)
+
+
+@WATCHING
+async def test_steps_that_keep_coming_are_written_in_parts_not_held_until_they_stop(watching):
+    link, transport, client = _spectator_link()
+    conns = _watching(link, watching)
+    written_while_coming = 0
+    for n in range(int(8 * HOLD_S / (QUIET_S / 4))):        # a step every quarter of QUIET_S: never a lull
+        _publish(conns, "g1", _update("g1", n))
+        await asyncio.sleep(QUIET_S / 4)
+        written_while_coming = len(transport.writes)
+    await _written()
+    assert written_while_coming >= 2                         # each waited at most HOLD_S, not for the end
+    assert _texts(client, b"".join(transport.writes)) == [dump(_update("g1", k)) for k in range(n + 1)]
     link.connection_lost(None)
 
 
@@ -259,16 +298,15 @@ def _game_update(game: str, turn: int) -> GameUpdate:
                       board=BoardState(pawns=((5, 2), (5, 9)), walls=[], walls_left=(10, 10)))
 
 
-async def test_a_spectator_that_watches_with_batch_gets_a_bursts_updates_as_one_game_updates_frame():
+@WATCHING
+async def test_a_spectator_that_watches_with_batch_gets_a_bursts_updates_as_one_game_updates_frame(watching):
     link, transport, client = _spectator_link()
     link.peer.batch_updates = True                           # it watched with "batch": true
-    conns = Connections(Limits())
-    conns.add(link.peer)
+    conns = _watching(link, watching)
     updates = [_game_update(game, 3) for game in ("g1", "g2", "g3")]
     for update in updates:
-        conns.send_later([link.peer], update, kind=("game", update.game))
-    for _ in range(5):
-        await asyncio.sleep(0)
+        _publish(conns, update.game, update)
+    await _written()
     (frame,) = _texts(client, b"".join(transport.writes))
     batch = parse_server(frame)
     assert isinstance(batch, GameUpdates) and batch.updates == updates    # the same updates, in order
