@@ -109,7 +109,8 @@ async def test_a_spectator_behind_gets_the_newest_update_of_each_game(make_serve
     assert peer.behind == 1                             # one game: only its newest update is kept
     peer.link.resume_writing()
     first = await eye.next("game_update")
-    assert first["turn"] >= played - 1 >= 5             # the newest, not the first of the ones missed
+    # The newest it was handed, not the first of the ones missed (the last step's may still wait for the lull).
+    assert first["turn"] >= played - 2 >= 4
     await bounded(tournament, 30)
     await bounded(asyncio.gather(*tasks))
 
