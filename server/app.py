@@ -430,7 +430,7 @@ class ArenaServer:
         # The pages' memory of the game (a page opened mid-game gets it so far): the step, kept as judged.
         self.web.step(runner.game_id, referee.players, judged, runner.log_path,
                       referee.outcome if over else None)
-        if self.connections.spectators and self.connections.watched(runner.game_id):
+        if self.connections.watched(runner.game_id):
             update = game_update_frame(runner.game_id, referee.players, judged, over)
             self.connections.publish(runner.game_id, Encoded(None, update, batchable=True))
 

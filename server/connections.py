@@ -215,8 +215,8 @@ class Connections:
         return len(self._feed)
 
     def watched(self, game: str) -> bool:
-        """Whether anyone would be sent an update of ``game`` (``publish``)."""
-        return bool(self._fed) or bool(self.watchers(game))
+        """Whether anyone would be sent an update of ``game`` (``publish``); asked at every step of every game."""
+        return bool(self.spectators) and (bool(self._fed) or bool(self.watchers(game)))
 
     def watching(self, game: str) -> list[Connection]:
         """The spectators watching ``game`` by its id (a game's page), not every game."""
@@ -250,8 +250,8 @@ class Connections:
         """Send a step's ``update`` of ``game`` to those who watch it, as a latest-state message of kind
         ``("game", game)`` (``Peer.send_latest``: one that is behind keeps only the newest of each game),
         written with the others of its burst once they stop coming (see the module docstring)."""
-        kind = ("game", game)
-        self._published_at = now = asyncio.get_running_loop().time()
+        kind, loop = ("game", game), asyncio.get_running_loop()
+        self._published_at = now = loop.time()
         if self._held_since is None:
             self._held_since = now
         if self._fed:
@@ -261,7 +261,7 @@ class Connections:
             self._broadcasts[kind] = (conns, update)
         if not self._sharing:
             self._sharing = True
-            asyncio.get_running_loop().call_soon(self._share_out)
+            loop.call_soon(self._share_out)
 
     def forget(self, kind: Hashable) -> None:
         """Drop every latest-state message of ``kind`` not written yet (a game that starts again from the beginning)."""
