@@ -44,7 +44,7 @@ from .bots import BOTS
 from .commands import installed_command
 from .connecting import ServerUnavailable, check_server_url
 from .loader import BotCrashed, BotLoadError, bot_label, load_bot, resolve_spec
-from .logfiles import DEFAULT_LOG_DIR
+from .logfiles import DEFAULT_LOG_DIR, new_run_folder
 from .notices import Notice, Tone
 from .render import notice_printer
 from .runner import BotRunner, RunSummary
@@ -152,15 +152,11 @@ def config_from_args(args: argparse.Namespace) -> ClientConfig:
 
 
 def run_log_dir(config: ClientConfig, now: datetime | None = None) -> Path:
-    """Where this run's logs go: ``log_dir`` when one was given, else a new folder of the run's own under it."""
+    """Where this run's logs go: ``log_dir`` when one was given, else a new folder of the run's own under it
+    (made now, ``new_run_folder``: two clients started in the same second never share one)."""
     if config.log_dir != DEFAULT_LOG_DIR:
         return config.log_dir
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    folder, number = config.log_dir / stamp, 1
-    while folder.exists():
-        number += 1
-        folder = config.log_dir / f"{stamp}-{number}"
-    return folder
+    return new_run_folder(config.log_dir, "", now)
 
 
 def _run(command: str, console: Console) -> None:
@@ -218,7 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     console = Console(stderr=True)
     say = notice_printer(console)
-    log_dir = run_log_dir(config) if config.save_log or config.replay else None
+    try:
+        log_dir = run_log_dir(config) if config.save_log or config.replay else None
+    except OSError as exc:
+        parser.exit(1, f"{parser.prog}: cannot make a folder for the logs under {config.log_dir}: "
+                       f"{exc.strerror or exc}\n")
     where = "-p/--server" if args.config is None or args.server or args.host or args.port else \
         f"-p/--server or network in {args.config}"
     runner = BotRunner(player, config.server, config.key, name=config.name, say=say, wait_s=config.wait_s,

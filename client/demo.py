@@ -15,12 +15,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from .bots import BOTS
 from .commands import installed_command
+from .logfiles import new_run_folder
 
 __all__ = ["main", "free_port", "game_logs"]
 
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games_per_pairing < 1:
         parser.error("--games-per-pairing must be at least 1")
     port = free_port()
-    name = datetime.now().strftime("demo-%Y%m%d-%H%M%S")
+    name = new_run_folder(args.data_dir, "demo-").name      # this run's own: two demos never share a folder
     folder = args.data_dir / name
     # Something on screen at once: the server's dashboard takes a second or more to come up (a Python
     # start-up and its imports), longer on a busy machine.
@@ -104,7 +104,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                                "--view", args.view, "--seed", "2026"])
     clients = []
     client_log = args.data_dir / f"{name}-clients.log"
-    args.data_dir.mkdir(parents=True, exist_ok=True)
     with open(client_log, "w", encoding="utf-8") as log:
         try:
             for bot in bots:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from shared.gamelog import GameLog, format_log
 
-__all__ = ["DEFAULT_LOG_DIR", "log_path", "write_log_atomic"]
+__all__ = ["DEFAULT_LOG_DIR", "log_path", "new_run_folder", "write_log_atomic"]
 
 #: Where the client writes its logs unless told otherwise.
 DEFAULT_LOG_DIR = Path("replays") / "client"
@@ -43,6 +43,22 @@ def log_path(folder: Path, log: GameLog, taken: Collection[Path] = ()) -> Path:
         number += 1
         path = folder / f"{name}-{number}.csv"
     return path
+
+
+def new_run_folder(parent: Path, prefix: str, now: datetime | None = None) -> Path:
+    """A new, empty folder of one run's own under ``parent``: ``<prefix><date>-<time>``, or ``…-2``, ``…-3`` when
+    another run started in the same second took the name (each name is tried with one ``mkdir`` that fails if it
+    exists, so two runs never share a folder, however close together they start)."""
+    parent.mkdir(parents=True, exist_ok=True)
+    stamp = prefix + (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    folder, number = parent / stamp, 1
+    while True:
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:      # taken (by a run, or a file of that name): the next number
+            number += 1
+            folder = parent / f"{stamp}-{number}"
 
 
 def write_log_atomic(path: Path, log: GameLog) -> None:

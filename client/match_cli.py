@@ -29,7 +29,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from shared.tournament.sprt import Sprt, SprtModel, SprtVerdict
 
 from .commands import installed_command
 from .loader import BotCrashed, BotLoadError, load_bot
+from .logfiles import new_run_folder
 from .match import MatchTally, PlayedGame, ProblemTeller, game_log_name, run_games, wilson_interval, write_game_log
 from .match_plan import Lineup, gauntlet_pairings, round_robin_pairings, schedule
 from .match_results import RunResults, SprtState
@@ -59,6 +60,8 @@ __all__ = ["main", "build_parser", "results_table", "standings_table", "matrix_t
 
 #: Resamples of the rating intervals.
 BOOTSTRAP_SAMPLES = 500
+#: Where each run's own log folder is made when ``--log-dir`` does not say.
+RUNS_DIR = Path("replays")
 #: Most games of an SPRT when ``-g`` does not say.
 SPRT_GAMES = 1000
 
@@ -383,8 +386,12 @@ def _announce(plan: RunPlan, console: Console) -> None:
                            "and the intervals say nothing)", "dim"))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run local games; the exit code as the module doc says (0 when no bot's code failed)."""
+def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = datetime.now) -> int:
+    """Run local games; the exit code as the module doc says (0 when no bot's code failed).
+
+    Without ``--log-dir`` the logs go to a new folder of the run's own, named by ``now()``
+    (``replays/local-<date>-<time>``, numbered when a run started in the same second has it).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.time_limit < 0 or args.step_cap < 1:
@@ -392,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = RefereeSettings(find_ruleset(args.ruleset), args.time_limit or None, 3, args.step_cap)
     log_dir = args.log_dir
     if log_dir is None:
-        log_dir = Path("replays") / datetime.now().strftime("local-%Y%m%d-%H%M%S")
+        log_dir = RUNS_DIR / now().strftime("local-%Y%m%d-%H%M%S")       # what an early error names
     elif str(log_dir) == "none":
         log_dir = None
     console = Console()
@@ -400,7 +407,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan = _plan(parser, args, settings, log_dir)
         for spec in plan.lineup.specs:     # fail early, with the reason, before any game is played
             load_bot(spec, "check")
-        if log_dir is not None:
+        if args.log_dir is None:           # made only now: a run refused above leaves no empty folder
+            log_dir = new_run_folder(RUNS_DIR, "local-", now())
+            plan = replace(plan, log_dir=log_dir)
+        elif log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True)
         if len(plan.lineup.labels) > 2 or plan.opening_plies or plan.workers > 1 or plan.sprt:
             _announce(plan, console)

@@ -15,7 +15,6 @@ import math
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from .ladder import LadderLobby, LadderRunner
 from .ladder_seats import HostedResidents
 from .ladder_store import LadderStore
 from .lobby import Lobby
+from .logfile import new_run_folder
 from .match import MatchRunner
 from .puzzle_desk import PuzzleDesk
 from .router import Router
@@ -244,7 +244,7 @@ class ArenaServer:
         self.submissions.on_accepted = None
         if self.tournament_id is None:
             s = self.settings
-            name = s.tournament_name or datetime.now(UTC).strftime("tournament-%Y%m%d-%H%M%S")
+            name = s.tournament_name or (await asyncio.to_thread(new_run_folder, s.data_dir, "tournament-")).name
             seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
             config = json.loads(s.model_dump_json(exclude={"roster", "roster_submissions"}))   # keys are secret
             self.tournament_id = await self.results.create_tournament(name, s.format, s.games_per_pairing,

@@ -20,6 +20,7 @@ import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -36,7 +37,7 @@ from shared.gamelog import (
 
 from .filesync import sync_files
 
-__all__ = ["write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
+__all__ = ["new_run_folder", "write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
            "PART_SUFFIX", "LOG_MODE", "LogUnavailableError", "out_of_descriptors"]
 
 log = logging.getLogger("quoridor.server")
@@ -82,6 +83,22 @@ class LogUnavailableError(OSError):
         what = out_of_descriptors(self.cause) or "out of file descriptors"
         return (f"{what}: the log {self.path} could not be written in {self.waited_s:.1f} s of retrying "
                 f"({self.cause.strerror or self.cause}); the game must be played again")
+
+
+def new_run_folder(parent: Path, prefix: str, now: datetime | None = None) -> Path:
+    """A new, empty folder of one run's own under ``parent``: ``<prefix><date>-<time>`` (UTC), or ``…-2``, ``…-3``
+    when a run started in the same second took the name; each name is tried with one ``mkdir`` that fails if it
+    exists, so two runs never share a folder (the client's twin: ``client.logfiles.new_run_folder``)."""
+    parent.mkdir(parents=True, exist_ok=True)
+    stamp = prefix + (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    folder, number = parent / stamp, 1
+    while True:
+        try:
+            folder.mkdir(0o755)
+            return folder
+        except FileExistsError:      # taken (by a run, or a file of that name): the next number
+            number += 1
+            folder = parent / f"{stamp}-{number}"
 
 
 def part_path(path: Path) -> Path:

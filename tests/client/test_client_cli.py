@@ -227,3 +227,16 @@ async def test_replay_opens_the_runs_folder_in_one_viewer(make_server, tmp_path,
     assert len(runs) == 1 and len(list(runs[0].glob("*.csv"))) == 2     # a folder of the run's own
     assert opened.read_text().splitlines() == [str(Path("replays") / "client" / runs[0].name)]   # opened once
     assert f"2 game logs in {Path('replays') / 'client' / runs[0].name}/" in capsys.readouterr().err
+
+
+def test_two_clients_started_in_the_same_second_save_their_logs_apart(tmp_path, monkeypatch):
+    from datetime import datetime
+
+    from client.cli import ClientConfig, run_log_dir
+
+    monkeypatch.chdir(tmp_path)
+    second = datetime(2026, 11, 27, 12, 15, 30)
+    first, other = run_log_dir(ClientConfig(), second), run_log_dir(ClientConfig(), second)
+    assert (first.name, other.name) == ("20261127-121530", "20261127-121530-2")
+    assert first.is_dir() and other.is_dir()
+    assert run_log_dir(ClientConfig(log_dir=tmp_path / "mine"), second) == tmp_path / "mine"    # asked for: as it is

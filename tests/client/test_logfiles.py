@@ -67,3 +67,17 @@ def test_a_taken_name_gets_a_number(tmp_path):
     second = log_path(tmp_path, LOG)
     assert second.name == first.stem + "-2.csv"
     assert log_path(tmp_path, LOG, taken=[second]).name == first.stem + "-3.csv"    # being written
+
+
+def test_runs_started_in_the_same_second_get_folders_of_their_own(tmp_path):
+    from datetime import datetime
+
+    from client.logfiles import new_run_folder
+
+    second = datetime(2026, 11, 27, 12, 15, 30)
+    first, again, third = (new_run_folder(tmp_path / "replays", "local-", second) for _ in range(3))
+    assert [first.name, again.name, third.name] == ["local-20261127-121530", "local-20261127-121530-2",
+                                                    "local-20261127-121530-3"]
+    assert all(folder.is_dir() and not any(folder.iterdir()) for folder in (first, again, third))
+    (tmp_path / "replays" / "local-20261127-121530-4").write_text("a file, not a run")   # any name taken is skipped
+    assert new_run_folder(tmp_path / "replays", "local-", second).name == "local-20261127-121530-5"

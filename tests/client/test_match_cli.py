@@ -325,3 +325,23 @@ def test_a_match_prints_each_bots_violations_by_cause_with_the_first_reason(tmp_
     assert "Wanderer: " in out and " violations by cause" in out
     assert "not_reachable x" in out and "(first: turn " in out and "a5 is not reachable in one step from e" in out
     assert "runner: " not in out.split("by cause")[0].splitlines()[-1]      # runner broke no rule
+
+
+def test_two_runs_started_in_the_same_second_keep_their_logs_apart(tmp_path, capsys, monkeypatch):
+    from datetime import datetime
+
+    monkeypatch.chdir(tmp_path)
+    second = datetime(2026, 11, 27, 12, 15, 30)
+    assert main(["runner", "random", "-g", "2", "--step-cap", "10"], now=lambda: second) == 0
+    assert main(["runner", "random", "-g", "2", "--step-cap", "10"], now=lambda: second) == 0
+    runs = sorted(p.name for p in (tmp_path / "replays").iterdir())
+    assert runs == ["local-20261127-121530", "local-20261127-121530-2"]
+    assert all(len(list((tmp_path / "replays" / run).glob("*.csv"))) == 2 for run in runs)
+    assert "logs in replays/local-20261127-121530-2/" in capsys.readouterr().out
+
+
+def test_a_run_refused_before_its_games_leaves_no_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["runner", "missing.py"])
+    assert not (tmp_path / "replays").exists() or not any((tmp_path / "replays").iterdir())

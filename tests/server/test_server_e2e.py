@@ -176,3 +176,26 @@ async def test_resume_after_a_crash_keeps_finished_games(make_server, tmp_path):
     assert 1 <= len(a2.games_over) <= 2             # only the missing games were played again
     assert again.folder == data / "cup"
     assert (again.settings.games_per_pairing, again.settings.time_limit_ms) == (3, 1000)
+
+
+async def test_two_tournaments_started_in_the_same_second_keep_their_folders_apart(make_server, tmp_path,
+                                                                                  monkeypatch):
+    from datetime import UTC, datetime
+
+    import server.logfile
+
+    class SameSecond(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime(2026, 11, 27, 12, 15, 30, tzinfo=UTC)
+
+    monkeypatch.setattr(server.logfile, "datetime", SameSecond)
+    data = tmp_path / "same"
+    folders = []
+    for _ in range(2):
+        arena = await make_server(players=2, games_per_pairing=1, data_dir=data)
+        await play(arena, [ScriptedBot(url(arena), "a"), ScriptedBot(url(arena), "b")])
+        folders.append(arena.folder)
+        await arena.close()
+    assert [f.name for f in folders] == ["tournament-20261127-121530", "tournament-20261127-121530-2"]
+    assert all(len(list(f.glob("*_vs_*.csv"))) == 1 and (f / "results.json").is_file() for f in folders)
