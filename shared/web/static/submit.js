@@ -72,9 +72,9 @@ function versionsTable(listing) {
   return `<p class="muted">bots handed in by ${esc(listing.player)}, newest first</p><table class="versions"><thead><tr>` +
     `<th>version</th><th>handed in (UTC)</th><th>entry</th><th>result</th><th>s</th></tr></thead><tbody>` +
     listing.versions.map(v => `<tr data-version="${esc(v.version)}" class="${v.accepted ? "accepted" : "refused"}">` +
-      `<td class="mono">${esc(v.version)}</td><td>${esc(v.submitted_at.replace("T", " ").replace(/Z$/, ""))}</td>` +
-      `<td class="mono">${esc(v.entry)}</td><td class="result">${v.accepted ? "accepted" : esc(`${v.cause}: ${v.reason}`)}</td>` +
-      `<td>${Number(v.seconds).toFixed(1)}</td></tr>`).join("") + `</tbody></table>`;
+      `<td class="mono version">${esc(v.version)}</td><td class="when">${esc(v.submitted_at.replace("T", " ").replace(/Z$/, ""))}</td>` +
+      `<td class="mono entry">${esc(v.entry)}</td><td class="result">${v.accepted ? "accepted" : esc(`${v.cause}: ${v.reason}`)}</td>` +
+      `<td class="seconds">${Number(v.seconds).toFixed(1)}</td></tr>`).join("") + `</tbody></table>`;
 }
 
 /**
