@@ -148,6 +148,8 @@ class LadderLobby:
         if session is None:
             if resident:
                 name = self.residents[key]
+                for other in [s for s in self.sessions if s.name == name and not s.resident]:
+                    self.retire(other, f"replaced: {name}'s handed-in bot plays as {name} on the ladder now")
             else:
                 name = log_safe_name(self.roster[key] if self.roster is not None else (wanted_name or key))
                 name = self._unique(name)
@@ -163,6 +165,19 @@ class LadderLobby:
         if self.on_join is not None:
             self.on_join(session)
         return session
+
+    def retire(self, session: LadderSession, why: str) -> None:
+        """Take ``session`` out of the lobby for good (its name now belongs to its key's handed-in bot): it is paired
+        no more, its connection is told why (``paused``), and a game it plays now still ends as usual.
+
+        Names pick the ladder's sessions (pairings, meetings, tracks), so two sessions never share one: had the
+        key's client stayed in the lobby, the handed-in bot's pairings would have gone to the client's session.
+        """
+        session.paused = f"{why}; reconnect to play under another name"
+        if session.peer is not None and session.connected:
+            session.peer.tell("paused", session.paused)
+        if session in self.sessions:
+            self.sessions.remove(session)
 
     def _unique(self, name: str) -> str:
         taken = {s.name for s in self.sessions} | set(self.residents.values())
@@ -226,7 +241,10 @@ class HostedResidents(HostedPlayers):
         if entry.name not in self.names:
             self.names.append(entry.name)
         session = self.lobby.session(entry.name)
-        if session is not None and session.version != (entry.version or ""):
+        if session is not None and not session.resident:       # the key's own client: the handed-in bot plays now
+            self.lobby.retire(session, f"replaced: {entry.name}'s handed-in bot (version {entry.version}) plays as "
+                                       f"{entry.name} on the ladder now")
+        elif session is not None and session.version != (entry.version or ""):
             session.paused = f"replaced by version {entry.version}"
         self.put(HostedPlayer(entry, self._key(entry.name)))
         return True

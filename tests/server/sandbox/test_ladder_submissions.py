@@ -64,3 +64,37 @@ async def test_a_version_accepted_while_the_ladder_runs_replaces_the_old_one_on_
     finally:
         ladder.cancel()
         await asyncio.gather(ladder, return_exceptions=True)
+
+
+async def test_a_bot_handed_in_while_its_key_plays_connected_takes_the_name_and_plays(make_server, sandbox):
+    from tests.server.conftest import ScriptedBot, url
+    server = await make_server(ladder_residents=["runner"], **LADDER)
+    ladder = asyncio.create_task(server.run_ladder())
+    fay = ScriptedBot(url(server), "fay")
+    client = asyncio.create_task(fay.run())
+    try:
+        await _until(lambda: len(fay.games_over) >= 1)        # the key's own client plays as fay
+        version = hand_in(server, "fay", walker())
+        store = server.submissions.store
+        server.submissions.on_accepted("fay", server.submissions.bot_entry(store.versions("fay")[0]))
+        await _until(lambda: any(e["code"] == "paused" for e in fay.errors))     # the client is told why
+        assert "handed-in bot" in next(e["message"] for e in fay.errors if e["code"] == "paused")
+        client.cancel()                                        # Ctrl-C
+        await asyncio.gather(client, return_exceptions=True)
+        # the handed-in version plays at once (before: every pairing went to the client's gone session)
+        tracks = lambda: server.ladder_store.tracks()          # noqa: E731
+        loop = asyncio.get_running_loop()
+
+        async def handed_in_games() -> int:
+            found = await loop.run_in_executor(server._log_thread, tracks)
+            return next((t.games for t in found if t.bot == "fay" and t.version == version), 0)
+
+        async def played() -> None:
+            while await handed_in_games() < 2:
+                await asyncio.sleep(0.1)
+        await bounded(played(), 60)
+        assert [s.name for s in server.lobby.sessions].count("fay") == 1 and server.lobby.session("fay").resident
+    finally:
+        client.cancel()
+        ladder.cancel()
+        await asyncio.gather(client, ladder, return_exceptions=True)
