@@ -1,0 +1,111 @@
+"""The pages at the two sizes they are read at: a projector (1920x1080: the standings read from the back of a room)
+and a phone (390x844: nothing cut off, nothing scrolling sideways, a refused bot's reason on its own line)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from server.submissions import StoredVersion
+from tests.server.conftest import ScriptedBot, url
+
+PROJECTOR = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+NAMES = ["alice-the-very-long-named-bot", "bob", "carol", "dave-the-defender"]
+#: Read from 10 m: about 28 px or more (issue 29).
+ACROSS_A_ROOM_PX = 28
+REASON = ("mybot.py line 3: cannot import name 'Stepp' from 'shared.quoridor' (did you mean: 'Step'?); "
+          "check the spelling of what the bot imports")
+
+
+def http(server, path: str = "/") -> str:
+    return f"http://127.0.0.1:{server.port}{path}"
+
+
+async def font_px(page, selector: str) -> float:
+    """The computed font size of the first element matching ``selector``, in px."""
+    return await page.evaluate(f"() => parseFloat(getComputedStyle(document.querySelector({selector!r})).fontSize)")
+
+
+async def overflowing(page, selector: str = ".panel, main, table, .versions tbody tr") -> list[str]:
+    """The page, and every element matching ``selector``, whose content is wider than its box."""
+    return await page.evaluate("""selector => {
+        const wide = e => e.scrollWidth > e.clientWidth + 1;
+        const out = wide(document.documentElement) ? ['the page ' + document.documentElement.scrollWidth] : [];
+        for (const e of document.querySelectorAll(selector)) {
+          if (wide(e)) out.push(`${e.tagName.toLowerCase()}.${e.className} ${e.scrollWidth} > ${e.clientWidth}`);
+        }
+        return out;
+    }""", selector)
+
+
+@contextlib.asynccontextmanager
+async def tournament(make_server):
+    """A running 4-player round-robin whose bots think a little, so its pages have standings and live boards."""
+    server = await make_server(players=4, games_per_pairing=4)
+    for index, name in enumerate(NAMES):
+        asyncio.ensure_future(ScriptedBot(url(server), f"k{index}", name=name, delay=0.05).run())
+    run = asyncio.ensure_future(server.run_tournament())
+    try:
+        yield server
+    finally:
+        run.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(run, 10)
+
+
+async def test_a_projector_shows_the_standings_across_a_room_and_a_phone_shows_every_column(browser, make_server):
+    async with tournament(make_server) as server:
+        page = await browser.new_page()
+        await page.set_viewport_size(PROJECTOR)
+        await page.goto(http(server))
+        await page.wait_for_function("() => document.querySelectorAll('table.standings tbody tr').length === 4",
+                                     timeout=20_000)
+        await page.locator(".mini").first.wait_for(timeout=10_000)
+        assert await font_px(page, "table.standings td.name") >= ACROSS_A_ROOM_PX
+        assert await font_px(page, "table.standings th") >= 0.8 * ACROSS_A_ROOM_PX
+        assert (await page.locator(".mini").first.bounding_box())["width"] >= 240      # the boards grow too
+        assert await overflowing(page) == []
+
+        await page.set_viewport_size(PHONE)
+        assert await overflowing(page) == []
+        head = await page.locator("table.standings th").last.bounding_box()
+        assert head["x"] + head["width"] <= PHONE["width"], "the standings' last column is on screen"
+        names = await page.locator("table.standings td.name").all_inner_texts()
+        assert sorted(n.replace("\n", "") for n in names) == sorted(NAMES), "every name whole, wrapped if long"
+
+        tv = await browser.new_page()
+        await tv.set_viewport_size(PROJECTOR)
+        await tv.goto(http(server, "/tv"))
+        await tv.locator(".tv-title small").first.wait_for(timeout=10_000)
+        await tv.locator("#tv-standings td.name").first.wait_for(timeout=10_000)
+        name = await font_px(tv, ".tv-player")
+        assert name >= ACROSS_A_ROOM_PX and await font_px(tv, ".tv-title small") == name
+        assert await font_px(tv, "#tv-standings td.name") >= ACROSS_A_ROOM_PX
+        assert await overflowing(tv, ".tv-side, .tv-board") == []
+        await tv.set_viewport_size(PHONE)
+        assert await overflowing(tv, ".tv-side, .tv-board") == []
+
+
+async def test_a_refused_bots_reason_reads_on_a_phone(browser, make_server):
+    server = await make_server(players=0)
+    store = server.submissions.store
+    for digest, stamp, accepted in (("a" * 64, "2026-11-20T09:00:00Z", True), ("b" * 64, "2026-11-27T10:15:42Z", False)):
+        store.record(StoredVersion(key="k-ana", digest=digest, entry="mybot.py:MyVeryOwnPlayerClass",
+                                   submitted_at=stamp, accepted=accepted, cause="" if accepted else "import_error",
+                                   reason="" if accepted else REASON, seconds=2.4, files=1, bytes=900))
+    page = await browser.new_page()
+    await page.set_viewport_size(PHONE)
+    await page.goto(http(server, "/submit"))
+    await page.locator("#key").fill("k-ana")
+    await page.locator("#list").click()
+    await page.wait_for_function("() => document.getElementById('versions').dataset.count === '2'", timeout=10_000)
+    assert await overflowing(page) == []
+    reason = page.locator("#versions tr.refused .result")
+    assert REASON in await reason.inner_text()
+    box = await reason.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], "the whole reason is on screen"
+    version = await page.locator("#versions tr.refused .version").bounding_box()
+    assert box["y"] >= version["y"] + version["height"], "the reason is on a line of its own"
+    entry = await page.locator("#versions tr.refused .entry").bounding_box()
+    assert entry["x"] + entry["width"] <= PHONE["width"]
