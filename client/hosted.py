@@ -1,4 +1,4 @@
-"""``python -m client.hosted SPEC``: host one bot over stdin/stdout, for a server that runs it in its sandbox.
+"""``python -s -P -m client.hosted SPEC``: host one bot over stdin/stdout, for a server that runs it in its sandbox.
 
 The server starts this module as a process (inside bubblewrap for a handed-in bot); it never imports
 it. The channel is one JSON message a line, the messages of the websocket protocol (docs/protocol.md):
@@ -8,6 +8,10 @@ stdin; ``hello`` (once the bot is loaded) and ``step`` go out on stdout. The bot
 
 * The bot is loaded (its files imported, its class created) before ``hello`` is written: loading
   never counts against a step.
+* The arena's packages always win: started with ``-P`` (the working directory, the bot's folder,
+  is not put first on the import path) and ``PYTHONPATH`` naming the arena, the host puts the bot's
+  folder on the path after the arena's packages (``loader.add_bot_folder``), so a handed-in
+  ``client/hosted.py`` or ``shared/`` is never imported in place of the arena's.
 * The bot's ``print()`` cannot corrupt the channel: the protocol keeps a copy of the original
   stdout, and file descriptor 1 (``sys.stdout`` with it) is made a copy of stderr; stdin is the
   protocol's alone (the bot's ``input()`` reads nothing).
@@ -252,12 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     """Load the bot named by the one argument and host it; the exit code (``EXIT_CODES``)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        sys.stderr.write("usage: python -m client.hosted SPEC (a built-in name, FILE.py or FILE.py:CLASS)\n")
+        sys.stderr.write("usage: python -s -P -m client.hosted SPEC (a built-in name, FILE.py or FILE.py:CLASS)\n")
         return EXIT_CODES["usage"]
     incoming, outgoing = _channel()
     try:
-        from .loader import bot_label, load_bot
+        from .loader import add_bot_folder, bot_label, load_bot
 
+        add_bot_folder(Path.cwd())      # the bot's folder, after the arena's packages (python -P put it nowhere)
         bot = load_bot(args[0], "hosted")
     except BaseException as exc:  # noqa: BLE001 - every way loading fails is reported, in one line
         cause = load_failure(exc)

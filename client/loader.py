@@ -20,7 +20,8 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
-__all__ = ["BotLoadError", "BotCrashed", "load_bot", "bot_label", "resolve_spec", "bot_classes"]
+__all__ = ["BotLoadError", "BotCrashed", "load_bot", "bot_label", "resolve_spec", "bot_classes", "add_bot_folder",
+           "ARENA_PACKAGES"]
 
 
 def _built_in() -> Mapping[str, type]:
@@ -107,13 +108,35 @@ def _import_file(path: Path) -> ModuleType:
         raise BotLoadError(f"cannot load {str(path)!r} as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    sys.path.insert(0, str(path.resolve().parent))     # let the bot import its neighbour modules
+    add_bot_folder(path.resolve().parent)              # let the bot import its neighbour modules
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
         raise _crash(f"importing {path}", exc) from exc
     return module
+
+
+#: The arena's own top-level packages: a bot's folder never shadows them.
+ARENA_PACKAGES = ("client", "shared", "server")
+
+
+def add_bot_folder(folder: Path) -> None:
+    """Put a bot's ``folder`` on the import path after the arena's own packages (``ARENA_PACKAGES``): the bot imports
+    its neighbour modules, but ``client``, ``shared`` and ``server`` stay the arena's whatever its folder holds.
+
+    The folder goes just after the path entry the arena was imported from; when that is no entry (an
+    editable install's import hook), ``client`` and ``shared`` are already imported (this process never
+    imports ``server``), so a name of theirs still finds the arena's.
+    """
+    import shared  # noqa: F401 - imported before the bot's folder is on the path (client is: this module is in it)
+
+    wanted = os.path.realpath(folder)
+    on_path = [os.path.realpath(entry or os.curdir) for entry in sys.path]
+    if wanted in on_path:
+        return
+    arena = os.path.realpath(Path(__file__).resolve().parents[1])
+    sys.path.insert(on_path.index(arena) + 1 if arena in on_path else 0, wanted)
 
 
 def _is_bot_class(value: object) -> bool:

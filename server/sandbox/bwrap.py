@@ -6,7 +6,8 @@ What the bot sees (nothing else exists for it):
   prefix and the virtual environment), read-only, at their own paths: the interpreter finds itself;
 * the project's ``shared`` and ``client`` packages, read-only under ``/arena`` (``PYTHONPATH``): not
   ``server``, not the data directory, not the results database, not other bots;
-* its own folder, read-only, at ``/bot`` (the working directory);
+* its own folder, read-only, at ``/bot`` (the working directory), on the import path after ``/arena``
+  (``HOST_FLAGS``): a ``client``, ``shared`` or ``server`` of its own never shadows the arena's;
 * a private ``/tmp`` (a tmpfs of ``tmp_mb``), a fresh ``/proc`` of its own PID namespace and a minimal ``/dev``.
 
 Namespaces: network (empty: only a loopback that leads nowhere), PID, IPC, UTS and cgroup; a new
@@ -24,7 +25,8 @@ from pathlib import PurePosixPath
 
 from .limits import MB, SandboxLimits
 
-__all__ = ["SandboxLayout", "bwrap_argv", "host_command", "current_layout", "BOT_DIR", "PACKAGES_DIR", "HOST_MODULE"]
+__all__ = ["SandboxLayout", "bwrap_argv", "host_command", "current_layout", "BOT_DIR", "PACKAGES_DIR", "HOST_MODULE",
+           "HOST_FLAGS"]
 
 #: Where the bot's folder is seen inside the sandbox (its working directory).
 BOT_DIR = "/bot"
@@ -108,9 +110,15 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
     return argv + list(command)
 
 
+#: How the interpreter runs the bot host: no user site-packages (``-s``) and nothing put before ``PYTHONPATH``
+#: (``-P``: not the working directory, the bot's folder). The environment is the server's own (``--clearenv``),
+#: so ``PYTHONPATH`` names only the arena: its packages always win, and the host puts the bot's folder after them.
+HOST_FLAGS = ("-s", "-P")
+
+
 def host_command(python: str, spec: str) -> list[str]:
-    """The command that runs the bot host on ``spec`` (``python -m client.hosted SPEC``)."""
-    return [python, "-m", HOST_MODULE, spec]
+    """The command that runs the bot host on ``spec`` (``python -s -P -m client.hosted SPEC``)."""
+    return [python, *HOST_FLAGS, "-m", HOST_MODULE, spec]
 
 
 def current_layout(project: str, *, root: bool) -> SandboxLayout:

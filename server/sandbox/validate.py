@@ -6,7 +6,8 @@ stable ``cause`` code and one line a student understands:
 ==================  =============================================================================
 ``ok``              accepted
 ``syntax_error``    a file does not compile (the line is named)
-``import_error``    the entry file is missing, or importing it raised (a module that is not there)
+``import_error``    the entry file is missing, or importing it raised (a module that is not there), or the
+                    hand-in holds a ``client``, ``shared`` or ``server`` of its own (the arena's always win)
 ``no_player``       the entry names no bot class, or several (name one: ``FILE.py:CLASS``)
 ``init_error``      creating the player raised (the bot's own ``file:line``)
 ``too_slow``        importing and creating it took longer than the startup limit
@@ -69,6 +70,25 @@ def _entry_problem(folder: Path, entry: str) -> str | None:
     return None
 
 
+#: The arena's own top-level packages (``client.loader.ARENA_PACKAGES``: the server may not import the client).
+ARENA_PACKAGES = ("client", "shared", "server")
+
+
+def _arena_name(folder: Path, entry: str) -> str | None:
+    """A module or package of the hand-in named like one of the arena's (``client/``, ``shared.py``, ...), as a path
+    in the hand-in; ``None`` when there is none. The bot imports from its own folder and its entry's folder, where
+    such a name could only ever find the arena's package (a folder without Python files is data, not a package)."""
+    where = PurePosixPath(entry.rsplit(":", 1)[0] if ":" in entry else entry).parent
+    for base in dict.fromkeys((PurePosixPath("."), where)):
+        for name in ARENA_PACKAGES:
+            path = folder / base / name
+            if path.is_dir() and any(path.rglob("*.py")):
+                return f"{(base / name).as_posix()}/"
+            if (folder / base / f"{name}.py").is_file():
+                return (base / f"{name}.py").as_posix()
+    return None
+
+
 def _bot_error(output: str) -> str:
     """What the bot's ``next_step`` last raised, as the bot host printed it (``bot.py:12: next_step raised ...``)."""
     found = [line.removeprefix("bot error in next_step: ") for line in output.splitlines()
@@ -90,6 +110,12 @@ async def validate_bot(folder: Path, entry: str, limits: SandboxLimits) -> Valid
     problem = _entry_problem(folder, entry)
     if problem is not None:
         return verdict("import_error", problem)
+    clash = _arena_name(folder, entry)
+    if clash is not None:
+        package = clash.rstrip("/").rsplit("/", 1)[-1].removesuffix(".py")
+        return verdict("import_error", f"{clash} has the name of the arena's own package {package}: the arena's "
+                       "client, shared and server always come first on a bot's import path, so the bot would never "
+                       "import yours; rename it (or leave it out if it is a copy of the arena's)")
     referee = RefereeSettings(time_limit_ms=1000, step_cap=VALIDATION_STEP_CAP)
     judged: list[StepJudged] = []
 

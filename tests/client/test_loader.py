@@ -51,3 +51,23 @@ def test_a_crash_is_still_placed_in_the_bots_own_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(BotCrashed, match=r"^bad\.py:6: creating the bot Walker raised RuntimeError: no"):
         load_bot("bad.py")
+
+
+def test_a_bots_folder_never_shadows_the_arenas_packages(tmp_path):
+    folder = tmp_path / "bot"
+    for name, source in {"bot.py": "import helper\n" + WALKER, "helper.py": "",
+                         "server/__init__.py": "raise ImportError('the bot replaced the arena server')\n",
+                         "shared/__init__.py": "raise ImportError('the bot replaced the arena shared')\n",
+                         "client/__init__.py": "raise ImportError('the bot replaced the arena client')\n"}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(source, encoding="utf-8")
+    code = ("import sys\nfrom client.loader import load_bot\nbot = load_bot(sys.argv[1], 'k')\n"
+            "import server.settings, shared.quoridor, client.hosted, helper\n"
+            "print(type(bot).__name__, server.__file__, helper.__file__)")
+    # PYTHONPATH names the arena (as the sandbox does), and cwd is the bot's folder
+    done = subprocess.run([sys.executable, "-P", "-c", code, str(folder / "bot.py")], capture_output=True, text=True,
+                          cwd=folder, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    name, server_file, helper_file = done.stdout.split()
+    assert name == "Walker" and server_file == str(ROOT / "server" / "__init__.py")
+    assert helper_file == str(folder / "helper.py")
