@@ -20,13 +20,17 @@ from websockets.http11 import Request, Response
 
 from shared.web import PAGES, STATIC
 
-__all__ = ["CONTENT_TYPES", "answer_http", "csp", "method_not_allowed", "static_name"]
+__all__ = ["CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp", "method_not_allowed", "static_name"]
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
                  ".ico": "image/x-icon"}
 """The types of the files served; a file of any other kind is not served."""
 
+
+#: The pages' icon (``<link rel="icon">`` in each page's head), and the path browsers ask for it by default.
+FAVICON = "favicon.svg"
+FAVICON_ROUTE = "/favicon.ico"
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.[a-z]+$")
 _HOST = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}$")
@@ -42,7 +46,7 @@ def csp(host: str | None) -> str:
 
 
 def static_name(path: str) -> str | None:
-    """The static file a URL path names (``/static/board.js`` -> ``board.js``), or None when it names none.
+    """The static file a URL path names (``/static/board.js`` -> ``board.js``, ``/favicon.ico`` -> the icon), or None.
 
     The path is percent-decoded once; a name holding anything but lowercase letters, digits,
     ``-``, ``_`` and one extension (so no ``/``, ``\\``, ``..`` or ``%``) names nothing.
@@ -50,6 +54,8 @@ def static_name(path: str) -> str | None:
     route = urlsplit(path).path
     if route in PAGES:
         return PAGES[route]
+    if route == FAVICON_ROUTE:          # asked for by browsers (and tools) whatever the pages link
+        return FAVICON
     if route.endswith(".html") and route[1:] in PAGES.values():
         return route[1:]
     if not route.startswith("/static/"):
