@@ -12,7 +12,8 @@ Frames are read as they arrive, also while the bot thinks, and handled in order.
 server has already timed out (a later turn, or the end of its game, came meanwhile) is not
 answered: the late answer is dropped with a quiet note, as is one that crossed the server's move
 on the wire (a ``stale_turn`` error). The server's ``tournament_over`` is always handled, even
-when it closed the connection while the bot was thinking.
+when it closed the connection while the bot was thinking. A practice ladder's ``paused`` ends the run
+with its reason (the ladder pairs the connection no more; a new run reconnects).
 
 What happens is told as ``Notice``s to ``say`` (``client.notices``); the runner prints nothing
 itself, and text from the bot or the server goes into a notice as it is. Every violation of the
@@ -219,6 +220,12 @@ class BotRunner:
             if _refuses_hello(message):
                 self.summary.refused = True
                 self.summary.problem = f"the server refused to let this client play ({message.code}: {message.message})"
+                return True
+            if message.code == "paused":
+                # The practice ladder pairs this connection no more (docs/protocol.md): staying would hang for
+                # ever, reconnecting at once would replay the same bot. The run ends with the reason.
+                self.summary.problem = f"the practice ladder paused this bot: {message.message.removeprefix('paused: ')}"
+                self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
                 return True
             if message.frame_type == "step" and message.code in _LATE:
                 # A step that crossed the server's move on the wire: the turn was already a Timeout.
