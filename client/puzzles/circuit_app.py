@@ -16,7 +16,7 @@ from textual.widgets import Static
 from shared.circuit import Circuit, CircuitMoveError, Tile, TileKind, solve
 from shared.grid import Direction, Pos
 
-from .screen import HELP, QUIT, RESTART, UNDO, PuzzleApp, Symbol, arrow_bindings
+from .screen import QUIT, PuzzleApp, Symbol, map_bindings
 
 __all__ = ["render_circuit", "tile_lines", "CircuitApp", "CircuitGame", "LEGEND"]
 
@@ -79,13 +79,15 @@ def render_circuit(circuit: Circuit, *, cursor: Pos | None = None, locked: Colle
 
 
 class CircuitGame:
-    """The play state behind the app (no UI): tiles, locks, a cursor, and the history for undo."""
+    """The play state behind the app (no UI): tiles, locks, a cursor, and the history for undo and redo."""
 
     def __init__(self, circuit: Circuit) -> None:
         self.initial = circuit
         self.circuit = circuit
         self.locked: set[Pos] = set()
         self.history: list[tuple[str, Pos]] = []
+        #: What undo took back, newest last; a new turn or lock forgets it.
+        self.undone: list[tuple[str, Pos]] = []
         self.cursor = circuit.movable()[0] if circuit.movable() else Pos(0, 0)
 
     @property
@@ -113,6 +115,7 @@ class CircuitGame:
         except CircuitMoveError:
             return "only straight and corner tiles turn"
         self.history.append(("rotate", self.cursor))
+        self.undone.clear()
         return None
 
     def toggle_lock(self) -> str | None:
@@ -121,6 +124,7 @@ class CircuitGame:
             return "only straight and corner tiles can be locked"
         self.locked ^= {self.cursor}
         self.history.append(("lock", self.cursor))
+        self.undone.clear()
         return None
 
     def undo(self) -> None:
@@ -131,10 +135,21 @@ class CircuitGame:
                 self.circuit = self.circuit.rotate(pos, 3)
             else:
                 self.locked ^= {pos}
+            self.undone.append((what, pos))
+
+    def redo(self) -> None:
+        """Play again the last rotation or lock that undo took back."""
+        if self.undone:
+            what, pos = self.undone.pop()
+            if what == "rotate":
+                self.circuit = self.circuit.rotate(pos)
+            else:
+                self.locked ^= {pos}
+            self.history.append((what, pos))
 
     def reset(self) -> None:
         """Back to the starting tiles, no locks."""
-        self.circuit, self.locked, self.history = self.initial, set(), []
+        self.circuit, self.locked, self.history, self.undone = self.initial, set(), [], []
 
     def hint(self) -> str:
         """Where the solver would turn next (respecting locks), or why it cannot help."""
@@ -154,17 +169,10 @@ class CircuitGame:
 
 
 class CircuitApp(PuzzleApp):
-    """Repair a circuit: arrows move the cursor, space/enter rotate, ``l`` lock, ``u`` undo, ``Esc`` restart.
+    """Repair a circuit with the puzzles' key map (arrows move the cursor, Space/Enter turn, ``l`` lock), ``h`` hints."""
 
-    ``h`` gives a hint, ``?`` the help.
-    """
-
-    BINDINGS = [
-        *arrow_bindings("cursor"), Binding("space,enter", "rotate", "rotate"), Binding("l", "lock", "lock"),
-        UNDO, RESTART, Binding("h", "hint", "hint"), HELP, QUIT,
-    ]
+    BINDINGS = [*map_bindings("circuit"), Binding("h", "hint", "hint"), QUIT]
     LEGEND = LEGEND
-    ARROWS = "move the cursor"
 
     def __init__(self, circuit: Circuit, *, title: str = "circuit repair") -> None:
         super().__init__()
@@ -182,7 +190,7 @@ class CircuitApp(PuzzleApp):
         self.query_one("#status", Static).update(status)
         self.note = None
 
-    def action_cursor(self, letter: str) -> None:
+    def action_move(self, letter: str) -> None:
         """Move the cursor."""
         self.game.move_cursor(Direction.from_letter(letter))
         self.refresh_board()
@@ -202,10 +210,14 @@ class CircuitApp(PuzzleApp):
         self.game.undo()
         self.refresh_board()
 
-    def action_restart(self) -> None:
+    def action_redo(self) -> None:
+        """Play again the last rotation or lock undone."""
+        self.game.redo()
+        self.refresh_board()
+
+    def restart(self) -> None:
         """Back to the start."""
         self.game.reset()
-        self.refresh_board()
 
     def action_hint(self) -> None:
         """Say which tile the solver would turn."""

@@ -1,7 +1,7 @@
 """``quoridor-puzzle circuit``: play, solve and generate circuit-repair levels.
 
     quoridor-puzzle circuit play [FILE] [--difficulty D] [--size N] [--seed S]
-        # arrows move the cursor, space/enter rotate, l lock, u undo, Esc restart, h hint, ? help, q quit
+        # arrows move the cursor, Space/Enter turn, l lock, u undo, r redo, Esc Esc restart, h hint, ? help, q quit
     quoridor-puzzle circuit solve FILE       # the rotations that connect it, drawn
     quoridor-puzzle circuit generate [--difficulty D] [--size N] [--seed S] [--solution]
 

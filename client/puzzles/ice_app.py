@@ -1,4 +1,4 @@
-"""The ice maze in the terminal: a rich renderer and a Textual app (arrows slide, u undo, r redo, Esc restart).
+"""The ice maze in the terminal: a rich renderer and a Textual app (arrows slide, u undo, r redo, Esc Esc restart).
 
 ``?`` shows the keys and what the symbols mean (the legend under the maze says it in short).
 """
@@ -14,7 +14,7 @@ from textual.widgets import Static
 from shared.grid import Direction, Pos
 from shared.ice import END, ICE, OBSTACLE, START, STICKY, IceMaze, Route, best_route
 
-from .screen import HELP, QUIT, REDO, RESTART, UNDO, PuzzleApp, Symbol, arrow_bindings
+from .screen import QUIT, PuzzleApp, Symbol, map_bindings
 
 __all__ = ["render_maze", "IceApp", "IceGame", "LEGEND"]
 
@@ -134,11 +134,10 @@ class IceGame:
 
 
 class IceApp(PuzzleApp):
-    """Play an ice maze: arrows slide, ``u`` undo, ``r`` redo, ``Esc`` restart, ``s`` the optimal route, ``?`` help."""
+    """Play an ice maze with the puzzles' key map (arrows slide until stopped), ``s`` the optimal route."""
 
-    BINDINGS = [*arrow_bindings("move"), UNDO, REDO, RESTART, Binding("s", "show", "optimal route"), HELP, QUIT]
+    BINDINGS = [*map_bindings("ice"), Binding("s", "show", "optimal route"), QUIT]
     LEGEND = LEGEND
-    ARROWS = "slide until stopped: before # or the edge, on x or E"
 
     def __init__(self, maze: IceMaze, *, title: str = "ice maze") -> None:
         super().__init__()
@@ -175,11 +174,10 @@ class IceApp(PuzzleApp):
         self.game.redo()
         self.refresh_board()
 
-    def action_restart(self) -> None:
+    def restart(self) -> None:
         """Back to the start."""
         self.showing = False
         self.game.reset()
-        self.refresh_board()
 
     def action_show(self) -> None:
         """Toggle showing the optimal route."""

@@ -1,7 +1,7 @@
 """``quoridor-puzzle ice``: play, solve, generate and check ice mazes.
 
     quoridor-puzzle ice play [FILE] [--difficulty D] [--size N] [--seed S]
-        # arrows slide, u undo, r redo, Esc restart, s optimal route, ? help, q quit
+        # arrows slide, u undo, r redo, Esc Esc restart, s optimal route, ? help, q quit
     quoridor-puzzle ice solve FILE                          # the optimal route, drawn on the maze
     quoridor-puzzle ice generate [--difficulty D] [--size N] [--height H] [--seed S] [--unsolvable | --any]
     quoridor-puzzle ice check FILE ANSWER                   # ANSWER like "urdlur"

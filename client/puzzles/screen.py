@@ -1,10 +1,12 @@
-"""What the three terminal puzzles share: the screen's layout, the same keys for the same things, the help.
+"""What the three terminal puzzles share: the screen's layout, ONE key map for all three, the help made from it.
 
-Arrows move (or move the cursor), ``u`` undoes and ``r`` redoes (``z``/``y`` too, as in most
-editors), ``Esc`` starts the puzzle again, ``?`` opens the help (the keys and what each symbol
-means; ``?`` or ``Esc`` closes it), ``q`` quits; the footer lists each puzzle's own keys. A line
-under the board, the legend, says what the board's symbols mean. Textual's command palette is
-off: it offers nothing a puzzle needs, and its ``^p`` only crowded the footer.
+``KEY_MAP`` is the puzzles' key map, the same as the browser's (``shared/web/static/puzzles.js``, checked by
+tests/server/web/test_puzzle_touch.py): arrows move (the cursor, in circuit repair), ``u``/``z``/``Backspace``
+undo, ``r``/``y`` redo, ``Esc`` restarts when pressed twice (the first press asks; any other key keeps the
+moves), ``Space``/``Enter`` turn and ``l`` locks a circuit tile, ``?`` opens the help (the map, each
+puzzle's own keys and what each symbol means; ``?`` or ``Esc`` closes it). ``q`` quits. A line under the
+board, the legend, says what the board's symbols mean. Textual's command palette is off: it offers
+nothing a puzzle needs, and its ``^p`` only crowded the footer.
 """
 
 from __future__ import annotations
@@ -15,22 +17,48 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-__all__ = ["PuzzleApp", "HelpScreen", "Symbol", "arrow_bindings", "help_text", "key_names", "legend_text",
-           "UNDO", "REDO", "RESTART", "HELP", "QUIT"]
+__all__ = ["PuzzleApp", "HelpScreen", "PuzzleKey", "Symbol", "KEY_MAP", "arrow_bindings", "help_text",
+           "key_names", "legend_text", "map_bindings", "QUIT", "RESTART_QUESTION"]
 
-UNDO = Binding("u,z", "undo", "undo")
-REDO = Binding("r,y", "redo", "redo")
-RESTART = Binding("escape", "restart", "restart")
-HELP = Binding("question_mark", "help", "help")
+
+@dataclass(frozen=True)
+class PuzzleKey:
+    """One entry of the key map: the keys (as Textual names them), the action, the footer's label, the help's line."""
+
+    keys: tuple[str, ...]
+    action: str
+    label: str
+    what: str
+    #: The puzzles the keys act in (the help lists every entry in every puzzle, as the browser's does).
+    puzzles: tuple[str, ...] = ("sokoban", "ice", "circuit")
+
+
+#: The one key map of the three puzzles, in the terminal and (the same keys) in the browser.
+KEY_MAP: tuple[PuzzleKey, ...] = (
+    PuzzleKey(("up", "down", "left", "right"), "move", "move",
+              "move: walk and push (Sokoban), slide (ice), move the cursor (circuit)"),
+    PuzzleKey(("u", "z", "backspace"), "undo", "undo", "undo the last move"),
+    PuzzleKey(("r", "y"), "redo", "redo", "redo what was undone"),
+    PuzzleKey(("escape",), "restart", "restart", "restart: press it twice (the first press asks, any other key "
+                                                 "keeps your moves)"),
+    PuzzleKey(("space", "enter"), "rotate", "turn", "circuit: turn the tile under the cursor", ("circuit",)),
+    PuzzleKey(("l",), "lock", "lock", "circuit: lock or unlock the tile under the cursor", ("circuit",)),
+    PuzzleKey(("question_mark",), "help", "help", "this help"),
+)
 QUIT = Binding("q", "quit", "quit")
+#: What the status line asks after a first press of the restart key.
+RESTART_QUESTION = "restart? Esc again starts over; any other key keeps your moves"
 
+_ARROWS = ("up", "down", "left", "right")
+_RESTART_KEYS = next(entry.keys for entry in KEY_MAP if entry.action == "restart")
 # How the help names keys that Textual spells out.
-_KEY_NAMES = {"escape": "Esc", "question_mark": "?", "space": "Space", "enter": "Enter"}
+_KEY_NAMES = {"escape": "Esc", "question_mark": "?", "space": "Space", "enter": "Enter", "backspace": "Backspace"}
 
 
 @dataclass(frozen=True)
@@ -48,9 +76,25 @@ def arrow_bindings(action: str) -> list[Binding]:
             for key, letter in (("up", "u"), ("down", "d"), ("left", "l"), ("right", "r"))]
 
 
-def key_names(binding: Binding) -> str:
-    """A binding's keys as the help shows them: ``"u,z"`` is ``u z``, ``"escape"`` is ``Esc``."""
-    return " ".join(_KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(","))
+def map_bindings(puzzle: str) -> list[Binding]:
+    """The key map's bindings for ``puzzle``: the arrows call ``move('u')`` etc., the others their action."""
+    bindings: list[Binding] = []
+    for entry in KEY_MAP:
+        if puzzle not in entry.puzzles:
+            continue
+        if entry.keys == _ARROWS:
+            bindings += arrow_bindings(entry.action)
+        else:
+            bindings.append(Binding(",".join(entry.keys), entry.action, entry.label))
+    return bindings
+
+
+def key_names(keys: Binding | Sequence[str]) -> str:
+    """Keys as the help shows them: ``u,z`` is ``u z``, ``escape`` is ``Esc``, the four arrows are ``arrows``."""
+    names = [key.strip() for key in keys.key.split(",")] if isinstance(keys, Binding) else list(keys)
+    if tuple(names) == _ARROWS:
+        return "arrows"
+    return " ".join(_KEY_NAMES.get(key, key) for key in names)
 
 
 def legend_text(symbols: Sequence[Symbol]) -> Text:
@@ -99,15 +143,22 @@ class HelpScreen(ModalScreen[None]):
 
 
 class PuzzleApp(App[None]):
-    """A board, its legend, a status line and the footer of keys; subclasses draw the board in ``refresh_board``."""
+    """A board, its legend, a status line and the footer of keys; subclasses draw the board in ``refresh_board``.
+
+    The restart key asks first: its first press puts ``RESTART_QUESTION`` on the status line, a second
+    press calls ``restart``, any other key takes the question back.
+    """
 
     CSS = ("#board { padding: 1 2; height: auto; } #legend { padding: 0 2 1 2; height: auto; color: $text-muted; } "
            "#status { height: 1; background: $boost; padding: 0 1; }")
     ENABLE_COMMAND_PALETTE = False
     #: What each symbol on the board means (the line under the board, and the help).
     LEGEND: ClassVar[Sequence[Symbol]] = ()
-    #: What the arrow keys do, for the help.
-    ARROWS: ClassVar[str] = "move"
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: True after a first press of the restart key, until the next key.
+        self.restart_asked = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="board")
@@ -122,11 +173,32 @@ class PuzzleApp(App[None]):
         """Redraw the board and the status line."""
         raise NotImplementedError
 
+    def restart(self) -> None:
+        """Put the puzzle back to its start (the restart key's second press)."""
+        raise NotImplementedError
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key but the restart key takes a pending restart question back (it runs before the key's action)."""
+        if self.restart_asked and event.key not in _RESTART_KEYS:
+            self.restart_asked = False
+            self.refresh_board()
+
+    def action_restart(self) -> None:
+        """Ask on the first press; restart on the second."""
+        if not self.restart_asked:
+            self.restart_asked = True
+            self.query_one("#status", Static).update(RESTART_QUESTION)
+            return
+        self.restart_asked = False
+        self.restart()
+        self.refresh_board()
+
     def help_keys(self) -> list[tuple[str, str]]:
-        """The keys the help lists: the arrows, then every binding the footer shows, in order."""
-        bindings: list[BindingType] = list(self.BINDINGS)
-        return [("arrows", self.ARROWS)] + [(key_names(b), b.description) for b in bindings
-                                            if isinstance(b, Binding) and b.show]
+        """The keys the help lists: the whole key map, then the puzzle's own keys the footer shows."""
+        mapped = {",".join(entry.keys) for entry in KEY_MAP}
+        own = [(key_names(b), b.description) for b in self.BINDINGS
+               if isinstance(b, Binding) and b.show and b.key not in mapped]
+        return [(key_names(entry.keys), entry.what) for entry in KEY_MAP] + own
 
     def action_help(self) -> None:
         """Show the keys and the legend until ``?`` or ``Esc``."""

@@ -1,4 +1,4 @@
-"""The Textual screen for playing Sokoban: arrows move, ``u`` undo, ``r`` redo, ``Esc`` restart, ``n``/``p`` levels.
+"""The Textual screen for playing Sokoban: the puzzles' key map (``screen.KEY_MAP``), ``n``/``p`` levels.
 
 ``?`` shows the keys and what the XSB symbols mean (the legend under the board says it in short).
 """
@@ -11,7 +11,7 @@ from textual.widgets import Static
 from shared.grid import Direction
 from shared.sokoban import Collection, Game, LevelError
 
-from .screen import HELP, QUIT, REDO, RESTART, UNDO, PuzzleApp, Symbol, arrow_bindings
+from .screen import QUIT, PuzzleApp, Symbol, map_bindings
 from .sokoban_render import STYLES, board_text
 
 __all__ = ["SokobanApp", "LEGEND"]
@@ -25,11 +25,10 @@ class SokobanApp(PuzzleApp):
     """Play the levels of a collection, starting at ``index`` (from 0); each level is parsed when shown."""
 
     BINDINGS = [
-        *arrow_bindings("move"), UNDO, REDO, RESTART,
-        Binding("n", "level(1)", "next level"), Binding("p", "level(-1)", "previous level"), HELP, QUIT,
+        *map_bindings("sokoban"), Binding("n", "level(1)", "next level"), Binding("p", "level(-1)", "previous level"),
+        QUIT,
     ]
     LEGEND = LEGEND
-    ARROWS = "walk; walking into a box pushes it"
 
     def __init__(self, collection: Collection, index: int = 0, *, push_rows: bool = False) -> None:
         super().__init__()
@@ -92,11 +91,10 @@ class SokobanApp(PuzzleApp):
             self.game.redo()
             self.refresh_board()
 
-    def action_restart(self) -> None:
+    def restart(self) -> None:
         """Back to the level's start."""
         if self.game is not None:
             self.game.reset()
-            self.refresh_board()
 
     def action_level(self, delta: int) -> None:
         """Go to the next (``1``) or previous (``-1``) level, if there is one."""

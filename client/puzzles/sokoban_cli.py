@@ -221,7 +221,7 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
         command.add_argument("file", metavar="FILE", help="an XSB file or a bundled collection name")
         command.add_argument("--level", "-n", type=int, default=1, metavar="N", help="level number, from 1 (default 1)")
 
-    play = commands.add_parser("play", help="play in the terminal (arrows, u undo, r redo, Esc restart, n/p levels, "
+    play = commands.add_parser("play", help="play in the terminal (arrows, u undo, r redo, Esc Esc restart, n/p levels, "
                                                "? help)")
     level_args(play)
     play.add_argument("--push-rows", action="store_true", help="variant: push whole rows of boxes")

@@ -31,7 +31,7 @@ async def test_lock_undo_reset_and_hint():
         assert "hint: turn the tile at row 0, column 2" in str(app.query_one("#status").render())
         await pilot.press("left", "space")               # the source does not turn
         assert "only straight and corner tiles turn" in str(app.query_one("#status").render())
-        await pilot.press("up", "left", "escape")             # the cursor stays in the grid
+        await pilot.press("up", "left", "escape", "escape")   # the cursor stays in the grid
         assert app.game.cursor == Pos(0, 0) and app.game.circuit == SMALL
 
 

@@ -29,7 +29,7 @@ async def test_undo_redo_reset_and_the_route_hint():
         assert app.game.player == Pos(0, 0) and app.game.moves == 1
         await pilot.press("r")                           # redo
         assert app.game.player == Pos(0, 4)
-        await pilot.press("escape")                      # start again
+        await pilot.press("escape", "escape")            # start again (the first Esc asks)
         assert app.game.player == KATA.start and app.game.moves == 0
         await pilot.press("s")
         assert "optimal: u r d l u r" in str(app.query_one("#status").render())

@@ -1,4 +1,5 @@
-"""What the three puzzle apps share, headless: ``?`` help with the keys and the legend, no command palette."""
+"""What the three puzzle apps share, headless: one key map doing the same in each, ``?`` help made from it, the
+legend, no command palette."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.widgets._footer import FooterKey
 
 from client.puzzles.circuit_app import CircuitApp
 from client.puzzles.ice_app import IceApp
-from client.puzzles.screen import HELP, REDO, RESTART, HelpScreen, Symbol, help_text, key_names, legend_text
+from client.puzzles.screen import KEY_MAP, RESTART_QUESTION, HelpScreen, Symbol, help_text, key_names, legend_text
 from client.puzzles.sokoban_app import SokobanApp
 from shared.circuit import parse_circuit
 from shared.ice import parse_maze
@@ -36,9 +37,10 @@ APPS = {"ice": ice, "sokoban": sokoban, "circuit": circuit}
 MOVES = {"ice": ("up", lambda app: app.game.moves), "sokoban": ("right", lambda app: app.game.moves),
          "circuit": ("space", lambda app: app.game.rotations)}
 #: Per app: words the help must hold (a key of its own and symbols of its legend).
-WORDS = {"ice": ["s optimal route", "# obstacle", "x stops you", "E end", "arrows slide"],
-         "sokoban": ["n next level", "$ box", "* box on a goal", ". goal", "arrows walk"],
-         "circuit": ["Space Enter rotate", "● source", "◎ terminal", "━ powered", "arrows move the cursor"]}
+WORDS = {"ice": ["s optimal route", "# obstacle", "x stops you", "E end"],
+         "sokoban": ["n next level", "$ box", "* box on a goal", ". goal"],
+         "circuit": ["h hint", "● source", "◎ terminal", "━ powered"]}
+ENTRY = {entry.action: entry for entry in KEY_MAP}
 
 
 def plain(text) -> str:
@@ -60,7 +62,10 @@ async def test_question_mark_opens_the_help_and_question_mark_or_escape_closes_i
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         shown = words(app.screen.query_one("#help", Static).render())
-        for wanted in ["keys", "u z undo", "Esc restart", "? help", "q quit", "symbols", *WORDS[name]]:
+        for entry in KEY_MAP:                           # the whole map, in every puzzle
+            assert f"{key_names(entry.keys)} {entry.what}" in shown, entry
+        for wanted in ["keys", "u z Backspace undo", "r y redo", "Esc restart: press it twice", "? this help",
+                       "Space Enter circuit: turn", "q quit", "symbols", *WORDS[name]]:
             assert wanted in shown, wanted
         await pilot.press(key)                          # the puzzle does not hear keys under the help
         assert played(app) == 0 and isinstance(app.screen, HelpScreen)
@@ -69,7 +74,40 @@ async def test_question_mark_opens_the_help_and_question_mark_or_escape_closes_i
         await pilot.press(key)
         assert played(app) == 1
         await pilot.press("question_mark", "escape")     # Esc closes the help; it does not restart the puzzle
-        assert not isinstance(app.screen, HelpScreen) and played(app) == 1
+        assert not isinstance(app.screen, HelpScreen) and played(app) == 1 and not app.restart_asked
+
+
+def status(app) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+@pytest.mark.parametrize("name", list(APPS))
+async def test_every_key_of_the_map_does_the_same_in_each_puzzle(name):
+    app = APPS[name]()
+    key, played = MOVES[name]
+    async with app.run_test(size=(100, 40)) as pilot:
+        for undo in ENTRY["undo"].keys:
+            await pilot.press(key)
+            assert played(app) == 1
+            await pilot.press(undo)
+            assert played(app) == 0, undo
+            for redo in ENTRY["redo"].keys:
+                await pilot.press(redo)
+                assert played(app) == 1, redo
+                await pilot.press(undo)
+                assert played(app) == 0
+        await pilot.press(key)
+        [restart] = ENTRY["restart"].keys
+        await pilot.press(restart)                      # one press asks and keeps the moves
+        assert played(app) == 1 and status(app) == RESTART_QUESTION
+        await pilot.press("x")                          # any other key takes the question back
+        assert played(app) == 1 and status(app) != RESTART_QUESTION
+        await pilot.press(restart)
+        assert played(app) == 1
+        await pilot.press(restart)                      # the second press restarts
+        assert played(app) == 0 and status(app) != RESTART_QUESTION
+        await pilot.press(restart, "u")                 # undo after a question undoes, and asks no more
+        assert played(app) == 0 and not app.restart_asked
 
 
 @pytest.mark.parametrize("name", list(APPS))
@@ -95,7 +133,7 @@ def test_the_ice_legend_names_every_cell():
 def test_help_and_legend_texts():
     symbols = [Symbol("#", "bold", "wall"), Symbol("@", "cyan", "you")]
     assert plain(legend_text(symbols)).strip() == "# wall  @ you"
-    text = plain(help_text([("arrows", "move"), (key_names(REDO), "redo"), (key_names(RESTART), "restart"),
-                            (key_names(HELP), "help")], symbols))
+    text = plain(help_text([(key_names(ENTRY[action].keys), action) for action in ("move", "redo", "restart", "help")],
+                           symbols))
     assert text.splitlines() == ["keys", "  arrows  move", "  r y     redo", "  Esc     restart", "  ?       help", "",
                                  "symbols", "  #  wall", "  @  you", "", "? or Esc closes this help"]

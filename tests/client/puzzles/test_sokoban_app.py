@@ -25,7 +25,7 @@ async def test_play_a_level_to_the_solved_message():
         assert "moves 1  pushes 0" in status(app)
         await pilot.press("r")
         assert "moves 2" in status(app)
-        await pilot.press("escape")
+        await pilot.press("escape", "escape")          # the first Esc asks
         assert "moves 0" in status(app)
         await pilot.press("right", "right", "right")
         assert app.game.solved and "Solved!" in status(app)
