@@ -143,6 +143,11 @@ def _is_bot_class(value: object) -> bool:
     return isinstance(value, type) and (hasattr(value, "next_step") or hasattr(value, "nextStep"))
 
 
+def _is_sdk_base(value: type) -> bool:
+    """True for the SDK's own base class (``client.player.Player``): what a bot subclasses, never a bot to name."""
+    return value.__module__ == f"{__package__}.player"
+
+
 def bot_classes(module: ModuleType) -> list[type]:
     """The bot classes ``module`` defines itself (imported ones, such as ``Player``, left out), in file order."""
     return [v for v in vars(module).values() if _is_bot_class(v) and v.__module__ == module.__name__]
@@ -195,7 +200,7 @@ def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
             raise _crash(f"importing {where}", exc) from exc
     cls = getattr(module, class_name, None)
     if cls is None:
-        found = sorted(n for n, v in vars(module).items() if _is_bot_class(v))
+        found = sorted(n for n, v in vars(module).items() if _is_bot_class(v) and not _is_sdk_base(v))
         hint = f" (bot classes there: {', '.join(found)})" if found else ""
         raise BotLoadError(f"{where!r} has no class {class_name!r}{hint}")
     if not _is_bot_class(cls):
