@@ -35,12 +35,10 @@ from .connecting import ServerUnavailable, check_server_url, connect_waiting
 from .render import notice_printer
 
 __all__ = ["main", "build_parser", "pack_bot", "parts_of", "versions_table", "report_line", "SubmitError",
-           "DEFAULT_SERVER", "DEFAULT_KEY"]
+           "DEFAULT_SERVER"]
 
 #: The server asked when none is given (as ``quoridor-client``).
 DEFAULT_SERVER = "ws://127.0.0.1:19330/"
-#: The key sent when none is given (as ``quoridor-client``).
-DEFAULT_KEY = "19120000"
 #: Folders and files of a bot's folder that are never handed in.
 _SKIPPED = ("__pycache__", ".git", ".hg", ".svn", ".venv", ".mypy_cache", ".pytest_cache", ".DS_Store")
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)      # a fixed time: the same files make the same archive
@@ -67,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                "quoridor-submit mybot/ -k KEY --entry main.py:MyPlayer   |   quoridor-submit --list -k KEY")
     p.add_argument("path", nargs="?", type=Path, metavar="PATH",
                    help="the bot: a .py file, a folder of modules, or a .zip of them (at most 1 MiB zipped, or the server's own limit)")
-    p.add_argument("-k", "--key", default=DEFAULT_KEY, help=f"your player key (default {DEFAULT_KEY})")
+    p.add_argument("-k", "--key", help="your player key (required: the bot is handed in under it; the key you "
+                                       "play under with quoridor-client, given out by the organiser)")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server URL (default {DEFAULT_SERVER})")
     p.add_argument("--entry", metavar="SPEC",
                    help="the bot in a folder or zip, as quoridor-client takes it: FILE.py or FILE.py:CLASS (a path "
@@ -231,6 +230,9 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None) -
         parser.error("give the bot's PATH to hand it in, or --list to see the key's versions (not both)")
     if args.list and args.entry:
         parser.error("--entry goes with a PATH, not with --list")
+    if not args.key or not args.key.strip():
+        parser.error("say whose bot it is with -k KEY: your player key, the one you play under with "
+                     "quoridor-client (the organiser gives it out)")
     try:
         if args.list:
             frames: list[Any] = [SubmissionsRequest()]

@@ -143,6 +143,8 @@ def test_help_names_every_option(capsys):
     (["bot.py", "--server", "http://h:1/"], "not a websocket URL"),
     (["bot.py", "--bogus"], "unrecognized arguments: --bogus"),
     (["bot.py", "--wait", "soon"], "invalid float value"),
+    (["bot.py"], "say whose bot it is with -k KEY: your player key"),
+    (["--list", "-k", " "], "say whose bot it is with -k KEY"),
 ])
 def test_bad_arguments_are_one_line(argv, words, capsys):
     with pytest.raises(SystemExit) as done:
@@ -161,8 +163,8 @@ def free_port() -> int:
 def test_no_server_is_one_line_and_exit_code_1(tmp_path):
     (tmp_path / "mybot.py").write_text(BOT)
     shown, out = console()
-    code = main([str(tmp_path / "mybot.py"), "--server", f"ws://127.0.0.1:{free_port()}/", "--wait", "0.2"],
-                console=shown)
+    code = main([str(tmp_path / "mybot.py"), "-k", "alice", "--server", f"ws://127.0.0.1:{free_port()}/",
+                 "--wait", "0.2"], console=shown)
     assert code == 1
     last = out.getvalue().strip().splitlines()[-1]
     assert last.startswith("quoridor-submit: no server at ws://127.0.0.1:") and "Traceback" not in out.getvalue()
@@ -170,7 +172,7 @@ def test_no_server_is_one_line_and_exit_code_1(tmp_path):
 
 def test_a_file_that_cannot_be_read_is_one_line(tmp_path):
     shown, out = console()
-    assert main([str(tmp_path / "gone.py"), "--server", "ws://127.0.0.1:1/"], console=shown) == 1
+    assert main([str(tmp_path / "gone.py"), "-k", "alice", "--server", "ws://127.0.0.1:1/"], console=shown) == 1
     assert out.getvalue() == f"quoridor-submit: {tmp_path / 'gone.py'} does not exist\n"
 
 
@@ -225,17 +227,17 @@ async def test_a_refusal_and_an_error_end_with_exit_code_1(tmp_path):
     refused = ScriptedServer(Submitted(version="a01c44e90f12", entry="mybot.py", accepted=False,
                                        cause="syntax_error", reason="mybot.py:3: invalid syntax", seconds=0.1,
                                        files=1, bytes=90))
-    code, out = await run_against(refused, [str(tmp_path / "mybot.py")])
+    code, out = await run_against(refused, [str(tmp_path / "mybot.py"), "-k", "alice"])
     assert code == 1 and out.splitlines()[-1].startswith("refused (syntax_error): mybot.py:3: invalid syntax")
     error = ScriptedServer(ErrorMessage(code="sandbox_unavailable", message="bwrap is not installed",
                                         frame_type="submit"))
-    code, out = await run_against(error, [str(tmp_path / "mybot.py")])
+    code, out = await run_against(error, [str(tmp_path / "mybot.py"), "-k", "alice"])
     assert code == 1 and out.splitlines()[-1] == "quoridor-submit: bwrap is not installed (sandbox_unavailable)"
 
 
 async def test_the_server_closing_early_is_one_line(tmp_path):
     (tmp_path / "mybot.py").write_text(BOT)
-    code, out = await run_against(ScriptedServer(), [str(tmp_path / "mybot.py")])
+    code, out = await run_against(ScriptedServer(), [str(tmp_path / "mybot.py"), "-k", "alice"])
     assert code == 1
     assert out.splitlines()[-1].startswith("quoridor-submit: the server closed the connection before the report")
 
@@ -246,3 +248,4 @@ def test_the_parser_is_the_documented_one():
     args = parser.parse_args(["--list", "-k", "alice"])
     assert (args.list, args.key, args.path) == (True, "alice", None)
     assert json.dumps(vars(parser.parse_args(["bot.py"])), default=str)     # every default is plain data
+    assert parser.parse_args(["bot.py"]).key is None                         # no made-up key: -k is asked for
