@@ -4,10 +4,36 @@ import {nav, connState} from "./nav.js";
 
 nav("/puzzles");
 const $ = id => document.getElementById(id);
-const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r"};
-let conn = null, room = null, puzzle = null, state = null, solved = false;
+const DIRS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r"};
+/**
+ * The puzzles' one key map, the same as the terminal's (client/puzzles/screen.py KEY_MAP; the browser tests check
+ * that they agree). The help and the on-screen buttons are made from it; `label` is a button's text.
+ */
+export const KEY_MAP = [
+  {keys: ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"], names: "arrows", action: "move",
+   what: "move: walk and push (Sokoban), slide (ice), move the cursor (circuit)"},
+  {keys: ["u", "z", "Backspace"], names: "u z Backspace", action: "undo", label: "↶ undo", what: "undo the last move"},
+  {keys: ["r", "y"], names: "r y", action: "redo", label: "↷ redo", what: "redo what was undone"},
+  {keys: ["Escape"], names: "Esc", action: "restart", label: "⟲ restart",
+   what: "restart: press it twice (the first press asks, any other key keeps your moves)"},
+  {keys: [" ", "Enter"], names: "Space Enter", action: "rotate", label: "⟳ turn", rooms: ["circuit"],
+   what: "circuit: turn the tile under the cursor"},
+  {keys: ["l"], names: "l", action: "lock", label: "lock", rooms: ["circuit"],
+   what: "circuit: lock or unlock the tile under the cursor"},
+  {keys: ["?"], names: "?", action: "help", label: "? keys", what: "this help"},
+];
+// What the page adds to the map: touch and the mouse.
+const TOUCH = [
+  {names: "swipe", what: "on the board: move (Sokoban, ice)"},
+  {names: "click / tap", what: "circuit: turn the tile (and put the cursor on it)"},
+];
+const RESTART_QUESTION = "restart? press Esc (or ⟲ restart) again to start over; any other key keeps your moves";
+const SWIPE_PX = 24;            // a shorter drag on the board is a tap, not a move
+let conn = null, room = null, puzzle = null, state = null, solved = false, restartAsked = false;
 // Circuit repair by keys, as in the terminal: arrows move this cursor, Space/Enter turns its tile, L locks it.
 let cursor = [0, 0];
+// Circuit repair's turns and locks this page sent (for redo: the room keeps no undone turns), and those undone.
+let circuitDone = [], circuitUndone = [];
 
 function key() {
   const typed = $("key").value.trim();
@@ -21,6 +47,7 @@ function showRoom() {
   const r = $("room").value;
   for (const el of document.querySelectorAll(".sokoban-only")) el.hidden = r !== "sokoban";
   for (const el of document.querySelectorAll(".generated-only")) el.hidden = r === "sokoban";
+  if (!puzzle) document.body.dataset.room = r;      // the pad shows the chosen room's buttons until one is played
 }
 
 function error(text) { $("error").textContent = text; $("error").hidden = !text; }
@@ -72,26 +99,56 @@ function circuitTile(r, c) {
   return line === undefined ? undefined : line.trim().split(/\s+/)[c];
 }
 
-function circuitKey(e) {
-  const step = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]}[e.key];
+/** The tile under the cursor can turn (a straight or corner tile), and whether it is locked. */
+function cursorTile() {
   const [r, c] = cursor;
-  if (step) {
-    cursor = [r + step[0], c + step[1]];
-    drawCircuit(state);
-    return true;
-  }
   const tile = circuitTile(r, c) || ".";
-  const movable = tile[0] === "I" || tile[0] === "L";
-  const isLocked = (state.locked || []).some(([lr, lc]) => lr === r && lc === c);
-  if (e.key === " " || e.key === "Enter") {
-    if (movable && !isLocked) act("rotate", {row: r, col: c});
-    return true;
+  return {movable: tile[0] === "I" || tile[0] === "L",
+          locked: (state.locked || []).some(([lr, lc]) => lr === r && lc === c)};
+}
+
+function circuitSend(action) {
+  const step = {action, row: cursor[0], col: cursor[1]};
+  circuitDone.push(step);
+  circuitUndone = [];
+  act(action, {row: step.row, col: step.col});
+}
+
+function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
+
+/** Do what a key of the map (or its button, or a swipe) says, in the room being played. */
+function perform(action, dir) {
+  if (action === "help") { $("keys-help").open = !$("keys-help").open; return; }
+  if (!puzzle) return;
+  if (action !== "restart" && restartAsked) { restartAsked = false; notice(""); }
+  const circuit = room === "circuit";
+  if (action === "move") {
+    if (!circuit) { act(dir); return; }
+    const [dr, dc] = {u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1]}[dir];
+    cursor = [cursor[0] + dr, cursor[1] + dc];
+    drawCircuit(state);
+  } else if (action === "undo") {
+    if (circuit && circuitDone.length) circuitUndone.push(circuitDone.pop());
+    act("undo");
+  } else if (action === "redo") {
+    if (!circuit) { act("redo"); return; }
+    const step = circuitUndone.pop();
+    if (!step) return;
+    circuitDone.push(step);
+    act(step.action, {row: step.row, col: step.col});
+  } else if (action === "restart") {
+    if (!restartAsked) { restartAsked = true; notice(RESTART_QUESTION); return; }
+    restartAsked = false;
+    notice("");
+    circuitDone = []; circuitUndone = [];
+    act("reset");
+  } else if (circuit && action === "rotate") {
+    const {movable, locked} = cursorTile();
+    if (movable && !locked) circuitSend("rotate");
+  } else if (circuit && action === "lock") {
+    const {movable, locked} = cursorTile();
+    if (movable) circuitSend(locked ? "unlock" : "lock");
   }
-  if (e.key === "l" || e.key === "L") {
-    if (movable) act(isLocked ? "unlock" : "lock", {row: r, col: c});
-    return true;
-  }
-  return false;
 }
 
 function drawGrid(data) {
@@ -134,7 +191,10 @@ function start(event) {
   error("");
   if (conn) conn.close();
   room = $("room").value;
-  puzzle = null; solved = false;
+  puzzle = null; solved = false; restartAsked = false;
+  circuitDone = []; circuitUndone = [];
+  notice("");
+  document.body.dataset.room = room;
   $("verdict").textContent = "";
   delete $("verdict").dataset.solved;
   const request = {type: "puzzle_request", room};
@@ -187,28 +247,76 @@ function start(event) {
   });
 }
 
+/** The map's entry for a key event, or undefined (letters in either case; Ctrl/Cmd only with z and y). */
+function entryFor(e) {
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if ((e.ctrlKey || e.metaKey) && key !== "z" && key !== "y") return undefined;
+  return KEY_MAP.find(entry => entry.keys.includes(key));
+}
+
 document.addEventListener("keydown", e => {
-  if (e.target.closest("input, select, textarea, button, summary") || !puzzle || e.altKey) return;
-  if (room === "circuit" && state && circuitKey(e)) { e.preventDefault(); return; }
-  let action = room === "circuit" ? undefined : KEYS[e.key];
-  if (!action && (e.key === "u" || e.key === "U" || e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey)))) action = "undo";
-  if (!action && room === "ice" && (e.key === "y" || e.key === "Y")) action = "redo";
-  if (!action && (e.key === "r" || e.key === "R" || e.key === "Escape")) action = "reset";
-  if (!action) return;
+  if (e.altKey || e.target.closest("input, select, textarea, summary")
+      || (e.target.closest("button") && !e.target.closest("#pad"))) return;
+  const entry = entryFor(e);
+  if (!entry) {
+    if (restartAsked && !["Shift", "Control", "Alt", "Meta"].includes(e.key)) { restartAsked = false; notice(""); }
+    return;
+  }
+  if (!puzzle && entry.action !== "help") return;
+  if (entry.rooms && !entry.rooms.includes(room)) return;
   e.preventDefault();
-  act(action);
+  perform(entry.action, DIRS[e.key]);
 });
 
 $("grid").addEventListener("click", e => {
   const cell = e.target.closest(".c");
   if (cell && room === "circuit") {
     cursor = [Number(cell.dataset.row), Number(cell.dataset.col)];
-    act("rotate", {row: cursor[0], col: cursor[1]});
+    drawCircuit(state);
+    perform("rotate");
   }
+});
+
+// Touch: a swipe on the board moves (Sokoban, ice); the pad's buttons do what their keys do.
+let swipe = null;
+$("grid").addEventListener("pointerdown", e => {
+  if (room !== "circuit") swipe = {x: e.clientX, y: e.clientY, id: e.pointerId};
+});
+$("grid").addEventListener("pointerup", e => {
+  const from = swipe;
+  swipe = null;
+  if (!from || from.id !== e.pointerId || room === "circuit") return;
+  const dx = e.clientX - from.x, dy = e.clientY - from.y;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_PX) return;
+  perform("move", Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "r" : "l") : (dy > 0 ? "d" : "u"));
+});
+$("grid").addEventListener("pointercancel", () => { swipe = null; });
+
+function drawHelp() {
+  $("keys").innerHTML = [...KEY_MAP, ...TOUCH].map(k => `<tr><th>${esc(k.names)}</th><td>${esc(k.what)}</td></tr>`).join("");
+  const arrows = [["u", "↑", "up"], ["l", "←", "left"], ["d", "↓", "down"], ["r", "→", "right"]];
+  $("pad").innerHTML = `<div class="arrows">${arrows.map(([dir, glyph, name]) =>
+      `<button type="button" class="dir-${dir}" data-action="move" data-dir="${dir}" aria-label="${name}">${glyph}</button>`).join("")}</div>` +
+    `<div class="actions">${KEY_MAP.filter(k => k.label).map(k =>
+      `<button type="button" data-action="${k.action}"${k.rooms ? ` data-rooms="${k.rooms.join(" ")}"` : ""}>${esc(k.label)}</button>`).join("")}</div>`;
+}
+
+// A finger's tap acts on its pointerup (a tap right after a swipe may bring no click); a mouse or a key, on click.
+let pressed = null;
+$("pad").addEventListener("pointerdown", e => { pressed = e.target.closest("button[data-action]"); });
+$("pad").addEventListener("pointerup", e => {
+  const button = e.target.closest("button[data-action]");
+  if (e.pointerType !== "mouse" && button && button === pressed) perform(button.dataset.action, button.dataset.dir);
+  pressed = null;
+});
+$("pad").addEventListener("click", e => {
+  const button = e.target.closest("button[data-action]");
+  if (button && (e.pointerType === "mouse" || !e.pointerType)) perform(button.dataset.action, button.dataset.dir);
 });
 
 $("room").addEventListener("change", showRoom);
 $("pick").addEventListener("submit", start);
 const params = new URLSearchParams(location.search);
 if (params.get("room")) $("room").value = params.get("room");
+drawHelp();
 showRoom();

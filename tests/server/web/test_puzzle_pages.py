@@ -47,7 +47,8 @@ async def test_an_ice_maze_is_solved_by_keys(browser, make_server):
     await counter(page, "moves", 0)
     await page.keyboard.press("y")
     await counter(page, "moves", 1)
-    await page.keyboard.press("r")                           # restart
+    await page.keyboard.press("Escape")                      # restart: asked, then done
+    await page.keyboard.press("Escape")
     await counter(page, "moves", 0)
     for letter in route:
         await page.keyboard.press(ARROW[letter])
