@@ -115,7 +115,7 @@ async def validate_bot(folder: Path, entry: str, limits: SandboxLimits) -> Valid
         package = clash.rstrip("/").rsplit("/", 1)[-1].removesuffix(".py")
         return verdict("import_error", f"{clash} has the name of the arena's own package {package}: the arena's "
                        "client, shared and server always come first on a bot's import path, so the bot would never "
-                       "import yours; rename it (or leave it out if it is a copy of the arena's)")
+                       "import yours; rename it, or leave it out if it is a copy of the arena's")
     referee = RefereeSettings(time_limit_ms=1000, step_cap=VALIDATION_STEP_CAP)
     judged: list[StepJudged] = []
 
