@@ -3,7 +3,8 @@
 The text is built here (pure string functions, escaped); ``SvgView`` and ``HtmlView`` write it to
 a file. One position: the board after a step, the step's wall and the pawn that moved stand out.
 The whole game: the final board, each pawn's path over the game, every wall numbered with the
-step that placed it. The HTML page adds the table of steps and every position, folded.
+step that placed it. The HTML page adds the table of steps and every position, folded. Pictures
+and page are in the site's colours (``site_palette``, the web player's): one palette throughout.
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ from shared.quoridor import SIZE, BlockBar, Location, Position
 
 from .frames import STATUS_NAMES, Frame, ReplayGame, describe_step
 from .views import format_ms
-from .webpage import player_block
+from .webpage import page_style, player_block, site_palette
 
 __all__ = ["position_svg", "game_svg", "game_html", "SvgView", "HtmlView", "ExportError"]
 
 _CELL, _GAP, _MARGIN = 36, 8, 26
 _PITCH = _CELL + _GAP
 _BOARD = 2 * _MARGIN + SIZE * _PITCH + _GAP
-_COLOURS = ("#0e7490", "#a21caf")          # seat 0 cyan, seat 1 magenta (as on the terminal)
-_GOAL_TINTS = ("#cffafe", "#fae8ff")        # seat 0's goal row (9), seat 1's (1)
-_WALL, _LAST, _BAD, _WARN = "#b45309", "#dc2626", "#dc2626", "#b45309"
+_PALETTE = site_palette()                   # the web player's colours (shared/web/static/style.css)
+_COLOURS = (_PALETTE["p0"], _PALETTE["p1"])                 # seat 0 blue, seat 1 red
+_GOAL_TINTS = (_PALETTE["goal0"], _PALETTE["goal1"])        # seat 0's goal row (9), seat 1's (1)
+_WALL, _LAST, _BAD, _WARN = _PALETTE["wall"], _PALETTE["wall-last"], _PALETTE["bad"], "#92400e"
+_INK, _MUTED = _PALETTE["ink"], _PALETTE["muted"]
 _FONT = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
 
 
@@ -65,36 +68,42 @@ def _wall_centre(wall: BlockBar) -> tuple[float, float]:
 def _board(pos: Position, labels: dict[BlockBar, str] | None = None, *, last_wall: BlockBar | None = None,
            moved: Location | None = None, trails: tuple[list[Location], list[Location]] | None = None) -> list[str]:
     """The SVG elements of a board: cells, goal rows, walls, optional trails and labels, pawns."""
-    out = [f'<rect x="0" y="0" width="{_BOARD}" height="{_BOARD}" fill="#e5e7eb"/>']
+    side = SIZE * _PITCH + _GAP
+    out = [f'<rect x="0" y="0" width="{_BOARD}" height="{_BOARD}" fill="{_PALETTE["panel"]}"/>',
+           f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{side}" height="{side}" rx="6" fill="{_PALETTE["board"]}"/>']
     # One path per colour of cells, not 81 rects: the HTML page holds a board per step.
-    for fill, rows in ((_GOAL_TINTS[0], [SIZE]), ("#ffffff", range(2, SIZE)), (_GOAL_TINTS[1], [1])):
+    for fill, rows in ((_GOAL_TINTS[0], [SIZE]), (_PALETTE["cell"], range(2, SIZE)), (_GOAL_TINTS[1], [1])):
         squares = "".join(f"M{_grid(x - 1) + _GAP} {_grid_y(y) + _GAP}h{_CELL}v{_CELL}h-{_CELL}z"
                           for y in rows for x in range(1, SIZE + 1))
-        out.append(f'<path d="{squares}" fill="{fill}" stroke="#cbd5e1"/>')
+        out.append(f'<path d="{squares}" fill="{fill}"/>')
+    if moved is not None and moved.is_valid():          # the cell the pawn moved to, as the web board marks it
+        cx, cy = _centre(moved)
+        out.append(f'<rect x="{cx - _CELL / 2:g}" y="{cy - _CELL / 2:g}" width="{_CELL}" height="{_CELL}" '
+                   f'fill="{_PALETTE["moved"]}"/>')
     for i in range(SIZE):
         out.append(f'<text x="{_grid(i) + _GAP + _CELL / 2}" y="{_BOARD - 8}" text-anchor="middle" '
-                   f'font-size="13" fill="#475569">{"abcdefghi"[i]}</text>')
+                   f'font-size="13" fill="{_MUTED}">{"abcdefghi"[i]}</text>')
         out.append(f'<text x="{_MARGIN / 2}" y="{_grid_y(i + 1) + _GAP + _CELL / 2 + 5}" text-anchor="middle" '
-                   f'font-size="13" fill="#475569">{i + 1}</text>')
+                   f'font-size="13" fill="{_MUTED}">{i + 1}</text>')
     if trails is not None:
         for seat, cells in enumerate(trails):
             points = " ".join(f"{cx:g},{cy:g}" for cx, cy in map(_centre, cells))
             out.append(f'<polyline points="{points}" fill="none" stroke="{_COLOURS[seat]}" stroke-width="4" '
-                       f'stroke-opacity="0.45" stroke-linejoin="round" stroke-linecap="round"/>')
+                       f'stroke-opacity="0.6" stroke-linejoin="round" stroke-linecap="round"/>')
     for wall in pos.walls:
-        out.append(_wall_rect(wall, _LAST if wall == last_wall else _WALL))
+        if wall == last_wall:
+            out.append(_wall_rect(wall, _LAST, ' stroke="#ffffff" stroke-width="1.5"'))
+        else:
+            out.append(_wall_rect(wall, _WALL))
     for wall, label in (labels or {}).items():
         cx, cy = _wall_centre(wall)
         out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="9" fill="#fff7ed" stroke="{_WALL}" stroke-width="1.5"/>')
         out.append(f'<text x="{cx:g}" y="{cy + 3.5:g}" text-anchor="middle" font-size="9.5" '
                    f'fill="#7c2d12">{escape(label)}</text>')
-    if moved is not None and moved.is_valid():
-        cx, cy = _centre(moved)
-        out.append(f'<rect x="{cx - _CELL / 2:g}" y="{cy - _CELL / 2:g}" width="{_CELL}" height="{_CELL}" '
-                   f'fill="none" stroke="{_LAST}" stroke-width="3"/>')
     for seat in (0, 1):
         cx, cy = _centre(pos.pawn(seat))
-        out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{_CELL * 0.36:g}" fill="{_COLOURS[seat]}"/>')
+        out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{_CELL * 0.36:g}" fill="{_COLOURS[seat]}" stroke="#ffffff" '
+                   'stroke-width="2"/>')
         out.append(f'<text x="{cx:g}" y="{cy + 5:g}" text-anchor="middle" font-size="15" font-weight="bold" '
                    f'fill="#ffffff">{seat}</text>')
     return out
@@ -115,17 +124,17 @@ def _players(game: ReplayGame) -> str:
 
 
 def _frame_lines(game: ReplayGame, frame: Frame) -> list[tuple[str, str]]:
-    lines = [(f"{_players(game)} · {game.ruleset} rules · {game.result()}", "#111827")]
+    lines = [(f"{_players(game)} · {game.ruleset} rules · {game.result()}", _INK)]
     if frame.seat is None and frame.player is None:
-        lines.append((f"step {frame.step}/{game.last_step}: the start", "#111827"))
+        lines.append((f"step {frame.step}/{game.last_step}: the start", _INK))
     else:
         status = STATUS_NAMES.get(frame.status, "?") if frame.status is not None else "?"
         lines.append((f"step {frame.step}/{game.last_step}: {frame.player} "
-                      f"{describe_step(frame.sent, frame.status)} · {status}", "#111827"))
+                      f"{describe_step(frame.sent, frame.status)} · {status}", _INK))
     if frame.ignored_wall_note:
         lines.append((frame.ignored_wall_note, _WARN))
     if frame.reason:
-        lines.append((frame.reason, _BAD if frame.is_violation else "#111827"))
+        lines.append((frame.reason, _BAD if frame.is_violation else _INK))
     if frame.problem is not None:
         lines.append((f"the log disagrees with the rules (line {frame.line}): {frame.problem}", _BAD))
     if frame.stop is not None:
@@ -134,12 +143,12 @@ def _frame_lines(game: ReplayGame, frame: Frame) -> list[tuple[str, str]]:
         lines.append((frame.unverified_note, _WARN))
     left = frame.position.walls_left
     lines.append((f"walls left {left[0]} · {left[1]}   violations {frame.violations[0]} · {frame.violations[1]}",
-                  "#475569"))
+                  _MUTED))
     return lines
 
 
 def position_svg(game: ReplayGame, index: int) -> str:
-    """An SVG of frame ``index``: the board, the step's wall and moved pawn in red, the step in words."""
+    """An SVG of frame ``index``: the board, the step's wall and the moved pawn's cell marked, the step in words."""
     frame = game.frames[index]
     applied = frame.applied
     last_wall = frame.sent.new_wall.normalized() if applied and not frame.sent.is_move() else None
@@ -169,20 +178,24 @@ def game_svg(game: ReplayGame) -> str:
     labels, trails = _history(game)
     last = game.frames[-1]
     body = _board(last.position, labels, trails=trails)
-    lines = [(f"{_players(game)} · {game.ruleset} rules", "#111827"),
-             (f"{game.last_step} steps · {game.result()}", "#111827"),
-             ("lines: the pawns' paths · numbers: the step that placed each wall", "#475569")]
+    lines = [(f"{_players(game)} · {game.ruleset} rules", _INK),
+             (f"{game.last_step} steps · {game.result()}", _INK),
+             ("lines: the pawns' paths · numbers: the step that placed each wall", _MUTED)]
     lines += [(f"disagrees with the rules: {problem}", _BAD) for problem in game.problems[:3]]
     if game.unverified_from is not None:
         lines.append((f"unverified after line {game.unverified_from}: rows drawn as the log gives them", _WARN))
     return _svg(body, lines, f"{_players(game)}, the whole game")
 
 
-_CSS = """body{font-family:system-ui,Helvetica,Arial,sans-serif;margin:2em;color:#111827}
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #cbd5e1;padding:2px 8px;text-align:left}
-tr.bad td{color:#b91c1c;font-weight:bold}.p0{color:#0e7490;font-weight:bold}.p1{color:#a21caf;font-weight:bold}
-.problem{color:#b91c1c;font-weight:bold}details{margin:.3em 0}
-tr.unverified td{color:#92400e;font-style:italic}.unverified{color:#92400e}"""
+# The page's own rules, after the site's stylesheet: margins, pictures no wider than the window, the table of
+# steps scrolling in its own box (a phone's 390 px never scroll the page sideways; tests/server/web/test_pages.py).
+_CSS = """body.export{max-width:110rem;margin:0 auto;padding:16px clamp(12px,3vw,48px) 40px}
+.export figure{margin:1em 0}.export figure svg,.export details svg{display:block;max-width:100%;height:auto}
+table.steps{display:block;overflow-x:auto;margin:1em 0}table.steps td,table.steps th{border:1px solid var(--line)}
+tr.bad td{color:var(--bad);font-weight:bold}h1 .p0,table.steps .p0{color:var(--p0);font-weight:bold}
+h1 .p1,table.steps .p1{color:var(--p1);font-weight:bold}.problem{color:var(--bad);font-weight:bold}
+details{margin:.3em 0}tr.unverified td{color:#92400e;font-style:italic}.unverified{color:#92400e}
+.export #player{margin:1em 0}"""
 
 
 def _svg_inline(svg: str) -> str:
@@ -196,7 +209,8 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
     """
     name = escape(game.title or game.key)
     out = ['<!DOCTYPE html>', '<html lang="en">', '<head><meta charset="utf-8"/>',
-           f"<title>{escape(_players(game))} — {name}</title>", f"<style>{_CSS}</style></head>", "<body>",
+           '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
+           f"<title>{escape(_players(game))} — {name}</title>", f"{page_style(_CSS)}</head>", '<body class="export">',
            f'<h1><span class="p0">{escape(game.players[0])}</span> vs '
            f'<span class="p1">{escape(game.players[1])}</span></h1>',
            f"<p>{name} · {escape(game.ruleset)} rules · {game.last_step} steps · "
@@ -208,8 +222,8 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
     if index is None:       # the browser's player (shared/web), inlined: step through the game in the page
         out.append(player_block(game))
     out.append(f"<figure>{_svg_inline(position_svg(game, index) if index is not None else game_svg(game))}</figure>")
-    out.append("<table><thead><tr><th>step</th><th>player</th><th>step</th><th>status</th><th>thinking</th>"
-               "<th>note</th></tr></thead><tbody>")
+    out.append('<table class="steps"><thead><tr><th>step</th><th>player</th><th>step</th><th>status</th>'
+               "<th>thinking</th><th>note</th></tr></thead><tbody>")
     for frame in game.frames[1:]:
         seat_class = f' class="p{frame.seat}"' if frame.seat is not None else ""
         status = STATUS_NAMES.get(frame.status, "?") if frame.status is not None else "?"

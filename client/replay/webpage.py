@@ -2,14 +2,18 @@
 
 ``game_record(game)`` is a ``ReplayGame`` in the form of the protocol's ``game_record`` (each step a
 ``game_update``), and ``player_block(game)`` the HTML that shows it with ``shared/web``'s
-``board.js`` and ``player.js``, inlined (no files, no server: the page stands alone). Pure
-string building; the page stays well-formed XML (script and style in CDATA sections).
+``board.js`` and ``player.js``, inlined (no files, no server: the page stands alone);
+``page_style(extra)`` is the site's stylesheet for the page's head, and ``site_palette()`` its
+colours, which the exported pictures use too (one palette: the page's and the picture's pawns,
+walls and goal rows are the same). String building; the page stays well-formed XML (script and
+style in CDATA sections).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 from shared.quoridor import BlockBar, Location
@@ -17,10 +21,27 @@ from shared.web import STATIC
 
 from .frames import ReplayGame
 
-__all__ = ["game_record", "inline_modules", "player_block"]
+__all__ = ["game_record", "inline_modules", "page_style", "player_block", "site_palette"]
 
 _IMPORT = re.compile(r"^import .*?;\s*$", re.MULTILINE)
 _EXPORT = re.compile(r"^export (?=(const|function|class|let) )", re.MULTILINE)
+_COLOUR = re.compile(r"--([a-z0-9-]+):\s*(#[0-9a-fA-F]{3,8})\s*;")
+
+
+@cache
+def site_palette() -> dict[str, str]:
+    """The site's colours by name (``p0``, ``p1``, ``board``, ``cell``, ``wall``...): style.css's ``:root``."""
+    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    start = css.index(":root {")
+    return dict(_COLOUR.findall(css[start:css.index("}", start)]))
+
+
+def page_style(extra: str = "") -> str:
+    """A ``<style>`` element for the page's head: the site's stylesheet, then ``extra`` (in a CDATA section)."""
+    css = (STATIC / "style.css").read_text(encoding="utf-8") + "\n" + extra
+    if "]]>" in css:
+        raise ValueError("the stylesheet holds ']]>', which would end its CDATA section")
+    return f"<style>/*<![CDATA[*/\n{css}\n/*]]>*/</style>"
 
 
 def _cell(loc: Location) -> list[int]:
@@ -73,13 +94,11 @@ def _json(value: Any) -> str:
 
 
 def player_block(game: ReplayGame) -> str:
-    """The interactive player for ``game``: a section, the stylesheet, and one inline module."""
-    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    """The interactive player for ``game``: a section and one inline module (the page's head has ``page_style``)."""
     script = (inline_modules("board.js", "player.js") + f"\nconst RECORD = {_json(game_record(game))};\n"
               "const player = new GamePlayer(document.getElementById('player'), {url: false});\n"
               "player.mount(RECORD, RECORD.steps.length);\nwindow.quoridorPlayer = player;\n")
-    if "]]>" in script or "]]>" in css:
+    if "]]>" in script:
         raise ValueError("the inlined player holds ']]>', which would end its CDATA section")
-    return (f"<style>/*<![CDATA[*/\n{css}\n/*]]>*/</style>\n"
-            '<section id="player"></section>\n'
+    return ('<section id="player"></section>\n'
             f'<script type="module">//<![CDATA[\n{script}\n//]]></script>')

@@ -6,10 +6,13 @@ import xml.etree.ElementTree as ET
 
 from client.replay import frames_from_log, load_game
 from client.replay.export import HtmlView, SvgView, game_html, game_svg, position_svg
+from client.replay.webpage import site_palette
+from shared.web import STATIC
 from tests.client.replay.helpers import legacy, small_log
 
 SVG = "{http://www.w3.org/2000/svg}"
-WALL, LAST = "#b45309", "#dc2626"
+PALETTE = site_palette()
+WALL, LAST = PALETTE["wall"], PALETTE["wall-last"]
 
 
 def walls_in(svg: ET.Element) -> list[ET.Element]:
@@ -83,6 +86,22 @@ def test_html_of_one_position(tmp_path):
     root = ET.fromstring(path.read_text(encoding="utf-8"))
     assert root.find("body/figure/svg") is not None and not root.findall("body/details")
     assert "disagrees with the rules at line 4" in path.read_text(encoding="utf-8")
+
+
+def test_the_pictures_and_the_page_have_the_web_players_colours_only():
+    game = load_game(legacy("server_0_DEFENSIVE_VS_BASELINE.csv"))
+    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    assert "--p0: #2b6cb0;" in css and "--p1: #c53030;" in css       # the player's blue and red
+    assert PALETTE["p0"] == "#2b6cb0" and PALETTE["p1"] == "#c53030" and PALETTE["goal0"] in css
+    for svg in (position_svg(game, 40), game_svg(game)):
+        root = ET.fromstring(svg)
+        assert [c.get("fill") for c in root.iter(f"{SVG}circle") if c.get("r") != "9"] == [PALETTE["p0"], PALETTE["p1"]]
+        assert {p.get("stroke") for p in root.iter(f"{SVG}polyline")} <= {PALETTE["p0"], PALETTE["p1"]}
+        fills = {e.get("fill") for e in root.iter() if e.get("fill") not in (None, "none")}
+        assert fills <= set(PALETTE.values()) | {"#ffffff", "#fff7ed", "#7c2d12", "#92400e"}, fills
+    page = game_html(game)
+    for old in ("#0e7490", "#a21caf", "#cffafe", "#fae8ff"):      # the teal and purple of before
+        assert old not in page
 
 
 def test_svg_view_writes_files(tmp_path):

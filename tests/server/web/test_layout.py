@@ -109,3 +109,32 @@ async def test_a_refused_bots_reason_reads_on_a_phone(browser, make_server):
     assert box["y"] >= version["y"] + version["height"], "the reason is on a line of its own"
     entry = await page.locator("#versions tr.refused .entry").bounding_box()
     assert entry["x"] + entry["width"] <= PHONE["width"]
+
+
+async def test_the_html_export_has_margins_no_sideways_scroll_on_a_phone_and_one_palette(browser, tmp_path):
+    from client.replay import frames_from_log
+    from client.replay.export import HtmlView
+    from client.replay.webpage import site_palette
+    from tests.client.replay.helpers import small_log
+
+    path = tmp_path / "game.html"
+    HtmlView(path).show_game(frames_from_log(small_log()))
+    page = await browser.new_page()
+    await page.set_viewport_size(PHONE)
+    await page.goto(path.as_uri())
+    await page.locator(".board-wrap svg").wait_for(timeout=5000)
+    assert await overflowing(page, "body, figure, #player") == []
+    title = await page.locator("h1").bounding_box()
+    assert title["x"] >= 10, "a margin"
+    figure = await page.locator("figure svg").bounding_box()
+    assert figure["x"] >= 10 and figure["x"] + figure["width"] <= PHONE["width"] - 10
+    palette = site_palette()
+    player = await page.evaluate("() => [0, 1].map(s => getComputedStyle("
+                                 "document.querySelector(`.board-wrap circle.pawn.p${s}`)).fill)")
+    picture = await page.evaluate("() => [...document.querySelectorAll('figure svg circle')].filter("
+                                  "c => c.getAttribute('r') !== '9').map(c => getComputedStyle(c).fill)")
+
+    def rgb(colour: str) -> str:
+        return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+    assert player == picture == [rgb(palette["p0"]), rgb(palette["p1"])], "the player's and the picture's pawns"
