@@ -7,6 +7,11 @@ For a bot the server hosts (a handed-in bot, a built-in resident) the games' log
 step's CPU time (``cpu_ms`` rows): shown beside the wall thinking time (``cpu_summary``), it tells a
 busy host (wall time well above CPU time: the bot was waiting for a core) from a slow bot (CPU time
 close to the wall time: the bot was computing).
+
+The counts agree with each other: a timeout is a violation (cause ``late``), so ``timeouts`` equals
+the ``late`` count among the violations by cause, and a game lost by violations is counted as the
+bot's own (``violations (its own)``), its violations among those by cause, apart from the games its
+opponent lost by violations (``violations (the opponent's)``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["GameFact", "BotReport", "HeadToHead", "Timing", "CpuTiming", "build_report", "cpu_summary",
-           "SLOW_SHARE"]
+           "SLOW_SHARE", "FAULT_ENDINGS"]
 
 #: A step that took more than this share of the time limit counts as a close call.
 SLOW_SHARE = 0.8
@@ -77,7 +82,9 @@ class Timing:
     p95_ms: float | None
     max_ms: int | None
     slow_steps: int          # above SLOW_SHARE of the time limit
+    #: Steps answered late or not at all: the ``late`` violations, also counted in ``violations``.
     timeouts: int
+    #: The bot's violations by cause (``late`` included: a timeout is a violation).
     violations: dict[str, int]
     #: CPU time per step, when the logs have it (a bot the server hosts); ``None`` otherwise.
     cpu: CpuTiming | None = None
@@ -93,6 +100,7 @@ class BotReport:
     history: list[float]
     head_to_head: list[HeadToHead]
     timing: Timing
+    #: How its games ended; an ending that is one seat's fault says whose (``violations (its own)``, ...).
     reasons: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -121,6 +129,17 @@ def _percentile(ordered: Sequence[int], q: float) -> float | None:
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
+#: Endings that are one seat's doing: the loser's violations, disconnection or absence.
+FAULT_ENDINGS = ("violations", "disconnect", "forfeit")
+
+
+def _ending(reason: str, outcome: int) -> str:
+    """``reason`` as the report counts it: a fault ending says whose it was (``outcome`` 1: the bot lost)."""
+    if reason not in FAULT_ENDINGS or outcome == 2:
+        return reason
+    return f"{reason} (its own)" if outcome == 1 else f"{reason} (the opponent's)"
+
+
 def build_report(track: str, games: Iterable[GameFact], time_limit_ms: int | None) -> BotReport:
     """The report of ``track`` from ``games`` (in play order; games of other tracks are skipped)."""
     colour = ([0, 0, 0], [0, 0, 0])
@@ -144,11 +163,11 @@ def build_report(track: str, games: Iterable[GameFact], time_limit_ms: int | Non
         times.extend(game.step_ms[seat])
         cpu.extend(game.cpu_ms[seat])
         causes.update(game.causes[seat])
-        reasons[game.reason] += 1
+        reasons[_ending(game.reason, outcome)] += 1
         count += 1
     times.sort()
     slow = 0 if time_limit_ms is None else sum(1 for t in times if t > SLOW_SHARE * time_limit_ms)
-    timeouts = causes.pop("late", 0)
+    timeouts = causes["late"]
     cpu.sort()
     cpu_timing = CpuTiming(len(cpu), _percentile(cpu, 0.5), _percentile(cpu, 0.95), cpu[-1]) if cpu else None
     timing = Timing(steps=len(times), median_ms=_percentile(times, 0.5), p95_ms=_percentile(times, 0.95),

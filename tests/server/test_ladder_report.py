@@ -65,3 +65,37 @@ def test_the_report_shows_cpu_time_per_step_from_the_logs_of_a_hosted_bot(tmp_pa
     assert json.loads(out.read_text())[0]["timing"]["cpu"]["max_ms"] == 470
     assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "you"]) == 0
     assert "CPU time per step" not in capsys.readouterr().out            # a connected bot: nothing measured
+
+
+def test_a_sleepy_bots_report_counts_its_timeouts_as_violations_and_its_losses_by_them_as_its_own(tmp_path, capsys):
+    # Recorded as the ladder records them: sleepy lost 5 games by 3 late answers each, and won one by the
+    # opponent's 3 illegal walls; "15 timeouts" once came with "violations by cause: none".
+    store = LadderStore(tmp_path / "ladder.db")
+    ratings = LiveRatings()
+    sleepy, awake = (store.track(bot, "v1", ratings.initial()) for bot in ("sleepy", "awake"))
+    for n in range(1, 6):
+        white, black = (sleepy, awake) if n % 2 else (awake, sleepy)
+        seat = 0 if white is sleepy else 1
+        causes = (("late",) * 3, ()) if seat == 0 else ((), ("late",) * 3)
+        times = ((1200, 1500, 1100), (50, 60)) if seat == 0 else ((50, 60), (1200, 1500, 1100))
+        violations = (3, 0) if seat == 0 else (0, 3)
+        store.record(LadderGame(f"L1-g{n}", n, white, black, 1 - seat, "violations", "e2 e8", None,
+                                "2026-01-01T00:00:00", (3800, 110), violations, times, causes,
+                                ratings.after_game(white.skill, black.skill, 1 - seat)))
+    store.record(LadderGame("L1-g6", 6, awake, sleepy, 1, "violations", "e2 e8", None, "2026-01-01T00:00:00",
+                            (30, 900), (3, 0), ((10, 10, 10), (300, 300)), (("wall_overlaps",) * 3, ()),
+                            ratings.after_game(awake.skill, sleepy.skill, 1)))
+    store.close()
+    out = tmp_path / "sleepy.json"
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "sleepy", "--json", str(out)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "15 timeouts" in text and "violations by cause: late 15" in text
+    assert "games ended by: violations (its own) 5, violations (the opponent's) 1" in text
+    data = json.loads(out.read_text())[0]
+    assert data["timing"]["timeouts"] == data["timing"]["violations"]["late"] == 15
+    assert data["endings"] == {"violations (its own)": 5, "violations (the opponent's)": 1}
+    # awake's report: its own loss by violations, its violations by cause
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "awake"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "0 timeouts" in text and "violations by cause: wall_overlaps 3" in text
+    assert "games ended by: violations (its own) 1, violations (the opponent's) 5" in text

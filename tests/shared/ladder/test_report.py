@@ -19,7 +19,7 @@ def test_a_report_counts_colours_opponents_timing_and_causes():
     t = report.timing
     assert (t.steps, t.max_ms, t.slow_steps, t.timeouts) == (6, 1000, 2, 1)   # 900 and 1000 > 800
     assert t.median_ms == pytest.approx(350.0)       # 100 200 300 400 900 1000
-    assert t.violations == {"not_reachable": 1}
+    assert t.violations == {"late": 1, "not_reachable": 1}         # a timeout is a violation: late
     assert report.to_json()["seat0"] == {"wins": 1, "losses": 0, "draws": 1}
 
 
@@ -52,3 +52,15 @@ def test_a_connected_bot_has_no_cpu_times():
     report = build_report("me", [GameFact("g1", "me", "you", 0, "goal", ((100,), ()))], 1000)
     assert report.timing.cpu is None and cpu_summary(report.timing) is None
     assert report.to_json()["timing"]["cpu"] is None
+
+
+def test_a_fault_ending_says_whose_fault_it_was():
+    games = [GameFact("g1", "me", "you", 1, "violations", causes=(("late",) * 3, ())),
+             GameFact("g2", "you", "me", 1, "violations", causes=(("wall_overlaps",) * 3, ())),
+             GameFact("g3", "me", "you", 0, "disconnect"), GameFact("g4", "me", "you", 0, "goal"),
+             GameFact("g5", "me", "you", None, "step_cap")]
+    report = build_report("me", games, 1000)
+    assert report.reasons == {"disconnect (the opponent's)": 1, "goal": 1, "step_cap": 1, "violations (its own)": 1,
+                              "violations (the opponent's)": 1}
+    assert report.timing.timeouts == 3 and report.timing.violations == {"late": 3}
+    assert report.to_json()["endings"] == report.reasons
