@@ -105,10 +105,10 @@ def render_info(game: ReplayGame, index: int) -> Text:
         text.append(frame.unverified_note + "\n", _WARN)
     pos = frame.position
     # One row per figure, seat 0 first, each in its player's colour (the first row says who is who; the
-    # second where each pawn stands at this step and the row it runs to: seat 0 starts on e1, seat 1 on e9).
+    # second where each pawn stands at this step and its goal row: seat 0 starts on e1, seat 1 on e9).
     cells = [square(pos.pawn(seat)) if pos.pawn(seat).is_valid() else "?" for seat in (0, 1)]
     for label, values in (("players", (f"{game.players[0]} (seat 0)", f"{game.players[1]} (seat 1)")),
-                          ("pawn on", (f"{cells[0]}, goal row 9", f"{cells[1]}, goal row 1")),
+                          ("pawn on", (f"{cells[0]} → row 9", f"{cells[1]} → row 1")),
                           ("walls left", (str(pos.walls_left[0]), str(pos.walls_left[1]))),
                           ("thinking", _times(frame)),
                           ("violations", (str(frame.violations[0]), str(frame.violations[1])))):

@@ -32,7 +32,7 @@ def test_a_frame_shows_title_board_and_what_happened():
     assert info[1] == "193304DEFENSIVE placed wall d2h  [d2h]"
     assert info[2] == "status: Ok"
     assert info[3] == "players    193304BASELINE (seat 0) · 193304DEFENSIVE (seat 1)"
-    assert info[4] == "pawn on    e2, goal row 9 · e9, goal row 1"
+    assert info[4] == "pawn on    e2 → row 9 · e9 → row 1"
     assert info[5] == "walls left 10 · 9"
     assert info[6] == "thinking   — · —"
     assert info[7] == "violations 0 · 0"
@@ -44,7 +44,7 @@ def test_the_side_panel_says_where_each_pawn_stands_at_the_step_not_where_it_sta
     pawns = game.frames[58].position
     assert "players    193304BASELINE (seat 0) · 193304DEFENSIVE (seat 1)" in info
     assert (pawns.pawn(0), pawns.pawn(1)) == (Location(1, 4), Location(2, 9))
-    assert "pawn on    a4, goal row 9 · b9, goal row 1" in info
+    assert "pawn on    a4 → row 9 · b9 → row 1" in info
     assert not any("e1" in line or "e9" in line for line in info)
 
 
