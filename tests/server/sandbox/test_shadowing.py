@@ -77,3 +77,10 @@ async def test_an_entry_in_a_subfolder_still_imports_the_packages_beside_it_and_
         (folder / name).write_text(source, encoding="utf-8")
     verdict = await bounded(validate_bot(folder, "bots/bot.py", FAST), 60)
     assert (verdict.accepted, verdict.cause) == (True, "ok"), verdict
+
+
+def test_the_server_refuses_the_names_the_bot_host_protects():
+    from client.loader import ARENA_PACKAGES
+    from server.sandbox import validate
+
+    assert validate.ARENA_PACKAGES == ARENA_PACKAGES
