@@ -93,7 +93,7 @@ def bench_ratings(games: int = 20000) -> None:
 
 
 # -- f: the refit ------------------------------------------------------------------------------------
-def bench_refit(games: int = 100_000, bots: int = 50, samples: int = 100) -> None:
+def bench_refit(games: int = 100_000, bots: int = 50) -> None:
     rng = random.Random(3)
     names = [f"bot{i}" for i in range(bots)]
     strength = {n: rng.gauss(0, 300) for n in names}
@@ -103,10 +103,10 @@ def bench_refit(games: int = 100_000, bots: int = 50, samples: int = 100) -> Non
         p = 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400))
         played.append((a, b, 1.0 if rng.random() < p else 0.0))
     start, cpu = time.perf_counter(), time.thread_time()
-    rows = published_table(names, played, anchor=names[0], samples=samples)
+    rows = published_table(names, played, anchor=names[0])
     cpu, took = time.thread_time() - cpu, time.perf_counter() - start
     rated = sum(r.rating is not None for r in rows)
-    print(f"refit: {games:,} games of {bots} bots, {samples} bootstrap samples: CPU {cpu:.2f} s, wall {took:.2f} s, "
+    print(f"refit: {games:,} games of {bots} bots, with likelihood intervals: CPU {cpu:.2f} s, wall {took:.2f} s, "
           f"{rated} rated (target <= 10 s, on CPU) {mark(cpu <= 10)}")
 
 
@@ -390,7 +390,7 @@ def main() -> None:
     if "r" in args.sections:
         bench_ratings()
     if "f" in args.sections:
-        bench_refit(games=20_000 if args.quick else 100_000, samples=20 if args.quick else 100)
+        bench_refit(games=20_000 if args.quick else 100_000, bots=20 if args.quick else 50)
     if "c" in args.sections:
         bench_convergence(runs=args.seeds or (5 if args.quick else 30), budget=args.budget, pairing_s=args.pairing_s,
                           pair_cap=args.pair_cap)

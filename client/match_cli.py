@@ -11,7 +11,7 @@ each bot's failures as they come (its own traceback, as it is: never read as mar
 counted) and, with ``--sprt``, the log-likelihood ratio against its bounds as pairs complete.
 At the end: the results table (two bots: W/L/D, score with its 95% Wilson interval, thinking
 time, violations, errors, and the pentanomial Elo; more bots: W/L/D, score and interval, and a
-Bradley-Terry rating with its bootstrap interval, anchored at ``random`` when it plays, else at
+Bradley-Terry rating with its 95% likelihood interval, anchored at ``random`` when it plays, else at
 the first bot), the win-rate matrix, the SPRT's verdict, where the logs are and how to replay
 one; ``--json FILE`` writes all of it (and every game) as JSON. Each bot's ``time_limit_ms`` is
 set to the ``-t`` limit.
@@ -56,10 +56,8 @@ from .match_results import RunResults, SprtState
 from .render import notice_printer
 
 __all__ = ["main", "build_parser", "results_table", "standings_table", "matrix_table", "sprt_line", "elo_line",
-           "violation_lines", "run_match", "run_local", "show_results", "rating_anchor", "RunPlan", "RunOutcome", "BOOTSTRAP_SAMPLES"]
+           "violation_lines", "run_match", "run_local", "show_results", "rating_anchor", "RunPlan", "RunOutcome"]
 
-#: Resamples of the rating intervals.
-BOOTSTRAP_SAMPLES = 500
 #: Where each run's own log folder is made when ``--log-dir`` does not say.
 RUNS_DIR = Path("replays")
 #: Most games of an SPRT when ``-g`` does not say.
@@ -273,8 +271,7 @@ def show_results(plan: RunPlan, outcome: RunOutcome, console: Console) -> list[R
                                         record.pentanomial.counts)))
     else:
         anchor = rating_anchor(labels)
-        ratings = rate(list(labels), results.encounters(), random.Random(plan.seed), samples=BOOTSTRAP_SAMPLES,
-                       anchor=anchor)
+        ratings = rate(list(labels), results.encounters(), anchor=anchor)
         console.print(standings_table(results.tallies, ratings, f"{plan.mode} — ratings: Bradley-Terry, {anchor} = 0",
                                       anchor))
         console.print(matrix_table(labels, results.matrix()))
@@ -317,8 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--openings", type=int, default=0, metavar="PLIES",
                    help="random legal plies played before the bots take over, the same for both games of a pair "
                         "(default 0: the initial position)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the openings and the rating intervals "
-                                                          "(default: a new one, printed)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the openings (default: a new one, printed)")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="two bots: stop when the sequential test decides between H0 (the first bot is ELO0 Elo "
                         "better) and H1 (ELO1 better)")

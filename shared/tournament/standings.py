@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .bradley_terry import Rating
 from .field_ratings import field_ratings
 
 __all__ = ["REASONS", "TournamentError", "GameResult", "Row", "Standings", "check_players"]
@@ -91,8 +92,12 @@ class Row:
     violations: int
     thinking_ms: int
     elo: float | None
+    #: How far ``elo``'s 95% interval reaches from it on its longer side: ``elo ± elo_error`` holds the interval.
     elo_error: float | None
     sonneborn_berger: float = 0.0
+    #: ``elo``'s 95% profile likelihood interval (``bradley_terry``), not symmetric around it.
+    elo_low: float | None = None
+    elo_high: float | None = None
 
 
 class _Tally:
@@ -122,7 +127,7 @@ class Standings:
         self._players = check_players(players, minimum=1)
         self._tally = {name: _Tally() for name in self._players}
         self._results: list[GameResult] = []
-        self._ratings: tuple[int, dict[str, tuple[float, float | None]]] = (-1, {})
+        self._ratings: tuple[int, dict[str, Rating]] = (-1, {})
 
     @property
     def players(self) -> list[str]:
@@ -154,8 +159,8 @@ class Standings:
             tally.opponents.append((result.players[1 - seat], points))
         self._results.append(result)
 
-    def ratings(self) -> dict[str, tuple[float, float | None]]:
-        """Each player's finite Bradley-Terry rating and 95% half-width (``field_ratings``), cached per game count."""
+    def ratings(self) -> dict[str, Rating]:
+        """Each player's finite Bradley-Terry rating with its 95% interval (``field_ratings``), cached per game count."""
         if self._ratings[0] != len(self._results):
             games = [(r.white, r.black, r.points(0)) for r in self._results]
             self._ratings = (len(self._results), field_ratings(self._players, games))
@@ -164,7 +169,7 @@ class Standings:
     def rows(self) -> list[Row]:
         """The table, best first: by points, wins, Sonneborn-Berger, fewer violations, less thinking
         time, then name. Players equal on all but the name share a rank (1, 1, 3). ``elo`` is the finite
-        Bradley-Terry rating and ``elo_error`` its 95% half-width (``ratings``)."""
+        Bradley-Terry rating, ``elo_low``..``elo_high`` its 95% interval and ``elo_error`` its margin (``ratings``)."""
         rated = self.ratings()
         points = {name: tally.points for name, tally in self._tally.items()}
         unranked = []
@@ -184,8 +189,8 @@ class Standings:
                 wins=wins, losses=losses, draws=draws,
                 white=tuple(tally.by_seat[0]), black=tuple(tally.by_seat[1]),  # type: ignore[arg-type]
                 violations=tally.violations, thinking_ms=tally.thinking_ms,
-                elo=None if elo is None else elo[0], elo_error=None if elo is None else elo[1],
-                sonneborn_berger=sb,
+                elo=None if elo is None else elo.rating, elo_error=None if elo is None else elo.margin,
+                sonneborn_berger=sb, elo_low=None if elo is None else elo.low, elo_high=None if elo is None else elo.high,
             ))
         return rows
 

@@ -32,3 +32,17 @@ def test_ladder_ratings_are_the_published_tables_ratings_without_the_intervals()
     assert ladder_ratings(tracks, games, anchor="random") == {r.track: r.rating for r in rows}
     assert ladder_ratings(tracks, games)["random"] == 0.0            # the first track anchors by default
     assert ladder_ratings([], []) == {}
+
+
+def test_a_sweeping_bots_interval_holds_its_rating():
+    # Every game won by the stronger: --report table printed "strong@... +906 [+377, +838]" (the bootstrap).
+    won = {("strong", "random"): 12, ("strong", "mid"): 8, ("strong", "weak"): 14, ("mid", "random"): 14,
+           ("weak", "random"): 9, ("mid", "weak"): 3}
+    games = [(winner, loser, 1.0) if k % 2 else (loser, winner, 0.0)
+             for (winner, loser), n in won.items() for k in range(n)]
+    rows = published_table(["random", "weak", "mid", "strong"], games, anchor="random")
+    assert [r.track for r in rows] == ["strong", "mid", "weak", "random"]
+    for row in rows:
+        assert row.low <= row.rating <= row.high
+        assert row.margin == max(row.high - row.rating, row.rating - row.low)
+    assert rows[0].high - rows[0].rating > rows[0].rating - rows[0].low     # a perfect score's long side

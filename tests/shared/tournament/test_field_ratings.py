@@ -2,6 +2,8 @@
 
 import math
 
+import pytest
+
 from shared.tournament import GameResult, Standings
 from shared.tournament.field_ratings import FIT_PLAYERS, field_ratings
 
@@ -44,10 +46,29 @@ def test_a_player_without_games_has_no_rating_and_a_big_field_stays_finite():
     assert {r.player: r.elo for r in s.rows()}["idle"] is None
     many = [f"p{i}" for i in range(FIT_PLAYERS + 1)]
     rated = field_ratings(many, [(many[0], many[1], 1.0)])
-    assert set(rated) == {"p0", "p1"} and rated["p0"][0] > 0 > rated["p1"][0]
+    assert set(rated) == {"p0", "p1"} and rated["p0"].rating > 0 > rated["p1"].rating
 
 
-def test_a_class_of_forty_gets_intervals_from_the_curvature_of_the_fit():
+def test_every_rating_lies_in_its_interval_and_the_margin_reaches_both_ends():
+    s = Standings(["a", "b", "c", "d"])
+    for _ in range(5):
+        s.add(GameResult("a", "b", 0, "goal"))
+        s.add(GameResult("a", "c", 0, "goal"))
+        s.add(GameResult("b", "c", 0, "goal"))
+        s.add(GameResult("c", "d", None, "step_cap"))
+    for row in s.rows():
+        assert row.elo_low <= row.elo <= row.elo_high
+        assert row.elo_error == pytest.approx(max(row.elo_high - row.elo, row.elo - row.elo_low))
+    a = next(r for r in s.rows() if r.player == "a")
+    assert a.elo_high - a.elo > a.elo - a.elo_low            # a perfect score: the long side is above
+
+
+def test_centred_ratings_start_from_the_first_player_who_played():
+    rated = field_ratings(["idle", "a", "b"], [("a", "b", 1.0), ("b", "a", 0.5)])
+    assert set(rated) == {"a", "b"} and rated["a"].rating == pytest.approx(-rated["b"].rating)
+
+
+def test_a_class_of_forty_is_rated_against_the_field_with_intervals():
     players = [f"p{i:02d}" for i in range(40)]
     s = Standings(players)
     for i, white in enumerate(players):
@@ -57,3 +78,4 @@ def test_a_class_of_forty_gets_intervals_from_the_curvature_of_the_fit():
     assert all(math.isfinite(rows[p].elo) and rows[p].elo_error is not None and 0 < rows[p].elo_error < 1000
                for p in players)
     assert rows["p00"].elo > rows["p20"].elo > rows["p39"].elo
+    assert all(rows[p].elo_low <= rows[p].elo <= rows[p].elo_high for p in players)
