@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import inspect
 import json
@@ -233,6 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         console.print("interrupted")
         return 130
+    finally:
+        if log_dir is not None and log_dir != config.log_dir:     # the run's own folder, left empty: no game
+            with contextlib.suppress(OSError):
+                log_dir.rmdir()
     code = _report(console, summary, config)
     if config.replay:
         run_replays(config, summary.logs, console)

@@ -240,3 +240,13 @@ def test_two_clients_started_in_the_same_second_save_their_logs_apart(tmp_path, 
     assert (first.name, other.name) == ("20261127-121530", "20261127-121530-2")
     assert first.is_dir() and other.is_dir()
     assert run_log_dir(ClientConfig(log_dir=tmp_path / "mine"), second) == tmp_path / "mine"    # asked for: as it is
+
+
+def test_a_run_that_played_no_game_leaves_no_empty_log_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    assert main(["--server", f"ws://127.0.0.1:{port}/", "-k", "one", "--save-log", "--wait", "0.2"]) == 1
+    assert "no server at" in capsys.readouterr().err
+    assert list((tmp_path / "replays" / "client").iterdir()) == []
