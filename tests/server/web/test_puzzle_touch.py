@@ -15,7 +15,7 @@ from shared.circuit import solve as solve_circuit
 from shared.ice import parse_maze
 from shared.ice import solve as solve_maze
 
-from .conftest import ARGS, CHROMIUM, _missing
+from .conftest import ARGS, CHROMIUM, SCREENSHOTS, _missing
 from .test_puzzle_pages import counter, go_to, http, open_room
 
 LEVEL = "#######\n#@ $ .#\n#######"
@@ -48,7 +48,7 @@ async def test_the_pages_help_is_the_terminals_key_map(browser, make_server):
     server = await make_server(players=0)
     page = await browser.new_page()
     await page.goto(http(server, "/puzzles"))
-    assert not await page.locator("#keys-help").get_attribute("open") is not None
+    assert await page.locator("#keys-help").get_attribute("open") is None
     await page.keyboard.press("?")
     assert await page.locator("#keys-help").get_attribute("open") is not None
     rows = await page.evaluate("() => [...document.querySelectorAll('#keys tr')].map("
@@ -195,7 +195,8 @@ async def test_sokoban_is_played_by_touch_on_a_phone(phone, make_server):
     for button in await page.locator("#pad button:visible").all():
         box = await button.bounding_box()
         assert box["width"] >= 40 and box["height"] >= 40 and box["x"] + box["width"] <= 390, "a finger's target"
-    await page.screenshot(path="/tmp/puzzles-sokoban-touch-390.png")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(SCREENSHOTS / "puzzles-touch-390.png"))
 
 
 async def test_an_ice_maze_is_solved_by_touch_on_a_phone(phone, make_server):
