@@ -19,7 +19,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from shared.protocol import RulesInfo, StandingRow, Standings as StandingsMessage, TournamentOver, Welcome
+from shared.protocol import (
+    Replays, RulesInfo, StandingRow, Standings as StandingsMessage, TournamentInfo, TournamentOver, Welcome,
+)
 from shared.quoridor import BLOCK_SUM
 from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import Standings
@@ -48,9 +50,10 @@ from .results import Results
 from .tournament import Reporter, TournamentRunner
 from .updates import game_update_frame, standing_rows
 from .web import WebDesk
+from .web.records import champion, folder_listing, newest_finished
 from .wire import LinkSettings, WebSocketLink
 
-__all__ = ["ArenaServer", "SilentReporter", "Stage"]
+__all__ = ["TOURNAMENT_OVER", "ArenaServer", "SilentReporter", "Stage"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -68,6 +71,8 @@ CLOSE_TIMEOUT_S = 2.0
 PING_INTERVAL_S = 20.0
 #: Seconds between looks at the seats while waiting: a player that leaves says nothing, the count must still drop.
 SEATS_CHECK_S = 0.5
+#: The reason of the normal close (1000) that follows ``tournament_over``: the pages say the tournament has finished.
+TOURNAMENT_OVER = "tournament over"
 
 
 class Stage(Enum):
@@ -187,6 +192,10 @@ class ArenaServer:
                 raise ValueError(f"cannot listen on {s.host}:{s.legacy_port} for the legacy TCP port: "
                                  f"{exc.strerror or exc}; choose another --legacy-port") from None
             self.reporter.message(f"legacy TCP port for the course's C++ clients: {s.host}:{self.legacy_port}")
+        if s.puzzles_only:          # the pages show the data directory's newest finished tournament
+            self.web.info = await asyncio.to_thread(newest_finished, s.data_dir)
+        elif not s.ladder:          # the lobby, from the first second
+            self.web.info = self._tournament_info()
         self.reporter.message(f"watch: http://{_url_host(s.host)}:{self.port}/")
         if s.sandbox.unsafe:            # handed-in bots without the sandbox: said loudly at every start
             self.reporter.message(UNSAFE_WARNING)
@@ -252,6 +261,7 @@ class ArenaServer:
             self.folder = s.data_dir / name
         assert self.folder is not None
         self.web.tournament = self.folder.name
+        self._show_info()                   # the pages leave the lobby: this tournament plays
         await asyncio.to_thread(self.folder.mkdir, 0o755, True, True)
         self.runner = TournamentRunner(
             self.settings, self.results, self.tournament_id, self.folder, sessions,
@@ -275,11 +285,25 @@ class ArenaServer:
         if self._standings_timer is not None:          # the final table goes in tournament_over
             self._standings_timer.cancel()
             self._standings_timer = None
-        goodbye = TournamentOver(tournament=self.folder.name, rows=rows)
-        await self.connections.send_all(goodbye)
-        await self.connections.close_all(1000, "tournament over")
+        goodbye = TournamentOver(tournament=self.folder.name, rows=rows,
+                                 champion=self.runner.champion or champion(rows))
+        await self._farewell(goodbye)
         self.done.set()
         return standings
+
+    async def _farewell(self, goodbye: TournamentOver) -> None:
+        """The end, in order: the updates still held for their lull (the last game's last board), every game of
+        the tournament to the spectators (a page's own ``replays_request`` would come too late), the final table
+        to everyone, then the normal close whose reason (``TOURNAMENT_OVER``) the pages show as the end."""
+        assert self.folder is not None
+        await self.connections.flush()
+        self.web.info = self._tournament_info(goodbye)
+        spectators = list(self.connections.spectators)
+        if spectators:
+            listing = await asyncio.to_thread(folder_listing, self.folder)
+            await self.connections.send_all(Replays(folders=[listing]), spectators)
+        await self.connections.send_all(goodbye)
+        await self.connections.close_all(1000, TOURNAMENT_OVER)
 
     async def run_ladder(self) -> None:
         """Run the practice ladder until cancelled: residents seated, free bots paired, ratings kept in ladder.db."""
@@ -405,7 +429,24 @@ class ArenaServer:
         if gone:
             lines.append(f"{', '.join(gone)} left")
         self.reporter.players_waiting(joined, seats, "; ".join(lines) or None)
+        self._show_info()
         return True
+
+    def _tournament_info(self, over: TournamentOver | None = None) -> TournamentInfo:
+        """What the pages show of this server's tournament: its lobby (who has joined, n of N, the format), its
+        name once it plays, its final table once ``over``."""
+        s = self.settings
+        joined, seats = self._seats()
+        stage = "finished" if over is not None else "playing" if self.lobby.started else "waiting"
+        return TournamentInfo(tournament=self.folder.name if self.folder is not None else None, stage=stage,
+                              players=joined, seats=seats, format=s.format, games_per_pairing=s.games_per_pairing,
+                              ruleset=s.ruleset, rows=over.rows if over is not None else [],
+                              champion=over.champion if over is not None else None)
+
+    def _show_info(self) -> None:
+        """The lobby or the tournament changed: keep it for new pages and tell the spectators now."""
+        self.web.info = info = self._tournament_info()
+        self.connections.send_later(list(self.connections.spectators), info)
 
     def _welcome(self, player: str) -> Welcome:
         s = self.settings

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol
 
 from .connection import Encoded, Gathered
@@ -374,15 +374,33 @@ class Connections:
         self._pacing = (asyncio.get_running_loop().call_later(written / self.paced_bytes_per_s, self._drain_paced)
                         if self._paced else None)
 
-    async def send_all(self, message: Any) -> None:
-        """Write ``message`` to every greeted connection (the tournament's end), ``BROADCAST_CHUNK`` per pass of
-        the loop; returns once each was written to, so that closing them may follow.
+    async def flush(self) -> None:
+        """Write what waits now, without waiting for its lull: the game updates held back and the broadcasts queued;
+        returns once each was handed to its connection (the tournament's end: closing them follows).
+
+        A paced broadcast still under way (the standings) is dropped: the final table that follows supersedes it.
+        """
+        self._paced.clear()
+        while True:
+            if self._sharing:                       # this pass's updates for the watchers of one game
+                self._share_out()
+            if self._gathering is not None:         # no lull to wait for
+                self._gathering.cancel()
+                self._gathering = None
+            if not (self._draining or self._outbox or self._latest_order or self._feed_new or self._feed_round):
+                return
+            self._start_drain()
+            await asyncio.sleep(0)                  # a chunk of connections per pass, as a drain writes them
+
+    async def send_all(self, message: Any, conns: Iterable[Connection] | None = None) -> None:
+        """Write ``message`` to ``conns`` (every greeted connection by default: the tournament's end),
+        ``BROADCAST_CHUNK`` per pass of the loop; returns once each was written to, so that closing them may follow.
 
         The final table goes to every player: at 1,000 players, 200 KB each, written in one pass it held
         the loop (puzzle rooms, pages) for 200 ms (``bench/server_load.py`` (c)).
         """
         encoded = Encoded.of(message)
-        conns = list(self.greeted)
+        conns = list(self.greeted if conns is None else conns)
         for start in range(0, len(conns), BROADCAST_CHUNK):
             if start:
                 await asyncio.sleep(0)          # a pass of the loop between chunks

@@ -275,8 +275,9 @@ class Router:
             self.connections.spectate(peer)
             self.connections.greeted.add(peer)
             peer.send_now(self.welcome("spectator"))
-            if self.web is not None and self.web.standings is not None:
-                peer.send_now(self.web.standings)
+            if self.web is not None:        # what the server shows (its lobby, say), then the standings
+                for frame in self.web.greeting():
+                    peer.send_now(frame)
 
     def _admission_problem(self, hello: Hello) -> tuple[str, str] | None:
         if hello.room != "quoridor":

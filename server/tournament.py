@@ -138,6 +138,8 @@ class TournamentRunner:
         self.local_pairings = asyncio.Semaphore(default_concurrency())
         #: Games of pairings the host refused: left unplayed (pending in the store) for ``--resume``.
         self.unplayed: list[str] = []
+        #: A finished knockout's winner (its last player in); None for the other formats (their table says it).
+        self.champion: str | None = None
 
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
@@ -184,6 +186,7 @@ class TournamentRunner:
             if not ko.advance():
                 break
         if ko.champion:
+            self.champion = ko.champion
             self.reporter.message(f"knockout champion: {ko.champion}")
 
     async def _swiss(self, seed: int | None) -> None:

@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from shared.gamelog import PART_SUFFIX, TABLES, is_log_name
+
 from .sources import ReplayFileError, load_game
 
 __all__ = ["GameEntry", "FolderError", "list_folder", "SCORES", "NOT_LOGS"]
 
 SCORES = {0: "1-0", 1: "0-1", None: "½-½"}
 """The score of a finished game by winner seat (None: a draw)."""
-NOT_LOGS = frozenset({"results.csv", "result.csv", "player_list.csv"})
-"""The ``.csv`` files of a tournament folder that are no game logs: the server's tables, ours and the old server's."""
-_PART = ".csv.part"
+NOT_LOGS = TABLES
+"""The ``.csv`` files of a tournament folder that are no game logs (``shared.gamelog.TABLES``)."""
+_PART = PART_SUFFIX
 
 
 class FolderError(ValueError):
@@ -70,8 +72,7 @@ def _prefixed(prefix: str, entry: GameEntry) -> GameEntry:
 
 
 def _logs(folder: Path) -> list[Path]:
-    files = [p for p in folder.iterdir() if p.is_file() and p.name not in NOT_LOGS and not p.name.startswith(".")]
-    return sorted(p for p in files if p.suffix.lower() == ".csv" or p.name.endswith(_PART))
+    return sorted(p for p in folder.iterdir() if is_log_name(p.name) and p.is_file())
 
 
 def _list_one(folder: Path) -> list[GameEntry]:

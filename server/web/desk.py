@@ -2,8 +2,10 @@
 
 It keeps the little the pages need and the referee does not: every judged step of the games in
 progress (so a page opened mid-game gets the game so far, and a new spectator the boards of the
-games in progress), the games seen finished, and the latest standings. A game played again from
-the start (its worker died: ``restart``) is shown from its new start, never after the old steps.
+games in progress), the games seen finished, the latest standings, and what the server shows
+(``info``: the lobby, the tournament being played, or the data directory's newest finished one). A
+game played again from the start (its worker died: ``restart``) is shown from its new start, never
+after the old steps.
 ``answer`` turns a ``game_request``, ``replays_request`` or ``log_upload`` into its reply; reading a
 log from disk runs in a thread.
 """
@@ -29,6 +31,7 @@ from shared.protocol import (
     Replays,
     ReplaysRequest,
     Standings,
+    TournamentInfo,
 )
 from shared.referee import StepJudged
 
@@ -76,6 +79,8 @@ class WebDesk:
         self.tournament: str | None = None
         self._standings: Standings | None = None
         self._build_standings: Callable[[], Standings] | None = None
+        #: What the server shows, first to a new spectator (``tournament_info``); None: nothing to show yet.
+        self.info: TournamentInfo | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
         #: The finished games among them, in the order they ended (the oldest are forgotten first).
         self._ended: deque[str] = deque()
@@ -90,6 +95,10 @@ class WebDesk:
     @standings.setter
     def standings(self, message: Standings | None) -> None:
         self._standings, self._build_standings = message, None
+
+    def greeting(self) -> list[Any]:
+        """The frames a new spectator gets after ``welcome``: what the server shows, then the latest standings."""
+        return [frame for frame in (self.info, self.standings) if frame is not None]
 
     def keep_standings(self, build: Callable[[], Standings]) -> None:
         """The standings changed and nobody heard them: ``build`` makes the frame if a page asks for it.

@@ -1,6 +1,7 @@
 """Games as the pages see them: a ``GameRecord`` from a log or from a live game's judged steps, and the replay listing.
 
-Pure builders, except ``list_replays`` and ``read_log`` which read the data directory. Every
+Pure builders, except ``list_replays``, ``read_log``, ``folder_listing`` and ``finished_info``, which read
+the data directory. Every
 step of a record is the ``game_update`` a spectator would have got live, so the page draws live
 and finished games with one renderer. ``log_path`` keeps file paths inside the data directory.
 """
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from shared.gamelog import GameLog, LogFormatError, parse_log, replay
+from shared.gamelog import GameLog, LogFormatError, is_log_name, parse_log, replay
 from shared.protocol import (
     BoardState,
     GameRecord,
@@ -21,18 +22,25 @@ from shared.protocol import (
     ReplayFolder,
     ReplayGameEntry,
     Replays,
+    StandingRow,
+    TournamentInfo,
     cell,
     wall,
 )
 from shared.quoridor import GameStatus, Step, step_name
 from shared.referee import StepJudged
+from shared.tournament import GameResult, TournamentError, decide_pairing
 
 from ..updates import game_update
 
 __all__ = [
     "MAX_LOG_BYTES",
     "LogError",
+    "champion",
+    "finished_info",
+    "folder_listing",
     "list_replays",
+    "newest_finished",
     "log_path",
     "parse_upload",
     "read_log",
@@ -139,13 +147,14 @@ def log_path(data_dir: Path, relative: str) -> Path | None:
     """The log file ``relative`` names inside ``data_dir``, or None: never a path outside it.
 
     Each part must be a plain name (no ``..``, no leading dot, no backslash or control
-    character), the file must end in ``.csv`` (or ``.csv.part``, a game in progress), and its
-    real path (links followed) must lie inside the data directory.
+    character), the file must be named as a game log is (``shared.gamelog.is_log_name``: ``.csv``, or
+    ``.csv.part`` for a game in progress, and none of a tournament's tables), and its real path
+    (links followed) must lie inside the data directory.
     """
     parts = relative.split("/")
     if not 1 <= len(parts) <= 2 or not all(_PART.match(p) for p in parts):
         return None
-    if not (parts[-1].endswith(".csv") or parts[-1].endswith(".csv.part")):
+    if not is_log_name(parts[-1]):
         return None
     root = data_dir.resolve()
     try:
@@ -225,9 +234,7 @@ def _loose_logs(folder: Path, prefix: str, listed: set[str]) -> list[ReplayGameE
     entries = []
     for path in sorted(folder.iterdir()):
         name = path.name
-        if name in listed or name.startswith(".") or not path.is_file():
-            continue
-        if not (name.endswith(".csv") or name.endswith(".csv.part")) or name in ("results.csv", "player_list.csv"):
+        if name in listed or not is_log_name(name) or not path.is_file():
             continue
         white = black = "?"
         score, result = "?", "not read"
@@ -242,3 +249,64 @@ def _loose_logs(folder: Path, prefix: str, listed: set[str]) -> list[ReplayGameE
         entries.append(ReplayGameEntry(game=name.removesuffix(".part").removesuffix(".csv"), white=white,
                                        black=black, score=score, result=result, path=prefix + name))
     return entries
+
+
+def folder_listing(folder: Path) -> ReplayFolder:
+    """One tournament folder's games, as ``list_replays`` lists them (``results.json`` first, then the other logs)."""
+    return ReplayFolder(name=folder.name, games=_games(folder) if folder.is_dir() else [])
+
+
+def champion(rows: Sequence[StandingRow]) -> str | None:
+    """The only player ranked 1 in a final table, or None when the first place is shared (or nobody played)."""
+    first = [row.player for row in rows if row.rank == 1]
+    return first[0] if len(first) == 1 else None
+
+
+def finished_info(folder: Path) -> TournamentInfo | None:
+    """The finished tournament of ``folder`` as its ``results.json`` tells it (final table, champion); None when
+    the folder holds no finished tournament or its ``results.json`` cannot be read."""
+    try:
+        document = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+        about = document["tournament"]
+        if not about.get("finished"):
+            return None
+        rows = [StandingRow.model_validate(row) for row in document.get("standings") or []]
+        players = [str(name) for name in document.get("players") or [row.player for row in rows]]
+        settings = about.get("settings") or {}
+        form = str(about.get("format") or "round-robin")
+        winner = _knockout_champion(document["games"]) if form == "knockout" else champion(rows)
+        return TournamentInfo(tournament=str(about.get("name") or folder.name), stage="finished", players=players,
+                              seats=len(players), format=form, games_per_pairing=int(about.get("games_per_pairing") or 1),
+                              ruleset=str(settings.get("ruleset") or "course"), rows=rows, champion=winner)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def newest_finished(data_dir: Path) -> TournamentInfo | None:
+    """The newest finished tournament among the folders of ``data_dir`` (what a server that plays none shows)."""
+    if not data_dir.is_dir():
+        return None
+    subs = [p for p in data_dir.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    for sub in sorted(subs, key=lambda p: p.stat().st_mtime, reverse=True):
+        if (info := finished_info(sub)) is not None:
+            return info
+    return None
+
+
+def _knockout_champion(games: list[dict[str, Any]]) -> str | None:
+    """The winner of a finished knockout's last pairing (``decide_pairing``, as the server decided it)."""
+    played = [g for g in games if g.get("status") == "finished"]
+    if not played:
+        return None
+    last = max(int(g["round"]) for g in played)
+    final = sorted((g for g in played if int(g["round"]) == last), key=lambda g: int(g.get("game_in_pairing") or 0))
+    if len({int(g["pairing"]) for g in final}) != 1:
+        return None
+    seats = {0: final[0]["white"], 1: final[0]["black"]}
+    try:
+        results = [GameResult(g["white"], g["black"], {g["white"]: 0, g["black"]: 1}.get(g.get("winner")),
+                              str(g.get("reason") or ""), tuple(g.get("thinking_ms") or (0, 0)),
+                              tuple(g.get("violations") or (0, 0))) for g in final]
+        return decide_pairing(seats[0], seats[1], results)
+    except TournamentError:
+        return None

@@ -5,6 +5,7 @@ from .csvformat import (
     COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
     format_outcome, format_row, parse_log, row_lines,
 )
+from .folder import LOG_SUFFIX, PART_SUFFIX, TABLES, is_log_name
 from .records import (
     NAME_COMMA_STANDIN, REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name,
     log_safe_name,
@@ -13,10 +14,12 @@ from .replay import STEP_CAP, VIOLATIONS_TO_LOSE, Replay, ReplayStep, final_posi
 from .rowformat import RowFormatter
 
 __all__ = [
-    "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS",
+    "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS", "LOG_SUFFIX",
+    "PART_SUFFIX", "TABLES",
     "LogFormatError", "LogProblem", "NAME_COMMA_STANDIN", "REASONS", "Replay", "ReplayStep", "RowFormatter", "STEP_CAP",
     "StepRecord",
     "Undrawable", "VIOLATIONS_TO_LOSE", "canonical_step", "check_player_name", "draw_as_given", "final_position",
     "format_header",
-    "format_log", "format_outcome", "format_row", "log_safe_name", "parse_log", "replay", "row_lines", "validate",
+    "format_log", "format_outcome", "format_row", "is_log_name", "log_safe_name", "parse_log", "replay", "row_lines",
+    "validate",
 ]

@@ -13,7 +13,7 @@ from .errors import ERROR_CODES, ProtocolError
 from .messages import (
     CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, GameOver,
     GameRecord, GameStart, GameUpdate, GameUpdates, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
-    StepMessage, TournamentOver, Turn, Watch, Welcome,
+    StepMessage, TournamentInfo, TournamentOver, Turn, Watch, Welcome,
 )
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleRoom, PuzzleState, Solution, Verdict
 from .submissions import (
@@ -29,7 +29,7 @@ __all__ = [
     "SCHEMA_TITLE", "SERVER_MESSAGES", "Action", "BoardState", "Cell", "ClientMessage", "Coord", "ErrorMessage",
     "GameOver", "GameStart", "GameUpdate", "GameUpdates", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
-    "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
+    "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentInfo", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
     "Welcome", "GameRecord", "GameRequest", "LogUpload", "MAX_UPLOAD_BYTES", "ReplayFolder", "ReplayGameEntry",
     "Replays", "ReplaysRequest",
     "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",

@@ -18,8 +18,8 @@ from .web import GameRequest, LogUpload, Replays, ReplaysRequest
 
 __all__ = [
     "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "RulesInfo", "Welcome", "GameStart",
-    "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentOver", "BoardState", "GameUpdate",
-    "GameUpdates", "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
+    "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentInfo", "TournamentOver", "BoardState",
+    "GameUpdate", "GameUpdates", "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
 ]
 
 PROTOCOL_VERSION = 1
@@ -212,6 +212,25 @@ class TournamentOver(Message):
     type: Literal["tournament_over"] = "tournament_over"
     tournament: str = Field(description="The tournament id.")
     rows: list[StandingRow] = Field(description="The final table, best first.")
+    champion: str | None = Field(None, description="The winner: a knockout's last player in, else the only player "
+                                                   "ranked 1; null when the first place is shared.")
+
+
+class TournamentInfo(Message):
+    """Server -> spectator: the tournament this server shows, from the first second: its lobby while the seats
+    fill, then its name once it plays; on a server that plays none, the data directory's newest finished one."""
+
+    type: Literal["tournament_info"] = "tournament_info"
+    tournament: str | None = Field(description="The tournament id; null while the server waits for its players.")
+    stage: Literal["waiting", "playing", "finished"] = Field(
+        description="waiting for players, playing, or finished (its final table in rows).")
+    players: list[str] = Field(description="The players seated so far (all of them once it plays).")
+    seats: int = Field(description="The players the tournament waits for (n of N).")
+    format: str = Field(description="round-robin, knockout or swiss.")
+    games_per_pairing: int = Field(description="Games per pairing, seats alternating.")
+    ruleset: str = Field("course", description="The rules the games are played by.")
+    rows: list[StandingRow] = Field([], description="The final table when finished, best first; else empty.")
+    champion: str | None = Field(None, description="When finished, the winner as in tournament_over; else null.")
 
 
 class BoardState(ProtocolModel):
@@ -281,8 +300,8 @@ ClientMessage = Annotated[
 """Any frame a client may send."""
 
 ServerMessage = Annotated[
-    Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameUpdates, GameRecord, Replays,
-          PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions],
+    Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, TournamentInfo, GameUpdate, GameUpdates,
+          GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions],
     Field(discriminator="type"),
 ]
 """Any frame a server may send."""
@@ -295,7 +314,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
 """The client frames by type name."""
 SERVER_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
-    for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, GameUpdate, GameUpdates, GameRecord,
-                Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions)
+    for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, TournamentInfo, GameUpdate, GameUpdates,
+                GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions)
 }
 """The server frames by type name."""

@@ -16,7 +16,8 @@ from tests.server.conftest import Policy, bounded, runner_policy
 __all__ = ["BROADCASTS", "Client", "GatedBot", "Recorder", "export", "hello", "play", "position_of", "step_frame"]
 
 #: Frames the server sends on its own (not in answer to a frame).
-BROADCASTS = frozenset({"standings", "game_update", "tournament_over", "game_start", "turn", "game_over"})
+BROADCASTS = frozenset({"standings", "game_update", "tournament_over", "tournament_info", "game_start", "turn",
+                        "game_over"})
 
 
 class Recorder:

@@ -291,3 +291,19 @@ async def test_a_game_played_again_from_its_start_loses_its_unsent_updates(watch
     await _written()
     assert [kind for kind, _ in eye.latest] == [("game", "g2")]
     assert eye.forgotten == [("game", "g1")]             # and what the connection itself kept for a slow read
+
+
+@pytest.mark.parametrize("watching", ["g1", "*"])
+async def test_flush_writes_the_updates_held_for_their_lull_and_drops_a_paced_table(watching):
+    # The tournament's end: the last game's last update must reach the pages before they are closed, and a
+    # standings table still being paced out must not follow the final table.
+    conns = Connections(Limits(max_connections=1000))
+    eyes = _spectators(conns, BROADCAST_CHUNK + 3, watching)     # more than one chunk of connections
+    conns.send_later(eyes, ErrorMessage(code="rate_limited", message="x" * PACED_PASS_BYTES), paced=True)
+    conns.publish("g1", _update("the last step"))
+    await conns.flush()                                      # no sleep: flush itself waits for nothing but the passes
+    last = dump(ErrorMessage(code="rate_limited", message="the last step"))
+    assert all(eye.latest and eye.latest[-1][1] == last for eye in eyes)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not any("xxx" in str(message) for eye in eyes for message in eye.sent)   # the table is dropped

@@ -102,6 +102,7 @@ async def test_bad_frames_get_errors_and_never_disturb_a_game(make_server):
             codes.append(json.loads(await bounded(probe.recv(), 5))["code"])
         await probe.send(json.dumps({"type": "hello", "protocol": 1, "role": "spectator", "key": "s"}))
         assert json.loads(await bounded(probe.recv(), 5))["type"] == "welcome"
+        assert json.loads(await bounded(probe.recv(), 5))["type"] == "tournament_info"     # the lobby, for pages
         await probe.send(json.dumps({"type": "step", "game": "t1-r1-p1-g1", "turn": 0, "move": [5, 2]}))
         codes.append(json.loads(await bounded(probe.recv(), 5))["code"])
     assert codes == ["binary_frame", "bad_json", "not_an_object", "unknown_type", "invalid_fields",

@@ -13,3 +13,17 @@ export function connState(text, ok) {
   const el = document.getElementById("conn");
   if (el) { el.textContent = text; el.className = "conn " + (ok ? "ok" : "bad"); }
 }
+
+/** The close reason of the normal close that follows `tournament_over` (docs/protocol.md). */
+export const TOURNAMENT_OVER = "tournament over";
+
+/** Say why the page's connection closed: the tournament has finished (`over`, or the server's own reason), or not. */
+export function closedState(event, over = false) {
+  if (over || (event.code === 1000 && event.reason === TOURNAMENT_OVER)) {
+    connState("the tournament has finished · the server has closed", true);
+    document.body.dataset.closed = "finished";
+  } else {
+    connState("disconnected", false);
+    document.body.dataset.closed = "disconnected";
+  }
+}

@@ -1,7 +1,7 @@
 // Replays: the data directory's tournaments and games, and "open a log" (sent to the server's reader).
 import {connect, esc} from "./protocol.js";
 import {GamePlayer} from "./player.js";
-import {nav, connState} from "./nav.js";
+import {nav, connState, closedState} from "./nav.js";
 
 nav("/replays");
 const $ = id => document.getElementById(id);
@@ -33,7 +33,7 @@ conn = connect({
       $("upload-error").hidden = false;
     }
   },
-  onClose: () => connState("disconnected", false),
+  onClose: event => closedState(event),
 });
 
 $("file").addEventListener("change", async () => {

@@ -40,3 +40,22 @@ export function crosstable(names, games) {
   }).join("") + "</tr>").join("");
   return `<table class="crosstable"><thead>${head}</thead><tbody>${rows}</tbody></table>`;
 }
+
+/** The format of a `tournament_info` for people: `round-robin · 2 games per pairing · course rules`. */
+export function formatLine(info) {
+  const games = `${info.games_per_pairing} game${info.games_per_pairing === 1 ? "" : "s"} per pairing`;
+  return `${info.format} · ${games} · ${info.ruleset} rules`;
+}
+
+/** The winner of a final table: the `champion` the server named, else the players ranked 1 (several: shared). */
+export function winners(rows, champion) {
+  if (champion) return [champion];
+  return (rows || []).filter(r => r.rank === 1).map(r => r.player);
+}
+
+/** The podium of a final table: up to three rows, the champion first (a knockout's need not lead the table). */
+export function podium(rows, champion) {
+  const all = rows || [];
+  const first = champion ? all.filter(r => r.player === champion) : [];
+  return [...first, ...all.filter(r => r.player !== champion)].slice(0, 3);
+}

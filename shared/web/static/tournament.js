@@ -1,12 +1,14 @@
-// The tournament page: progress, standings, crosstable, live mini-boards, recent results.
+// The tournament page: the lobby, progress, standings, crosstable, live mini-boards, recent results, the final.
 import {connect, esc} from "./protocol.js";
 import {boardSVG} from "./board.js";
-import {standingsTable, crosstable} from "./tables.js";
-import {nav, connState} from "./nav.js";
+import {standingsTable, crosstable, formatLine, winners} from "./tables.js";
+import {nav, connState, closedState} from "./nav.js";
 
 nav("/");
 const live = new Map();      // game id -> latest game_update
 let standings = null, games = [], tournament = null;
+let info = null;             // tournament_info: what this server shows (its lobby, its tournament, a finished one)
+let final = null;            // {tournament, rows, champion} once the tournament is over
 const $ = id => document.getElementById(id);
 const gameLink = id => "/game?game=" + encodeURIComponent(id);
 
@@ -32,20 +34,57 @@ function drawLive() {
   if (!live.size) el.innerHTML = `<p class="muted">none right now</p>`;
 }
 
-function drawTables() {
-  if (standings) {
+/** The title, the lobby or the progress line, and the champion: what the server shows now. */
+function drawHeader(finished) {
+  const waiting = !final && info?.stage === "waiting";
+  document.body.dataset.stage = final ? "finished" : info?.stage || (standings ? "playing" : "");
+  $("lobby").hidden = !waiting;
+  if (waiting) {
+    $("title").textContent = info.tournament || "Waiting for players";
+    $("progress").textContent = `${info.players.length} of ${info.seats} joined · ${formatLine(info)}`;
+    $("progress-done").setAttribute("width", String(100 * info.players.length / Math.max(info.seats, 1)));
+    $("seats").innerHTML = info.players.map(p => `<li class="seat">${esc(p)}</li>`).join("") +
+      `<li class="seat free muted">waiting…</li>`.repeat(Math.max(info.seats - info.players.length, 0));
+  } else if (final) {
+    $("title").textContent = final.tournament;
+    $("progress").textContent = `tournament over · ${finished.length} games` + (info ? ` · ${formatLine(info)}` : "");
+    $("progress-done").setAttribute("width", "100");
+  } else if (standings) {
     $("title").textContent = standings.tournament;
-    $("standings").innerHTML = standingsTable(standings.rows);
     const total = standings.games_total || 0, done = standings.games_done || 0;
     $("progress").textContent = `${done} of ${total || "?"} games played`;
     $("progress-done").setAttribute("width", total ? String(100 * done / total) : "0");
+  } else if (info?.tournament) {
+    $("title").textContent = info.tournament;
+    $("progress").textContent = `the first games are being played · ${formatLine(info)}`;
+  } else if (tournament) {
+    $("title").textContent = tournament;
   }
-  const finished = games.filter(g => g.score !== "*");
-  const names = standings ? standings.rows.map(r => r.player) : [...new Set(finished.flatMap(g => [g.white, g.black]))];
+  const first = final ? winners(final.rows, final.champion) : [];
+  $("champion").hidden = !first.length;
+  $("champion").innerHTML = first.length === 1 ? `Champion: <b>${esc(first[0])}</b>`
+    : `Shared first place: ${first.map(p => `<b>${esc(p)}</b>`).join(", ")}`;
+}
+
+function drawTables() {
+  const finished = games.filter(g => ["1-0", "0-1", "½-½"].includes(g.score));
+  drawHeader(finished);
+  const rows = final ? final.rows : standings?.rows;
+  $("standings").innerHTML = standingsTable(rows || []);
+  const names = rows?.length ? rows.map(r => r.player) : info?.players?.length ? info.players
+    : [...new Set(finished.flatMap(g => [g.white, g.black]))];
   $("crosstable").innerHTML = crosstable(names, finished);
   $("recent").innerHTML = finished.slice(-12).reverse().map(g =>
     `<li><a href="${gameLink(g.path || g.game)}">${esc(g.white)} <b>${esc(g.score)}</b> ${esc(g.black)}</a> <span class="muted">${esc(g.result)}</span></li>`).join("")
     || `<li class="muted">no games finished yet</li>`;
+}
+
+/** The tournament is over: its final table (`tournament_over`, or a finished `tournament_info`) stays on screen. */
+function finish(name, rows, champion) {
+  final = {tournament: name, rows, champion};
+  live.clear();
+  drawLive();
+  drawTables();
 }
 
 let refresh = null;
@@ -58,20 +97,29 @@ connect({
   onOpen: send => { send({type: "watch", game: "*", batch: true}); send({type: "replays_request"}); connState("connected", true); },
   onMessage: (msg, send) => {
     if (msg.type === "game_update") {
+      if (final) return;
       if (msg.over) { live.delete(msg.game); askGames(send); } else live.set(msg.game, msg);
       drawLive();
-    } else if (msg.type === "standings" || msg.type === "tournament_over") {
-      standings = {games_done: standings?.games_done, games_total: standings?.games_total, ...msg};
-      if (msg.type === "tournament_over") { standings.games_done = standings.games_total; $("progress").textContent = "tournament over"; }
+    } else if (msg.type === "tournament_info") {
+      info = msg;
+      if (msg.stage === "finished") finish(msg.tournament, msg.rows, msg.champion);
+      else drawTables();
+    } else if (msg.type === "standings") {
+      if (final) return;
+      standings = msg;
       drawTables();
-      if (msg.type === "tournament_over") $("progress").textContent = "tournament over";
+    } else if (msg.type === "tournament_over") {
+      finish(msg.tournament, msg.rows, msg.champion);
     } else if (msg.type === "replays") {
-      const here = msg.folders.find(f => f.name === (standings?.tournament ?? tournament)) || msg.folders[0];
+      // This server's tournament when it has one (none while it waits for players: never an older run's games);
+      // else, on a server that plays none, the data directory's newest.
+      const name = final?.tournament ?? info?.tournament ?? standings?.tournament;
+      const here = info || name ? msg.folders.find(f => f.name === name) : msg.folders[0];
       tournament = here ? here.name : null;
       games = here ? here.games : [];
-      if (!standings && tournament) $("title").textContent = tournament;
+      document.body.dataset.listed = tournament ?? "";
       drawTables();
     }
   },
-  onClose: () => connState("disconnected", false),
+  onClose: event => closedState(event, final !== null),
 });

@@ -1,10 +1,15 @@
-// TV: one large board following the most interesting game in progress, the standings beside it.
+// TV: one large board following the most interesting game in progress, the standings beside it; the lobby before
+// the first game, and a final screen (the champion and the podium, readable across a room) at the end.
 import {connect, esc} from "./protocol.js";
 import {boardSVG, distanceToGoal, START} from "./board.js";
-import {standingsTable} from "./tables.js";
+import {standingsTable, formatLine, podium, winners} from "./tables.js";
+import {TOURNAMENT_OVER} from "./nav.js";
 
 const live = new Map();      // game id -> latest game_update
 let current = null, holdUntil = 0;
+let info = null;             // tournament_info: the lobby, the tournament, or a finished one
+let final = null;            // {tournament, rows, champion} once the tournament is over
+let last = null;             // the last game_update that ended a game: the final screen shows its board
 const $ = id => document.getElementById(id);
 
 /** How interesting a game is: the closest race first, then the most walls on the board, then the longest. */
@@ -23,13 +28,35 @@ function pick() {
   return best;
 }
 
+function drawFinal() {
+  document.body.dataset.game = "";
+  document.body.classList.add("final");
+  const first = winners(final.rows, final.champion);
+  $("tv-title").innerHTML = `<span class="tv-final-title">${esc(final.tournament)} · final</span>`;
+  const places = podium(final.rows, final.champion);
+  const order = [places[1], places[0], places[2]];          // second, first, third: the winner in the middle
+  const step = (row, place) => row ? `<div class="podium-step place${place}"><div class="podium-name">${esc(row.player)}</div>` +
+    `<div class="podium-points">${row.points} pts</div><div class="podium-block">${place}</div></div>` : `<div class="podium-step empty"></div>`;
+  $("tv-board").innerHTML = `<div class="tv-final">` +
+    `<div class="tv-champion-label">${first.length > 1 ? "shared first place" : "champion"}</div>` +
+    `<div class="tv-champion" id="tv-champion">${first.map(esc).join(" &amp; ") || "—"}</div>` +
+    `<div class="podium">${step(order[0], 2)}${step(order[1], 1)}${step(order[2], 3)}</div></div>`;
+  $("tv-caption").textContent = "the tournament has finished";
+  $("tv-tournament").textContent = "Final standings";
+  $("tv-standings").innerHTML = standingsTable(final.rows.slice(0, 16), {compact: true});
+  $("tv-others").innerHTML = last ? `<h3>last game</h3><div class="tv-last">${boardSVG(last.board, {last, labels: false, title: last.game})}</div>` +
+    `<div>${esc(last.players[0])} – ${esc(last.players[1])} <span class="muted">${esc(last.game)}</span></div>` : "";
+}
+
 function draw() {
+  if (final) { drawFinal(); return; }
   const u = current ? live.get(current) : null;
   document.body.dataset.game = current || "";
   if (!u) {
-    $("tv-title").textContent = "waiting for a game…";
+    const waiting = info?.stage === "waiting";
+    $("tv-title").textContent = waiting ? `waiting for players · ${info.players.length} of ${info.seats} joined` : "waiting for a game…";
     $("tv-board").innerHTML = boardSVG(START, {title: "no game"});
-    $("tv-caption").textContent = "";
+    $("tv-caption").textContent = info ? formatLine(info) : "";
   } else {
     const d = [distanceToGoal(u.board, 0), distanceToGoal(u.board, 1)];
     const mover = u.over ? null : 1 - u.seat;
@@ -46,21 +73,47 @@ function draw() {
   }).join("") : "";
 }
 
+function drawLobby() {
+  if (final || info?.stage !== "waiting") return;
+  $("tv-tournament").textContent = "Players";
+  $("tv-standings").innerHTML = `<ol class="seats">` + info.players.map(p => `<li class="seat">${esc(p)}</li>`).join("") +
+    `<li class="seat free muted">waiting…</li>`.repeat(Math.max(info.seats - info.players.length, 0)) + `</ol>`;
+}
+
+function finish(name, rows, champion) {
+  final = {tournament: name, rows, champion};
+  live.clear();
+  current = null;
+  draw();
+}
+
 connect({
   onOpen: send => send({type: "watch", game: "*", batch: true}),
   onMessage: msg => {
+    if (final && msg.type !== "tournament_over") return;    // the final screen stays
     if (msg.type === "game_update") {
       live.set(msg.game, msg);
       if (msg.over) {
+        last = msg;
         if (msg.game === current) { draw(); holdUntil = Date.now() + 1500; setTimeout(() => { live.delete(msg.game); current = pick(); draw(); }, 1500); return; }
         live.delete(msg.game);
       }
       if (!current || (!live.has(current) && Date.now() >= holdUntil)) current = pick();
       if (msg.game === current || !current) draw();
-    } else if (msg.type === "standings" || msg.type === "tournament_over") {
+    } else if (msg.type === "tournament_info") {
+      info = msg;
+      if (msg.stage === "finished") { finish(msg.tournament, msg.rows, msg.champion); return; }
+      drawLobby();
+      if (!current) draw();
+    } else if (msg.type === "standings") {
       $("tv-tournament").textContent = msg.tournament;
       $("tv-standings").innerHTML = standingsTable(msg.rows.slice(0, 16), {compact: true});
+    } else if (msg.type === "tournament_over") {
+      finish(msg.tournament, msg.rows, msg.champion);
     }
+  },
+  onClose: event => {
+    if (!final) $("tv-caption").textContent = event.reason === TOURNAMENT_OVER ? "the tournament has finished" : "disconnected from the server";
   },
 });
 draw();

@@ -1,0 +1,79 @@
+"""The tournament's pages at both ends, in Chromium: the lobby from the first second, the final kept on screen."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.server.conftest import ScriptedBot, bounded, url
+from tests.server.support import play
+
+from .test_pages import http
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+async def _crosstable(page) -> list[list[str]]:
+    """The crosstable's cells as the page shows them, row by row (the diagonal included, empty)."""
+    return await page.evaluate("""() => [...document.querySelectorAll('table.crosstable tbody tr')].map(
+        tr => [...tr.querySelectorAll('td')].map(td => td.textContent))""")
+
+
+async def test_the_final_reaches_every_page_and_stays_after_the_server_has_gone(browser, make_server):
+    server = await make_server(players=4, games_per_pairing=2)
+    page, tv = await browser.new_page(), await browser.new_page()
+    await page.goto(http(server))
+    await tv.goto(http(server, "/tv"))
+    await page.wait_for_function("() => document.body.dataset.stage === 'waiting'", timeout=5000)
+    standings = await play(server, [ScriptedBot(url(server), name, name=name) for name in NAMES], seconds=60)
+    await page.wait_for_function("() => document.body.dataset.closed", timeout=5000)
+    assert await page.evaluate("() => document.body.dataset.closed") == "finished"
+    assert "the tournament has finished" in await page.inner_text("#conn")
+    assert await page.locator("#recent li a").count() == 12              # every game, the last one too
+    cells = await _crosstable(page)
+    assert all(len(cell.split()) == 2 for row in cells for cell in row if cell), cells   # 2 games per pairing
+    assert sum(1 for row in cells for cell in row if cell) == 12
+    rows = await page.locator("table.standings tbody tr").all_inner_texts()
+    assert len(rows) == 4 and all(row.split("\t")[3] == "6" for row in rows)
+    leader = standings.rows()[0]
+    assert leader.player in await page.inner_text("#champion")
+    assert "tournament over" in await page.inner_text("#progress")
+    # TV ends on its final screen: the winner, the podium, the last game's board; never an empty board.
+    await tv.wait_for_function("() => document.body.classList.contains('final')", timeout=5000)
+    assert (await tv.inner_text("#tv-champion")).strip() == leader.player
+    assert await tv.locator(".podium-step .podium-name").count() == 3
+    assert await tv.locator(".tv-last svg.board").count() == 1
+    assert "waiting for a game" not in await tv.inner_text("body")
+    size = await tv.evaluate("() => parseFloat(getComputedStyle(document.getElementById('tv-champion')).fontSize)")
+    assert size >= 100                                       # readable across a room (7vw: 134 px at 1920)
+    await server.close()                                     # the server has gone: the pages keep the final
+    assert await page.locator("#recent li a").count() == 12
+    assert (await tv.inner_text("#tv-champion")).strip() == leader.player
+
+
+async def test_the_lobby_shows_this_server_from_the_first_second_not_the_previous_run(browser, make_server):
+    earlier = await make_server(players=2, games_per_pairing=1)
+    await play(earlier, [ScriptedBot(url(earlier), f"k{i}", name=f"old{i}") for i in range(2)])
+    await earlier.close()
+    server = await make_server(players=4, games_per_pairing=2)   # the same data directory, a new tournament
+    page, tv = await browser.new_page(), await browser.new_page()
+    await page.goto(http(server))
+    await tv.goto(http(server, "/tv"))
+    await page.wait_for_function("() => document.body.dataset.stage === 'waiting'", timeout=5000)
+    assert await page.inner_text("#title") == "Waiting for players"
+    assert (await page.inner_text("#progress")).startswith("0 of 4 joined · round-robin · 2 games per pairing")
+    bot = ScriptedBot(url(server), "alice", name="alice")
+    joined = asyncio.ensure_future(bot.run())
+    try:
+        await page.wait_for_function("() => document.getElementById('progress').textContent.startsWith('1 of 4')",
+                                     timeout=5000)
+        assert await page.locator("#seats li").all_inner_texts() == ["alice", "waiting…", "waiting…", "waiting…"]
+        await tv.wait_for_function("() => document.getElementById('tv-title').textContent.includes('1 of 4')",
+                                   timeout=5000)
+        await page.wait_for_function("() => 'listed' in document.body.dataset", timeout=5000)   # replays answered
+        shown = await page.inner_text("main")
+        assert earlier.folder.name not in shown and "old0" not in shown
+        assert await page.locator("#recent li a").count() == 0
+    finally:
+        joined.cancel()
+        await asyncio.gather(joined, return_exceptions=True)
+    await bounded(server.close())
