@@ -390,7 +390,7 @@ def main() -> None:
     if "r" in args.sections:
         bench_ratings()
     if "f" in args.sections:
-        bench_refit(games=20_000 if args.quick else 100_000, bots=20 if args.quick else 50)
+        bench_refit(games=20_000 if args.quick else 100_000)
     if "c" in args.sections:
         bench_convergence(runs=args.seeds or (5 if args.quick else 30), budget=args.budget, pairing_s=args.pairing_s,
                           pair_cap=args.pair_cap)

@@ -1,6 +1,6 @@
 """Coverage of the rating intervals (``shared.tournament.bradley_terry``) in simulated tournaments. Not a test.
 
-Run from the repository root (two worker processes; about two minutes on 2 cores)::
+Run from the repository root (two worker processes; about three minutes on 2 free cores)::
 
     .venv/bin/python bench/rating_intervals.py             # every scenario
     .venv/bin/python bench/rating_intervals.py --quick     # a quarter of the tournaments (wider error bars)
@@ -124,12 +124,12 @@ SCENARIOS = [
     Scenario("8 bots, spread, round robin x4", 8, spread, round_robin(4), 300),
     Scenario("8 bots, 0..2000, round robin x4", 8, ladder_of_strength, round_robin(4), 300),
     Scenario("12 bots, lopsided, round robin x2", 12, lopsided, round_robin(2), 200),
-    Scenario("12 bots, spread, gauntlet x10", 12, spread, gauntlet(10), 300),
+    Scenario("12 bots, spread, gauntlet x10", 12, spread, gauntlet(10), 600),
     Scenario("20 bots, spread, ladder-like, 600 games", 20, spread, ladder_like(600), 100),
     Scenario("20 bots, lopsided, ladder-like, 600 games", 20, lopsided, ladder_like(600), 100),
     Scenario("30 bots, close, round robin x2, centred", 30, close, round_robin(2), 50),
-    Scenario("40 bots, 0..2000, ladder-like, 2000 games", 40, ladder_of_strength, ladder_like(2000), 40),
-    Scenario("40 bots, lopsided, round robin x2", 40, lopsided, round_robin(2), 40),
+    Scenario("40 bots, 0..2000, ladder-like, 2000 games", 40, ladder_of_strength, ladder_like(2000), 120),
+    Scenario("40 bots, lopsided, round robin x2", 40, lopsided, round_robin(2), 120),
     Scenario("3 bots, 2000 apart, round robin x10 (no verdict)", 3, out_of_reach, round_robin(10), 200,
              judged=False),
 ]
