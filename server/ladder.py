@@ -5,7 +5,10 @@ games from one seeded opening (``shared.ladder.pawn_opening``; ``server.ladder_s
 it for the bots), records each result and both new openskill ratings in ``LadderStore`` *before*
 the players hear of it, refits the published Bradley-Terry table every ``ladder_refit_s``, and
 pauses a bot that violates or times out in ``ladder_pause_after`` games in a row (it is told why,
-and plays again once it reconnects). Who may play, and how, is ``server.ladder_seats``.
+and plays again once it reconnects). Who may play, and how, is ``server.ladder_seats``. The pair cap
+binds while a bot has another partner under it among the connected bots, so a small ladder keeps
+playing; when nothing plays, ``idle`` says why and when play resumes (the dashboard's
+``ladder_status``, the pages' ``ladder`` frame, ``server.ladder_web``).
 
 A pairing of two residents (bots the server hosts: built-in, or accepted handed-in bots) is played by
 ``host``, a ``GameHost`` as tournaments use: fresh sandboxed processes on this machine
@@ -27,8 +30,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from shared.ladder import Candidate, LiveRatings, MatchmakingRules, PublishedRow, Skill, pair_key, pawn_opening
-from shared.ladder import pick_pairings, published_table
+from shared.ladder import Candidate, Idle, LiveRatings, MatchmakingRules, PublishedRow, Skill, idle_reason, pair_key
+from shared.ladder import pawn_opening, pick_pairings, published_table
 from shared.quoridor import Step, find_ruleset, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult
@@ -50,6 +53,8 @@ log = logging.getLogger("quoridor.server")
 
 #: Seconds between matchmaking decisions when nothing wakes the runner earlier.
 TICK_S = 0.25
+#: Seconds a pair whose pairing the game host refused is not paired again (the refusal is rarely fixed sooner).
+REFUSED_BAR_S = 600.0
 
 def _hour_ago() -> str:
     return (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
@@ -90,7 +95,8 @@ class LadderRunner:
                  executor: ThreadPoolExecutor, reporter: Any = None,
                  on_step: Callable[[MatchRunner, StepJudged], None] | None = None,
                  on_table: Callable[[list[PublishedRow]], Awaitable[None] | None] | None = None,
-                 seed: int = 0, host: GameHost | None = None, on_restart: Callable[[str], None] | None = None) -> None:
+                 seed: int = 0, host: GameHost | None = None, on_restart: Callable[[str], None] | None = None,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.settings = settings
         self.store = store
         self.lobby = lobby
@@ -114,8 +120,20 @@ class LadderRunner:
         self.meetings: Counter[tuple[str, str]] = Counter()
         self.recent: deque[tuple[float, tuple[str, str]]] = deque()
         self.pairing = 0
+        #: Pairings being played now.
+        self.pairings_running = 0
+        #: Pairs not to pair again before a time (``time.monotonic``): their last pairing was refused.
+        self.barred: dict[tuple[str, str], float] = {}
+        #: Why nothing is paired (and when play resumes), while nothing is played; None while games are.
+        self.idle: Idle | None = None
+        #: Called when what the pages show changes: a game ended, the table was refitted, ``idle``'s reason changed.
+        self.on_change = on_change
+        #: The latest finished games, newest first: (game id, white, black, winner, reason).
+        self.recent_games: deque[tuple[str, str, str, int | None, str]] = deque(maxlen=12)
         self.running: dict[str, MatchRunner] = {}
         self.table: list[PublishedRow] = []
+        #: The track of each row of ``table``, by its label.
+        self.table_tracks: dict[str, Track] = {}
         self.games_played = 0
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -150,6 +168,9 @@ class LadderRunner:
             while True:
                 self._wake.clear()
                 self.match_now()
+                if self.reporter is not None:
+                    self.reporter.ladder_status(sum(s.connected for s in self.lobby.sessions), len(self.running),
+                                                self.idle)
                 try:
                     # Not wait_for: on 3.11 it can swallow a cancellation that comes as the event is set,
                     # and the ladder would never stop.
@@ -198,10 +219,15 @@ class LadderRunner:
 
     # -- matchmaking --------------------------------------------------------------------------
     def _free(self, session: LadderSession) -> bool:
+        return self._playable(session) and session.busy < session.capacity
+
+    def _playable(self, session: LadderSession) -> bool:
+        """Connected, not paused, on its version's track: free now, or once its games end."""
         return (session.connected and session.paused is None and session.track is not None
-                and session.track.version == session.version and session.busy < session.capacity)
+                and session.track.version == session.version)
 
     def candidates(self) -> list[Candidate]:
+        """The free bots, as matchmaking sees them."""
         now = time.monotonic()
         result = []
         for s in self.lobby.sessions:
@@ -220,8 +246,14 @@ class LadderRunner:
         return Counter(pair for _, pair in self.recent)
 
     def match_now(self) -> int:
-        """One matchmaking decision: start every pairing it picks; how many."""
-        pairings = pick_pairings(self.candidates(), self.rules, meetings=self.meetings, recent=self._recent_counts())
+        """One matchmaking decision: start every pairing it picks; how many. Then say why nothing plays, if so."""
+        now = time.monotonic()
+        for pair in [pair for pair, until in self.barred.items() if until <= now]:
+            del self.barred[pair]
+        candidates = self.candidates()
+        field = [s.name for s in self.lobby.sessions if self._playable(s)]
+        pairings = pick_pairings(candidates, self.rules, meetings=self.meetings, recent=self._recent_counts(),
+                                 field=field, barred=self.barred)
         for pairing in pairings:
             a, b = self.lobby.session(pairing.first), self.lobby.session(pairing.second)
             assert a is not None and b is not None
@@ -230,8 +262,24 @@ class LadderRunner:
             b.busy += 1
             now = time.monotonic()
             self.recent.extend([(now, pair_key(a.name, b.name))] * self.rules.games_per_pairing)
+            self.pairings_running += 1
             self._spawn(self._play_pairing(self.pairing, a, b))
+        self._set_idle(None if self.pairings_running else self._why_idle(candidates, field))
         return len(pairings)
+
+    def _why_idle(self, candidates: list[Candidate], field: list[str]) -> Idle:
+        paused = [s.name for s in self.lobby.sessions if s.connected and s.paused is not None]
+        if len(candidates) >= 2 and self.barred:
+            left = min(self.barred.values()) - time.monotonic()
+            pairs = ", ".join(f"{a}-{b}" for a, b in sorted(self.barred))
+            return Idle(f"the last pairings of {pairs} could not be played (the server's screen says why)", left)
+        return idle_reason(candidates, field, self.rules, paused=paused)
+
+    def _set_idle(self, idle: Idle | None) -> None:
+        """Keep why nothing plays (its ``resumes_in_s`` counted from now); tell ``on_change`` when the reason changed."""
+        before, self.idle = self.idle, idle
+        if (before.reason if before else None) != (idle.reason if idle else None) and self.on_change is not None:
+            self.on_change()
 
     # -- playing ------------------------------------------------------------------------------
     async def _play_pairing(self, number: int, a: LadderSession, b: LadderSession) -> None:
@@ -248,6 +296,7 @@ class LadderRunner:
                     break                   # a bot left (or was paused) between games: the pairing stops here
                 await self._play_game(number, game, white, black, opening)
         finally:
+            self.pairings_running -= 1
             for session in (a, b):
                 session.busy -= 1
                 session.free_since = time.monotonic()
@@ -318,6 +367,7 @@ class LadderRunner:
                     "nothing is recorded")
             log.error("%s", line)
             self._message(line)
+            self.barred[pair_key(pair[0].name, pair[1].name)] = time.monotonic() + REFUSED_BAR_S
             return
         finally:
             for spec in specs:
@@ -343,9 +393,12 @@ class LadderRunner:
         self.games_played += 1
 
     def _game_over(self, white: LadderSession, black: LadderSession, result: MatchResult, tally: StepTally) -> None:
-        """Tell the reporter how a recorded game ended, then count violation streaks."""
+        """Tell the reporter and the pages how a recorded game ended, then count violation streaks."""
+        outcome = result.outcome
+        self.recent_games.appendleft((result.game_id, white.name, black.name, outcome.winner, outcome.reason))
+        if self.on_change is not None:
+            self.on_change()
         if self.reporter is not None:
-            outcome = result.outcome
             self.reporter.game_finished(result.game_id, white.name, black.name, GameResult(
                 white.name, black.name, outcome.winner, outcome.reason, outcome.thinking_ms, outcome.violations))
         self._after_game(white, black, result, tally.causes)
@@ -370,18 +423,23 @@ class LadderRunner:
                 self._message(f"{session.name} {session.paused}")
 
     # -- the published table ------------------------------------------------------------------
-    def _fit(self) -> list[PublishedRow]:
+    def _fit(self) -> tuple[list[PublishedRow], dict[str, Track]]:
         current = self.store.current_tracks()
         ids = [t.id for t in current]
         labels = {t.id: t.label for t in current}
         games = [(labels[w], labels[b], p) for w, b, p in self.store.results_between(ids)] if ids else []
         anchor = next((t.label for t in current if t.bot == "random"), None)
-        return published_table([labels[i] for i in ids], games, anchor=anchor,
-                               samples=self.settings.ladder_bootstrap_samples, seed=len(games))
+        return (published_table([labels[i] for i in ids], games, anchor=anchor,
+                                samples=self.settings.ladder_bootstrap_samples, seed=len(games)),
+                {t.label: t for t in current})
 
     async def refit(self) -> list[PublishedRow]:
         """Refit the published table now (on the store's thread)."""
-        self.table = await self._io(self._fit)
+        self.table, self.table_tracks = await self._io(self._fit)
+        if self.reporter is not None:
+            self.reporter.ladder_table(self.table)
+        if self.on_change is not None:
+            self.on_change()
         if self.on_table is not None:
             maybe = self.on_table(self.table)
             if maybe is not None:
@@ -389,9 +447,10 @@ class LadderRunner:
         return self.table
 
     async def _refits(self) -> None:
+        """Fit the table at once (the pages show the stored ladder from the start), then every ``ladder_refit_s``."""
         last = -1
         while True:
-            await asyncio.sleep(self.settings.ladder_refit_s)
             if self.games_played != last:
                 last = self.games_played
                 await self.refit()
+            await asyncio.sleep(self.settings.ladder_refit_s)

@@ -1,6 +1,8 @@
 """What the server shows while it runs: a rich live dashboard on a terminal, plain lines otherwise.
 
-Both are ``Reporter`` implementations. The dashboard keeps a small snapshot of the tournament
+Both are ``Reporter`` implementations. On the practice ladder (``ladder_status``, ``ladder_table``) the
+dashboard shows the games played, the bots connected, why nothing plays when nothing does (and when
+play resumes), the games in progress and the published table instead of a tournament's progress. The dashboard keeps a small snapshot of the tournament
 and renders it with pure functions (``render_dashboard``) into a ``Live(auto_refresh=False)``,
 refreshed at most a few times a second so that hundreds of games never slow the referee. It
 is on screen from the moment the server listens (the seats filling, ``2 of 4 joined``), and a
@@ -28,6 +30,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from shared.ladder import Idle, PublishedRow
 from shared.quoridor import Step, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult, Row, Standings
@@ -80,6 +83,7 @@ class PlainReporter:
         self.out = out
         self.done = 0
         self.total: int | None = None
+        self._idle: str | None = None       # the ladder's idle reason last told
 
     def _line(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -109,6 +113,16 @@ class PlainReporter:
     def standings(self, standings: Standings) -> None:
         return None
 
+    def ladder_status(self, bots: int, playing: int, idle: Idle | None) -> None:
+        """The ladder's state after a matchmaking decision: one line when it falls idle (why) or plays again."""
+        reason = idle.reason if idle is not None else None
+        if reason != self._idle:
+            self._idle = reason
+            self._line(f"ladder idle: {idle_text(idle)}" if idle is not None else "ladder: playing again")
+
+    def ladder_table(self, rows: Sequence[PublishedRow]) -> None:
+        return None
+
     def message(self, text: str) -> None:
         self._line(text)
 
@@ -121,6 +135,23 @@ class PlainReporter:
             self._line(f"results written to {path}")
         for line in replay_hint(logs):
             self._line(line)
+
+
+def idle_text(idle: Idle, resumes_in_s: float | None = None) -> str:
+    """Why the ladder plays nothing and when it resumes, in one line (``resumes_in_s`` given: counted down)."""
+    left = idle.resumes_in_s if resumes_in_s is None else resumes_in_s
+    return idle.reason + (f" · play resumes in {max(left, 0):.0f} s" if left is not None else "")
+
+
+@dataclass
+class LadderView:
+    """The dashboard's ladder: bots connected, games in progress, why it is idle (and until when), the table."""
+
+    bots: int = 0
+    playing: int = 0
+    idle: Idle | None = None
+    resumes_at: float | None = None      # time.monotonic() when play resumes, while idle
+    table: list[PublishedRow] = field(default_factory=list)
 
 
 @dataclass
@@ -145,6 +176,8 @@ class Snapshot:
     games: dict[str, _GameView] = field(default_factory=dict)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=8))
     standings: Standings | None = None
+    #: On the practice ladder: what it shows instead of a tournament's progress and standings.
+    ladder: LadderView | None = None
     _rows: tuple[int, int, list[Row]] | None = field(default=None, repr=False)
 
     def standing_rows(self) -> list[Row]:
@@ -197,6 +230,8 @@ def render_dashboard(snap: Snapshot, *, max_games: int = 12, max_rows: int = 20,
     """
     if snap.waiting is not None:
         return _render_waiting(snap, height)
+    if snap.ladder is not None:
+        return _render_ladder(snap, snap.ladder, height, max_games=max_games, max_rows=max_rows)
     games = list(snap.games.items())[:max_games]
     rows = snap.standing_rows()[:max_rows] if snap.standings is not None and snap.standings.games_done else []
     if height is not None and ((width is not None and width < FULL_WIDTH) or
@@ -304,6 +339,63 @@ def _render_waiting(snap: Snapshot, height: int | None) -> Group:
     return Group(*parts)
 
 
+def _ladder_table(rows: Sequence[PublishedRow]) -> Table:
+    """The published table, borderless, one line per version."""
+    table = Table(expand=True, box=None, show_edge=False, pad_edge=False, header_style="bold", title_justify="left")
+    for column, least in (("#", 2), ("bot@version", 12), ("games", 5), ("score", 5), ("rating", 6),
+                          ("95% interval", 12)):
+        table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=least,
+                         justify="left" if column == "bot@version" else "right")
+    for rank, row in enumerate(rows, 1):
+        table.add_row(str(rank), row.track, str(row.games), f"{row.score:g}",
+                      "-" if row.rating is None else f"{row.rating:+.0f}",
+                      f"[{row.low:+.0f}, {row.high:+.0f}]" if row.low is not None and row.high is not None else "-")
+    return table
+
+
+def _render_ladder(snap: Snapshot, view: LadderView, height: int | None, *, max_games: int, max_rows: int) -> Group:
+    """The practice ladder: games played and bots connected, what it does now (or why it is idle and until when),
+    the games in progress, the published table and the news, cut to ``height - 1`` lines."""
+    header = Table.grid(expand=True)
+    header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    header.add_column(justify="right", no_wrap=True)
+    header.add_row(Text("Quoridor Arena · practice ladder", style="bold"),
+                   Text(f"{snap.done} games played · {view.bots} bot{'s' * (view.bots != 1)} connected"))
+    if view.idle is not None:
+        left = None if view.resumes_at is None else view.resumes_at - time.monotonic()
+        status = Text(f"idle: {idle_text(view.idle, left)}", "yellow")
+    else:
+        status = Text(f"playing {len(snap.games)} game{'s' * (len(snap.games) != 1)}", "green")
+    line = Table.grid(expand=True)
+    line.add_column(no_wrap=True, overflow="ellipsis")
+    line.add_row(status)
+    parts: list[RenderableType] = [header, line]
+    wanted = [min(len(snap.games), max_games), min(len(view.table), max_rows), len(snap.recent)]
+    room = (height - 1 - len(parts)) if height is not None else sum(wanted) + 3
+    games_n, rows_n, recent_n = _share(room, wanted, floors=(2, 3, 1), order=(1, 0, 2))
+    if games_n:
+        table = Table(expand=True, box=None, show_edge=False, pad_edge=False, header_style="bold")
+        for column, least, most in (("game", 8, None), ("seat 0", 6, 20), ("seat 1", 6, 20), ("steps", 5, None),
+                                    ("last", 4, None), ("clocks (s)", 11, None), ("viol.", 5, None)):
+            table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=least, max_width=most)
+        shown = list(snap.games.items())
+        cut = len(shown) > games_n
+        for game_id, game in shown[:games_n - cut]:
+            table.add_row(*_game_cells(game_id, game))
+        parts.append(table)
+        if cut:
+            parts.append(_lines([f"… and {len(shown) - games_n + 1} more games in progress"]))
+    if rows_n:
+        cut = len(view.table) > rows_n
+        parts.append(_ladder_table(view.table[:rows_n - cut]))
+        if cut:
+            parts.append(_lines([f"… and {len(view.table) - rows_n + 1} more (--report table lists them all)"]))
+    if recent_n:
+        parts.append(Rule("recent", align="left", style="dim"))
+        parts.append(_lines(list(snap.recent)[-recent_n:]))
+    return Group(*parts)
+
+
 class LiveReporter:
     """A rich ``Live`` dashboard, redrawn after events but at most ``fps`` times a second."""
 
@@ -368,6 +460,24 @@ class LiveReporter:
 
     def standings(self, standings: Standings) -> None:
         self.snap.standings = standings
+        self._draw()
+
+    def ladder_status(self, bots: int, playing: int, idle: Idle | None) -> None:
+        """The ladder's state after each matchmaking decision (a few a second): drawn at most ``fps`` times a second."""
+        view = self.snap.ladder
+        if view is None:
+            view = self.snap.ladder = LadderView()
+            self.snap.waiting = None
+        if (idle.reason if idle else None) != (view.idle.reason if view.idle else None):
+            view.resumes_at = None if idle is None or idle.resumes_in_s is None else time.monotonic() + idle.resumes_in_s
+        view.bots, view.playing, view.idle = bots, playing, idle
+        self._draw()
+
+    def ladder_table(self, rows: Sequence[PublishedRow]) -> None:
+        """The refitted published table."""
+        if self.snap.ladder is None:
+            self.snap.ladder = LadderView()
+        self.snap.ladder.table = list(rows)
         self._draw()
 
     def message(self, text: str) -> None:

@@ -1,6 +1,6 @@
 """The practice ladder's pure core: matchmaking, live ratings, openings and per-bot reports."""
 
-from .matchmaking import Candidate, MatchmakingRules, Pairing, pair_key, pick_pairings
+from .matchmaking import Candidate, Idle, MatchmakingRules, Pairing, idle_reason, pair_key, pick_pairings
 from .openings import pawn_opening
 from .published import PublishedRow, ladder_ratings, pair_encounters, published_table
 from .ratings import LiveRatings, Skill
@@ -10,12 +10,14 @@ __all__ = [
     "BotReport",
     "Candidate",
     "GameFact",
+    "Idle",
     "LiveRatings",
     "MatchmakingRules",
     "Pairing",
     "PublishedRow",
     "Skill",
     "build_report",
+    "idle_reason",
     "ladder_ratings",
     "pair_encounters",
     "pair_key",

@@ -5,7 +5,11 @@ The rules, in the order they apply:
 1. A bot plays at most ``slots`` pairings at once (its hello's concurrency minus what it plays now),
    never against itself, and never twice against the same opponent in one decision.
 2. A pair plays at most ``pair_games_per_hour`` games in any hour: a pairing (two colour-swapped
-   games) is allowed only while ``recent + 2 <= cap``.
+   games) is allowed only while ``recent + 2 <= cap``, as long as one of its bots has a partner under
+   the cap in the ``field`` (every bot that may play now or once its games end). A bot whose every
+   partner is capped (a small ladder after a busy hour) may play any of them, the pair that played least
+   in the hour first: the cap orders the pairs then, and a ladder with two bots connected never falls
+   silent. A ``barred`` pair (its last pairing could not be played) is never paired.
 3. Nobody starves: bots choose in the order of how long they have waited (longest first), so the
    bot that has waited longest picks first. A bot waits for a closer partner while the best one's
    rating is more than ``max_gap`` away, but only until it has waited ``starving_s``: from then on it takes the
@@ -33,10 +37,12 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Candidate", "MatchmakingRules", "Pairing", "pair_key", "pick_pairings"]
+__all__ = ["Candidate", "Idle", "MatchmakingRules", "Pairing", "idle_reason", "pair_key", "pick_pairings",
+           "saturated"]
 
 
 def pair_key(a: str, b: str) -> tuple[str, str]:
@@ -83,13 +89,30 @@ class Pairing:
     second: str
 
 
+def saturated(field: Collection[str], recent: Mapping[tuple[str, str], int], rules: MatchmakingRules) -> set[str]:
+    """The bots of ``field`` whose every partner in it reached the hourly cap (a lone bot is not one).
+
+    Costs the pairs played in the hour, not the square of the field.
+    """
+    cap = rules.pair_games_per_hour - rules.games_per_pairing
+    capped: Counter[str] = Counter()
+    for (a, b), games in recent.items():
+        if games > cap and a != b and a in field and b in field:
+            capped[a] += 1
+            capped[b] += 1
+    return {bot for bot in field if len(field) > 1 and capped[bot] >= len(field) - 1}
+
+
 def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = MatchmakingRules(), *,
                   meetings: Mapping[tuple[str, str], int] | None = None,
-                  recent: Mapping[tuple[str, str], int] | None = None) -> list[Pairing]:
+                  recent: Mapping[tuple[str, str], int] | None = None,
+                  field: Collection[str] | None = None,
+                  barred: Collection[tuple[str, str]] = ()) -> list[Pairing]:
     """The pairings to start now (see the module docstring for the rules).
 
     ``meetings`` and ``recent`` are keyed by ``pair_key``: games ever played, and games in the
-    last hour. Missing pairs count 0.
+    last hour. Missing pairs count 0. ``field``: every bot that may play, busy ones too (default:
+    the candidates); ``barred``: pairs (``pair_key``) never to pair now.
     """
     if any(c.uncertainty < 0 for c in candidates):
         raise ValueError(f"an uncertainty is a standard deviation, 0 or more, got "
@@ -102,14 +125,16 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
     keys = [(c.rating, c.bot) for c in pool]
     by_name = {c.bot: c for c in pool}
     order = sorted(pool, key=lambda c: (-c.waiting_s, c.bot))
-    chosen: set[tuple[str, str]] = set()
+    chosen: set[tuple[str, str]] = set(barred)
     pairings: list[Pairing] = []
     cap = rules.pair_games_per_hour - rules.games_per_pairing
+    lifted = saturated(set(field) | set(slots) if field is not None else set(slots), recent, rules)
     scale, weight, window = rules.rating_scale, rules.meeting_weight, rules.window
     for me in order:
         name, rating, spread = me.bot, me.rating, scale * scale + me.uncertainty * me.uncertainty
         while slots[name] > 0:
-            best: tuple[float, str, float] | None = None        # (cost, partner, rating gap)
+            # (games over the cap in the hour, cost, partner, rating gap): pairs under the cap first
+            best: tuple[int, float, str, float] | None = None
             at = bisect.bisect_left(ratings, rating)
             for indices in (range(at - 1, -1, -1), range(at, len(pool))):    # the rating neighbours
                 seen = 0
@@ -120,17 +145,19 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
                     if other == name:
                         continue
                     key = (name, other) if name <= other else (other, name)
-                    if key in chosen or recent.get(key, 0) > cap:
+                    games = recent.get(key, 0)
+                    over = games if games > cap else 0
+                    if key in chosen or (over and name not in lifted and other not in lifted):
                         continue
                     seen += 1
                     gap = abs(pool[i].rating - rating)
                     u = pool[i].uncertainty
                     cost = gap / math.sqrt(spread + u * u) + weight * math.log1p(meetings.get(key, 0))
-                    if best is None or (cost, other) < best[:2]:
-                        best = (cost, other, gap)
-            if best is None or (best[2] > rules.max_gap and me.waiting_s < rules.starving_s):
+                    if best is None or (over, cost, other) < best[:3]:
+                        best = (over, cost, other, gap)
+            if best is None or (best[3] > rules.max_gap and me.waiting_s < rules.starving_s):
                 break                       # nobody allowed, or only a poor match and it can still wait
-            other = best[1]
+            other = best[2]
             chosen.add(pair_key(name, other))
             pairings.append(Pairing(name, other))
             for bot in (name, other):
@@ -139,3 +166,31 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
                     i = bisect.bisect_left(keys, (by_name[bot].rating, bot))
                     del pool[i], ratings[i], keys[i]
     return pairings
+
+
+@dataclass(frozen=True, slots=True)
+class Idle:
+    """Why the ladder pairs nobody now, for people; ``resumes_in_s``: when play resumes (None: once a bot comes)."""
+
+    reason: str
+    resumes_in_s: float | None = None
+
+
+def idle_reason(candidates: Sequence[Candidate], field: Sequence[str], rules: MatchmakingRules = MatchmakingRules(),
+                *, paused: Sequence[str] = ()) -> Idle:
+    """Why nothing is paired while no game is played: too few bots, or ratings too far apart (and for how long).
+
+    ``candidates`` are the free bots (as for ``pick_pairings``, which paired none of them), ``field`` every bot
+    that may play (connected, not paused), ``paused`` the connected bots that are paused.
+    """
+    held = f"; paused: {', '.join(paused)} (a bot plays again once it reconnects)" if paused else ""
+    if not field:
+        return Idle(f"no bot is connected: play starts when two are{held}")
+    if len(field) == 1:
+        return Idle(f"only {field[0]} is connected: play starts when a second bot connects{held}")
+    if len(candidates) < 2:
+        return Idle(f"{len(field) - len(candidates)} bot(s) are getting ready: play starts in a moment{held}", 1.0)
+    longest = max(candidates, key=lambda c: (c.waiting_s, c.bot))
+    left = max(0.0, rules.starving_s - longest.waiting_s)
+    return Idle(f"the free bots' ratings are more than {rules.max_gap:g} apart: {longest.bot} takes any partner "
+                f"in {left:.0f} s{held}", left)

@@ -264,3 +264,40 @@ def test_the_end_screen_says_how_to_replay_a_game_as_the_demo_does(tmp_path):
     reporter.tournament_finished(three_players(), [tmp_path / "results.json"], [log])
     assert f"replay a game:  {replay_command()} {log}\n" in live.file.getvalue()
     assert "replay" not in "".join(replay_hint([]))         # a tournament without a log offers nothing
+
+
+def test_the_ladder_dashboard_names_the_ladder_shows_its_table_and_says_why_it_is_idle():
+    from shared.ladder import Idle, PublishedRow
+    reporter = LiveReporter(console())
+    for n in range(3):
+        reporter.game_started(f"L{n}-g1", "alice", "bob")
+        reporter.game_finished(f"L{n}-g1", "alice", "bob", GameResult("alice", "bob", 0, "goal", (1, 1)))
+    reporter.game_started("L9-g1", "carol", "alice")
+    reporter.ladder_table([PublishedRow("alice@1a2b", 6, 4.0, 4, 2, 0, 120.0, 40.0, 210.0),
+                           PublishedRow("random@7a2d", 6, 2.0, 2, 4, 0, 0.0, 0.0, 0.0)])
+    reporter.ladder_status(3, 1, None)
+    lines = screen_of(render_dashboard(reporter.snap, height=24, width=80))
+    assert lines[0].startswith("Quoridor Arena · practice ladder") and lines[0].endswith("3 games played · 3 bots connected")
+    text = "\n".join(lines)
+    assert "playing 1 game" in text and "L9-g1" in text and "/?" not in text
+    assert any(line.split()[:2] == ["1", "alice@1a2b"] and "+120" in line and "[+40, +210]" in line for line in lines)
+    reporter.game_finished("L9-g1", "carol", "alice", GameResult("carol", "alice", 0, "goal", (1, 1)))
+    reporter.ladder_status(1, 0, Idle("only carol is connected: play starts when a second bot connects"))
+    text = "\n".join(screen_of(render_dashboard(reporter.snap, height=24, width=80)))
+    assert "idle: only carol is connected: play starts when a second bot connects" in text
+    reporter.ladder_status(2, 0, Idle("the free bots' ratings are far apart", 40.0))
+    text = "\n".join(screen_of(render_dashboard(reporter.snap, height=24, width=80)))
+    assert "idle: the free bots' ratings are far apart · play resumes in 40 s" in text or \
+        "play resumes in 39 s" in text
+
+
+def test_plain_lines_say_when_the_ladder_falls_idle_and_plays_again():
+    from shared.ladder import Idle
+    out = io.StringIO()
+    reporter = PlainReporter(out)
+    reporter.ladder_status(2, 1, None)
+    for _ in range(3):
+        reporter.ladder_status(1, 0, Idle("only carol is connected: play starts when a second bot connects"))
+    reporter.ladder_status(2, 1, None)
+    assert out.getvalue().splitlines() == [
+        "ladder idle: only carol is connected: play starts when a second bot connects", "ladder: playing again"]

@@ -1,6 +1,6 @@
 """The ladder's matchmaking rules, one test per rule."""
 
-from shared.ladder import Candidate, MatchmakingRules, Pairing, pair_key, pick_pairings
+from shared.ladder import Candidate, MatchmakingRules, Pairing, idle_reason, pair_key, pick_pairings
 
 
 def bots(*specs):
@@ -35,11 +35,11 @@ def test_a_starving_bot_looks_beyond_its_rating_neighbours():
     assert pick_pairings(starving, rules, recent=capped)[0] == Pairing("far", "a")
 
 
-def test_a_pair_never_exceeds_its_hourly_cap():
+def test_a_pair_never_exceeds_its_hourly_cap_while_another_partner_is_under_it():
     rules = MatchmakingRules(pair_games_per_hour=4)
     field = bots(("a", 10, 5), ("b", 10, 4))
-    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 3}) == []
-    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 2}) == [Pairing("a", "b")]
+    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 3}, field=["a", "b", "c"]) == []
+    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 2}, field=["a", "b", "c"]) == [Pairing("a", "b")]
 
 
 def test_a_bot_plays_as_many_pairings_as_its_free_slots_but_never_one_pair_twice():
@@ -92,3 +92,28 @@ def test_a_negative_uncertainty_or_meeting_weight_is_refused():
         pick_pairings([Candidate("a", 1, 1, uncertainty=-1), Candidate("b", 1, 1)])
     with pytest.raises(ValueError, match="meeting_weight"):
         MatchmakingRules(meeting_weight=-0.5)
+
+
+def test_the_cap_holds_while_a_bot_has_a_partner_under_it_then_orders_the_pairs():
+    rules = MatchmakingRules(pair_games_per_hour=4)
+    free = bots(("a", 10, 5), ("b", 10, 4))
+    # c is busy and under the cap with both: a and b wait for it rather than meet a fifth time this hour
+    assert pick_pairings(free, rules, recent={pair_key("a", "b"): 4}, field=["a", "b", "c"]) == []
+    # every pair capped (a small ladder after a busy hour): it keeps playing, the pair that played least first
+    field = bots(("a", 10, 5), ("b", 10, 4), ("c", 10, 3), ("d", 10, 2))
+    recent = {pair_key(x, y): 6 for x in "abcd" for y in "abcd" if x < y} | {pair_key("a", "d"): 4}
+    assert pick_pairings(field, rules, recent=recent)[0] == Pairing("a", "d")
+    assert len(pick_pairings(field, rules, recent=recent)) == 2
+
+
+def test_a_barred_pair_is_never_paired():
+    field = bots(("a", 10, 5), ("b", 10, 4))
+    assert pick_pairings(field, barred={pair_key("a", "b")}) == []
+
+
+def test_idle_says_why_and_when_play_resumes():
+    assert idle_reason([], []).reason.startswith("no bot is connected")
+    lone = idle_reason(bots(("a", 10, 5)), ["a"], paused=["b"])
+    assert lone.reason.startswith("only a is connected") and "paused: b" in lone.reason and lone.resumes_in_s is None
+    apart = idle_reason(bots(("a", 0, 20), ("b", 90, 5)), ["a", "b"], MatchmakingRules(starving_s=60))
+    assert apart.resumes_in_s == 40 and "a takes any partner in 40 s" in apart.reason
