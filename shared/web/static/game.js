@@ -1,7 +1,7 @@
 // The game page: ?game=ID (a live or finished game, or a log's path from the replays) &step=N.
 import {connect} from "./protocol.js";
 import {GamePlayer} from "./player.js";
-import {nav, connState} from "./nav.js";
+import {nav, connState, closedState} from "./nav.js";
 
 nav("");
 const params = new URLSearchParams(location.search);
@@ -26,6 +26,6 @@ if (game) {
         error.hidden = false;
       }
     },
-    onClose: () => connState("disconnected", false),
+    onClose: event => closedState(event),
   });
 }

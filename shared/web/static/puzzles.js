@@ -1,6 +1,6 @@
 // The puzzle rooms in the browser: hello with room sokoban/ice/circuit as a player, then their frames.
 import {connect, esc} from "./protocol.js";
-import {nav, connState} from "./nav.js";
+import {nav, connState, closedState} from "./nav.js";
 
 nav("/puzzles");
 const $ = id => document.getElementById(id);
@@ -243,7 +243,7 @@ function start(event) {
           : msg.message);
       }
     },
-    onClose: () => connState("disconnected", false),
+    onClose: event => closedState(event),
   });
 }
 

@@ -20,14 +20,16 @@ async def _crosstable(page) -> list[list[str]]:
 
 async def test_the_final_reaches_every_page_and_stays_after_the_server_has_gone(browser, make_server):
     server = await make_server(players=4, games_per_pairing=2)
-    page, tv = await browser.new_page(), await browser.new_page()
+    page, tv, replays = await browser.new_page(), await browser.new_page(), await browser.new_page()
     await page.goto(http(server))
     await tv.goto(http(server, "/tv"))
+    await replays.goto(http(server, "/replays"))
     await page.wait_for_function("() => document.body.dataset.stage === 'waiting'", timeout=5000)
     standings = await play(server, [ScriptedBot(url(server), name, name=name) for name in NAMES], seconds=60)
     await page.wait_for_function("() => document.body.dataset.closed", timeout=5000)
     assert await page.evaluate("() => document.body.dataset.closed") == "finished"
     assert "the tournament has finished" in await page.inner_text("#conn")
+    await replays.wait_for_function("() => document.body.dataset.closed === 'finished'", timeout=5000)   # every page
     assert await page.locator("#recent li a").count() == 12              # every game, the last one too
     cells = await _crosstable(page)
     assert all(len(cell.split()) == 2 for row in cells for cell in row if cell), cells   # 2 games per pairing
