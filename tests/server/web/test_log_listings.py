@@ -4,7 +4,8 @@ pages, all by ``shared.gamelog.is_log_name``; a finished tournament on disk is s
 from __future__ import annotations
 
 from client.replay.listing import list_folder
-from server.web.records import finished_info, list_replays
+from server.web.records import champion, finished_info, list_replays
+from shared.protocol import StandingRow
 from tests.server.conftest import ScriptedBot, url
 from tests.server.support import Client, hello, play
 
@@ -57,3 +58,14 @@ async def test_a_knockouts_champion_is_the_same_live_and_from_its_results(make_s
     assert finished_info(server.folder).champion == over["champion"]
     last_row = (server.folder / "result.csv").read_text().splitlines()[-1]
     assert last_row.split(",")[1] == over["champion"]        # the old server's result.csv ends with the champion
+
+
+def test_a_shared_first_place_has_no_champion_and_an_unfinished_folder_no_final_table(tmp_path):
+    rows = [StandingRow(rank=1, player="a", points=1.5, games=3, wins=1, losses=1, draws=1),
+            StandingRow(rank=1, player="b", points=1.5, games=3, wins=1, losses=1, draws=1),
+            StandingRow(rank=3, player="c", points=0, games=2, wins=0, losses=2, draws=0)]
+    assert champion(rows) is None and champion(rows[1:]) == "b" and champion([]) is None
+    (tmp_path / "results.json").write_text('{"tournament": {"name": "t", "finished": false}, "games": []}')
+    assert finished_info(tmp_path) is None                   # a crashed tournament: --resume finishes it
+    (tmp_path / "results.json").write_text("{not json")
+    assert finished_info(tmp_path) is None
