@@ -34,6 +34,7 @@ from .legacy import LegacyPeer, LegacyPort, LegacySession
 from .ladder import LadderLobby, LadderRunner
 from .ladder_seats import HostedResidents
 from .ladder_store import LadderStore
+from .ladder_web import LadderPages
 from .lobby import Lobby
 from .logfile import new_run_folder
 from .match import MatchRunner
@@ -318,6 +319,9 @@ class ArenaServer:
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
                                    seed=seed, host=self.game_host, on_restart=self._game_restarted)
+        # The pages (issue 29): the ladder's table, games, idle reason and reports, not a tournament's.
+        pages = LadderPages(self.connections, self.ladder)
+        self.ladder.on_change, self.web.ladder_answer, self.web.tournament = pages.changed, pages.answer, "ladder"
         self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby.session(name)))     # hosted bots' CPU times in the logs
         # Residents, hosted by the server itself (issue 17): the built-in bots, and each key's newest accepted
         # handed-in bot (issue 18), which never disconnects; a version accepted meanwhile replaces its predecessor.
@@ -330,7 +334,10 @@ class ArenaServer:
         for entry in (await self.submissions.accepted_bots()).values():
             residents.put_entry(entry)
         self.submissions.on_accepted = lambda _key, entry: residents.put_entry(entry)
-        await self.ladder.run()
+        try:
+            await self.ladder.run()
+        finally:
+            pages.close()
 
     def _ladder_table(self, rows: list[Any]) -> None:
         """The refitted table: one line for the organiser, a ``standings`` frame for everyone not in a game.

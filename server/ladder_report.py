@@ -11,18 +11,19 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from shared.gamelog import LogFormatError, parse_log
-from shared.ladder import GameFact, build_report, published_table
+from shared.ladder import BotReport, GameFact, build_report, published_table
 from shared.ladder.report import cpu_summary
 
-from .ladder_store import LadderStore
+from .ladder_store import LadderStore, Track
 from .ladder_view import render_report, render_table
 from .settings import ServerSettings
 
-__all__ = ["print_report", "with_cpu_times"]
+__all__ = ["print_report", "report_json", "with_cpu_times"]
 
 
 def with_cpu_times(facts: Sequence[GameFact], folder: Path) -> list[GameFact]:
@@ -55,6 +56,14 @@ def _cpu_of(path: Path) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         return None
     cpu = log.outcome.cpu_ms
     return (tuple(ms for ms in cpu[0] if ms is not None), tuple(ms for ms in cpu[1] if ms is not None))
+
+
+def report_json(track: Track, report: BotReport) -> dict[str, Any]:
+    """One version's report as ``--json`` writes it (and the ladder page reads it): the report, the version, the live
+    openskill rating."""
+    skill = track.skill
+    return report.to_json() | {"version": track.version,
+                               "live": {"mu": skill.mu, "sigma": skill.sigma, "ordinal": skill.ordinal}}
 
 
 def print_report(settings: ServerSettings, bot: str, json_path: Path | None, console: Console) -> int:
@@ -94,9 +103,7 @@ def print_report(settings: ServerSettings, bot: str, json_path: Path | None, con
         console.print(f"live rating (openskill): mean {skill.mu:.2f}, uncertainty {skill.sigma:.2f}, "
                       f"ordinal {skill.ordinal:+.2f}\n")
     if json_path is not None:
-        data = [r.to_json() | {"version": t.version, "live": {"mu": t.skill.mu, "sigma": t.skill.sigma,
-                                                              "ordinal": t.skill.ordinal}}
-                for t, r in zip(tracks, reports)]
+        data = [report_json(t, r) for t, r in zip(tracks, reports)]
         json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {json_path}")
     return 0

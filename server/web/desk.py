@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from shared.protocol import (
     GameRecord,
     GameRequest,
     GameUpdate,
+    LadderRequest,
     LogUpload,
     ProtocolError,
     ReplayFolder,
@@ -48,7 +49,7 @@ from .records import (
 
 __all__ = ["FINISHED_KEPT", "GAMES_KEPT", "STALE_S", "WEB_FRAMES", "WebDesk"]
 
-WEB_FRAMES = (GameRequest, ReplaysRequest, LogUpload)
+WEB_FRAMES = (GameRequest, ReplaysRequest, LogUpload, LadderRequest)
 """The frames a spectator's page sends beside ``watch``."""
 #: Finished games whose steps stay in memory (older ones are read from their logs).
 FINISHED_KEPT = 200
@@ -81,6 +82,8 @@ class WebDesk:
         self._build_standings: Callable[[], Standings] | None = None
         #: What the server shows, first to a new spectator (``tournament_info``); None: nothing to show yet.
         self.info: TournamentInfo | None = None
+        #: On the practice ladder: answers a page's ``ladder_request`` (``server.ladder_web``).
+        self.ladder_answer: Callable[[LadderRequest], Awaitable[Any]] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
         #: The finished games among them, in the order they ended (the oldest are forgotten first).
         self._ended: deque[str] = deque()
@@ -166,6 +169,10 @@ class WebDesk:
 
     async def answer(self, message: Any) -> Any:
         """The reply to a page's frame; ``ProtocolError`` when it cannot be answered."""
+        if isinstance(message, LadderRequest):
+            if self.ladder_answer is None:
+                raise ProtocolError("room_unavailable", "this server runs no practice ladder", message.type)
+            return await self.ladder_answer(message)
         if isinstance(message, ReplaysRequest):
             return await asyncio.to_thread(self.replays)
         if isinstance(message, LogUpload):

@@ -10,6 +10,7 @@ from .codec import (
     to_blockbar, to_location, to_step, to_verdict, turn_frame, wall, wall_json,
 )
 from .errors import ERROR_CODES, ProtocolError
+from .ladder import Ladder, LadderRequest, LadderRow
 from .messages import (
     CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, GameOver,
     GameRecord, GameStart, GameUpdate, GameUpdates, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
@@ -31,7 +32,7 @@ __all__ = [
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
     "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentInfo", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
     "Welcome", "GameRecord", "GameRequest", "LogUpload", "MAX_UPLOAD_BYTES", "ReplayFolder", "ReplayGameEntry",
-    "Replays", "ReplaysRequest",
+    "Replays", "ReplaysRequest", "Ladder", "LadderRequest", "LadderRow",
     "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
     "Submissions", "SubmissionsRequest", "Submit", "Submitted",
     "cell", "dump", "json_schema", "json_string", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",

@@ -12,6 +12,7 @@ from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from .base import Cell, Message, ProtocolModel, Wall
+from .ladder import Ladder, LadderRequest
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 from .submissions import Submissions, SubmissionsRequest, Submit, Submitted
 from .web import GameRequest, LogUpload, Replays, ReplaysRequest
@@ -294,14 +295,14 @@ class ErrorMessage(Message):
 
 ClientMessage = Annotated[
     Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
-          Submit, SubmissionsRequest],
+          Submit, SubmissionsRequest, LadderRequest],
     Field(discriminator="type"),
 ]
 """Any frame a client may send."""
 
 ServerMessage = Annotated[
     Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, TournamentInfo, GameUpdate, GameUpdates,
-          GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions],
+          GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions, Ladder],
     Field(discriminator="type"),
 ]
 """Any frame a server may send."""
@@ -309,12 +310,12 @@ ServerMessage = Annotated[
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
     for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
-                Submit, SubmissionsRequest)
+                Submit, SubmissionsRequest, LadderRequest)
 }
 """The client frames by type name."""
 SERVER_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
     for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, TournamentInfo, GameUpdate, GameUpdates,
-                GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions)
+                GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions, Ladder)
 }
 """The server frames by type name."""

@@ -3,12 +3,14 @@ import {connect, esc} from "./protocol.js";
 import {boardSVG} from "./board.js";
 import {standingsTable, crosstable, formatLine, winners} from "./tables.js";
 import {nav, connState, closedState} from "./nav.js";
+import {isLadder, ladderPage} from "./ladder.js";
 
 nav("/");
 const live = new Map();      // game id -> latest game_update
 let standings = null, games = [], tournament = null;
 let info = null;             // tournament_info: what this server shows (its lobby, its tournament, a finished one)
 let final = null;            // {tournament, rows, champion} once the tournament is over
+let ladder = null;           // on a practice ladder: its page (ladder.js) draws the panels
 const $ = id => document.getElementById(id);
 const gameLink = id => "/game?game=" + encodeURIComponent(id);
 
@@ -96,9 +98,14 @@ function askGames(send) {
 connect({
   onOpen: send => { send({type: "watch", game: "*", batch: true}); send({type: "replays_request"}); connState("connected", true); },
   onMessage: (msg, send) => {
+    if (msg.type === "welcome" && isLadder(msg)) ladder = ladder || ladderPage(send, gone => {
+      gone.forEach(id => live.delete(id));
+      drawLive();
+    });
+    if (ladder?.handle(msg)) return;
     if (msg.type === "game_update") {
       if (final) return;
-      if (msg.over) { live.delete(msg.game); askGames(send); } else live.set(msg.game, msg);
+      if (msg.over) { live.delete(msg.game); if (!ladder) askGames(send); } else live.set(msg.game, msg);
       drawLive();
     } else if (msg.type === "tournament_info") {
       info = msg;

@@ -4,11 +4,19 @@ import {connect, esc} from "./protocol.js";
 import {boardSVG, distanceToGoal, START} from "./board.js";
 import {standingsTable, formatLine, podium, winners} from "./tables.js";
 import {TOURNAMENT_OVER} from "./nav.js";
+import {goneGames, isLadder, ladderTable, statusLine} from "./ladder.js";
 
 const live = new Map();      // game id -> latest game_update
 let current = null, holdUntil = 0;
 let info = null;             // tournament_info: the lobby, the tournament, or a finished one
 let final = null;            // {tournament, rows, champion} once the tournament is over
+let ladder = null;           // on a practice ladder: its latest `ladder` frame ({} until the first)
+// On a practice ladder: the games that ended without a last update (a bot left) leave the screen.
+const gone = goneGames(ids => {
+  ids.forEach(id => live.delete(id));
+  if (current && !live.has(current)) current = pick();
+  draw();
+});
 let last = null;             // the last game_update that ended a game: the final screen shows its board
 const $ = id => document.getElementById(id);
 
@@ -52,7 +60,12 @@ function draw() {
   if (final) { drawFinal(); return; }
   const u = current ? live.get(current) : null;
   document.body.dataset.game = current || "";
-  if (!u) {
+  if (!u && ladder) {
+    $("tv-title").textContent = ladder.idle ? `practice ladder · ${ladder.idle}` : "practice ladder · the next game starts in a moment";
+    $("tv-board").innerHTML = boardSVG(START, {title: "no game"});
+    const left = ladder.resumes_in_s == null ? null : ladder.resumes_in_s - (Date.now() - ladder.received) / 1000;
+    $("tv-caption").textContent = ladder.bots === undefined ? "" : statusLine(ladder, left);
+  } else if (!u) {
     const waiting = info?.stage === "waiting";
     $("tv-title").textContent = waiting ? `waiting for players · ${info.players.length} of ${info.seats} joined` : "waiting for a game…";
     $("tv-board").innerHTML = boardSVG(START, {title: "no game"});
@@ -89,9 +102,25 @@ function finish(name, rows, champion) {
 
 connect({
   onOpen: send => send({type: "watch", game: "*", batch: true}),
-  onMessage: msg => {
+  onMessage: (msg, send) => {
     if (final && msg.type !== "tournament_over") return;    // the final screen stays
+    if (msg.type === "welcome" && isLadder(msg)) {
+      ladder = ladder || {};
+      send({type: "ladder_request"});
+      setInterval(() => { if (!current && !final) draw(); }, 1000);     // the countdown to play resuming
+      return;
+    }
+    if (msg.type === "ladder") {
+      ladder = {...msg, received: Date.now()};
+      $("tv-tournament").textContent = "Practice ladder";
+      $("tv-standings").innerHTML = ladderTable(msg.rows.slice(0, 16), {compact: true});
+      gone.ladder(msg);
+      if (!current) draw();
+      return;
+    }
+    if (ladder && (msg.type === "standings" || msg.type === "tournament_info")) return;   // the ladder's table instead
     if (msg.type === "game_update") {
+      if (ladder) gone.seen(msg);
       live.set(msg.game, msg);
       if (msg.over) {
         last = msg;
