@@ -118,7 +118,8 @@ class LadderRunner:
         self.rules = MatchmakingRules(pair_games_per_hour=settings.ladder_pair_games_per_hour)
         self.skills: dict[int, Skill] = {}    # track id -> live rating
         self.meetings: Counter[tuple[str, str]] = Counter()
-        self.recent: deque[tuple[float, tuple[str, str]]] = deque()
+        self.recent: deque[tuple[float, tuple[str, str], int]] = deque()     # (when, pair, games) in the last hour
+        self._recent_games: Counter[tuple[str, str]] = Counter()           # the same, summed per pair
         self.pairing = 0
         #: Pairings being played now.
         self.pairings_running = 0
@@ -150,7 +151,7 @@ class LadderRunner:
         self.meetings = await self._io(self.store.meetings)
         now = time.monotonic()
         for pair, n in (await self._io(self.store.meetings, _hour_ago())).items():
-            self.recent.extend([(now, pair)] * n)
+            self._add_recent(now, pair, n)
         for track in await self._io(self.store.tracks):
             self.skills[track.id] = track.skill
 
@@ -239,11 +240,19 @@ class LadderRunner:
                 result.append(Candidate(s.name, skill.mu, now - s.free_since, s.capacity - s.busy, skill.sigma))
         return result
 
+    def _add_recent(self, when: float, pair: tuple[str, str], games: int) -> None:
+        self.recent.append((when, pair, games))
+        self._recent_games[pair] += games
+
     def _recent_counts(self) -> Counter[tuple[str, str]]:
+        """Games per pair in the last hour (kept as they come and go: a busy small ladder plays thousands)."""
         cutoff = time.monotonic() - 3600.0
         while self.recent and self.recent[0][0] < cutoff:
-            self.recent.popleft()
-        return Counter(pair for _, pair in self.recent)
+            _, pair, games = self.recent.popleft()
+            self._recent_games[pair] -= games
+            if not self._recent_games[pair]:
+                del self._recent_games[pair]
+        return self._recent_games
 
     def match_now(self) -> int:
         """One matchmaking decision: start every pairing it picks; how many. Then say why nothing plays, if so."""
@@ -261,7 +270,7 @@ class LadderRunner:
             a.busy += 1
             b.busy += 1
             now = time.monotonic()
-            self.recent.extend([(now, pair_key(a.name, b.name))] * self.rules.games_per_pairing)
+            self._add_recent(now, pair_key(a.name, b.name), self.rules.games_per_pairing)
             self.pairings_running += 1
             self._spawn(self._play_pairing(self.pairing, a, b))
         self._set_idle(None if self.pairings_running else self._why_idle(candidates, field))
