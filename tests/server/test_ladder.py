@@ -193,3 +193,15 @@ async def test_the_ladder_stops_when_cancelled_just_as_it_is_woken(make_server):
         ladder = asyncio.create_task(server.run_ladder())
     assert ladder.cancelled()
     await server.close()
+
+
+async def test_two_bots_play_on_past_the_pair_cap_and_a_lone_bot_is_told_why_nothing_plays(make_server):
+    server = await make_server(**LADDER | {"ladder_pair_games_per_hour": 2})
+    ladder = asyncio.create_task(server.run_ladder())
+    bots = [ScriptedBot(url(server), key) for key in ("alice", "bob")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    await _until(lambda: server.ladder is not None and server.ladder.games_played >= 6)   # the cap was 2
+    tasks[1].cancel()
+    await _until(lambda: server.ladder.idle is not None and server.ladder.idle.reason.startswith("only alice"))
+    assert server.ladder.idle.resumes_in_s is None
+    await _cancel(ladder, *tasks)
