@@ -224,7 +224,8 @@ class BotRunner:
             if message.code == "paused":
                 # The practice ladder pairs this connection no more (docs/protocol.md): staying would hang for
                 # ever, reconnecting at once would replay the same bot. The run ends with the reason.
-                self.summary.problem = f"the practice ladder paused this bot: {message.message.removeprefix('paused: ')}"
+                why = message.message.removeprefix("paused: ")
+                self.summary.problem = f"the practice ladder paused this bot: {why}"
                 self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
                 return True
             if message.frame_type == "step" and message.code in _LATE:

@@ -55,6 +55,8 @@ log = logging.getLogger("quoridor.server")
 TICK_S = 0.25
 #: Seconds a pair whose pairing the game host refused is not paired again (the refusal is rarely fixed sooner).
 REFUSED_BAR_S = 600.0
+#: Seconds between refits while the published table holds no game yet (a new ladder's table fills in soon).
+FIRST_REFIT_S = 5.0
 
 def _hour_ago() -> str:
     return (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
@@ -227,18 +229,18 @@ class LadderRunner:
         return (session.connected and session.paused is None and session.track is not None
                 and session.track.version == session.version)
 
+    def _candidate(self, session: LadderSession, now: float) -> Candidate:
+        assert session.track is not None
+        skill = self.skills[session.track.id]
+        # paired on the mean, weighted by sigma (see shared.ladder.matchmaking); the ordinal,
+        # mu - 3 sigma, would sort a newcomer among the weakest bots
+        return Candidate(session.name, skill.mu, now - session.free_since, session.capacity - session.busy,
+                         skill.sigma)
+
     def candidates(self) -> list[Candidate]:
         """The free bots, as matchmaking sees them."""
         now = time.monotonic()
-        result = []
-        for s in self.lobby.sessions:
-            if self._free(s):
-                assert s.track is not None
-                skill = self.skills[s.track.id]
-                # paired on the mean, weighted by sigma (see shared.ladder.matchmaking); the ordinal,
-                # mu - 3 sigma, would sort a newcomer among the weakest bots
-                result.append(Candidate(s.name, skill.mu, now - s.free_since, s.capacity - s.busy, skill.sigma))
-        return result
+        return [self._candidate(s, now) for s in self.lobby.sessions if self._free(s)]
 
     def _add_recent(self, when: float, pair: tuple[str, str], games: int) -> None:
         self.recent.append((when, pair, games))
@@ -261,8 +263,9 @@ class LadderRunner:
             del self.barred[pair]
         candidates = self.candidates()
         field = [s.name for s in self.lobby.sessions if self._playable(s)]
+        busy = [self._candidate(s, now) for s in self.lobby.sessions if self._playable(s) and not self._free(s)]
         pairings = pick_pairings(candidates, self.rules, meetings=self.meetings, recent=self._recent_counts(),
-                                 field=field, barred=self.barred)
+                                 busy=busy, barred=self.barred)
         for pairing in pairings:
             a, b = self.lobby.session(pairing.first), self.lobby.session(pairing.second)
             assert a is not None and b is not None
@@ -282,10 +285,10 @@ class LadderRunner:
             left = min(self.barred.values()) - time.monotonic()
             pairs = ", ".join(f"{a}-{b}" for a, b in sorted(self.barred))
             return Idle(f"the last pairings of {pairs} could not be played (the server's screen says why)", left)
-        return idle_reason(candidates, field, self.rules, paused=paused)
+        return idle_reason(candidates, field, paused=paused)
 
     def _set_idle(self, idle: Idle | None) -> None:
-        """Keep why nothing plays (its ``resumes_in_s`` counted from now); tell ``on_change`` when the reason changed."""
+        """Keep why nothing plays (``resumes_in_s`` counted from now); tell ``on_change`` when the reason changed."""
         before, self.idle = self.idle, idle
         if (before.reason if before else None) != (idle.reason if idle else None) and self.on_change is not None:
             self.on_change()
@@ -456,10 +459,12 @@ class LadderRunner:
         return self.table
 
     async def _refits(self) -> None:
-        """Fit the table at once (the pages show the stored ladder from the start), then every ``ladder_refit_s``."""
+        """Fit the table at once (the pages show the stored ladder from the start), then every ``ladder_refit_s``
+        (every ``FIRST_REFIT_S`` while it holds no game)."""
         last = -1
         while True:
             if self.games_played != last:
                 last = self.games_played
                 await self.refit()
-            await asyncio.sleep(self.settings.ladder_refit_s)
+            every = self.settings.ladder_refit_s
+            await asyncio.sleep(every if any(row.games for row in self.table) else min(FIRST_REFIT_S, every))

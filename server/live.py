@@ -2,7 +2,8 @@
 
 Both are ``Reporter`` implementations. On the practice ladder (``ladder_status``, ``ladder_table``) the
 dashboard shows the games played, the bots connected, why nothing plays when nothing does (and when
-play resumes), the games in progress and the published table instead of a tournament's progress. The dashboard keeps a small snapshot of the tournament
+play resumes), the games in progress and the published table instead of a tournament's progress.
+The dashboard keeps a small snapshot of the tournament
 and renders it with pure functions (``render_dashboard``) into a ``Live(auto_refresh=False)``,
 refreshed at most a few times a second so that hundreds of games never slow the referee. It
 is on screen from the moment the server listens (the seats filling, ``2 of 4 joined``), and a
@@ -469,7 +470,8 @@ class LiveReporter:
             view = self.snap.ladder = LadderView()
             self.snap.waiting = None
         if (idle.reason if idle else None) != (view.idle.reason if view.idle else None):
-            view.resumes_at = None if idle is None or idle.resumes_in_s is None else time.monotonic() + idle.resumes_in_s
+            left = None if idle is None else idle.resumes_in_s
+            view.resumes_at = None if left is None else time.monotonic() + left
         view.bots, view.playing, view.idle = bots, playing, idle
         self._draw()
 

@@ -6,14 +6,15 @@ The rules, in the order they apply:
    never against itself, and never twice against the same opponent in one decision.
 2. A pair plays at most ``pair_games_per_hour`` games in any hour: a pairing (two colour-swapped
    games) is allowed only while ``recent + 2 <= cap``, as long as one of its bots has a partner under
-   the cap in the ``field`` (every bot that may play now or once its games end). A bot whose every
+   the cap among the free bots and the ``busy`` ones (those that play now). A bot whose every
    partner is capped (a small ladder after a busy hour) may play any of them, the pair that played least
    in the hour first: the cap orders the pairs then, and a ladder with two bots connected never falls
    silent. A ``barred`` pair (its last pairing could not be played) is never paired.
 3. Nobody starves: bots choose in the order of how long they have waited (longest first), so the
-   bot that has waited longest picks first. A bot waits for a closer partner while the best one's
-   rating is more than ``max_gap`` away, but only until it has waited ``starving_s``: from then on it takes the
-   best allowed partner whatever it costs, so it is paired whenever any partner is allowed at all.
+   bot that has waited longest picks first. A bot waits for a closer partner while the best free one's
+   rating is more than ``max_gap`` away and a closer one is busy (it is free soon), but only until it has
+   waited ``starving_s``: from then on it takes the best allowed partner whatever it costs, so it is paired
+   whenever any partner is allowed at all. With no closer partner connected it does not wait at all.
 4. Among the allowed partners the cheapest wins: the rating gap measured against how little the
    two ratings are known, ``gap / sqrt(rating_scale**2 + u_a**2 + u_b**2)`` with ``u`` each bot's
    ``uncertainty``, plus ``meeting_weight * log(1 + meetings)``; so close ratings and pairs that met
@@ -106,13 +107,13 @@ def saturated(field: Collection[str], recent: Mapping[tuple[str, str], int], rul
 def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = MatchmakingRules(), *,
                   meetings: Mapping[tuple[str, str], int] | None = None,
                   recent: Mapping[tuple[str, str], int] | None = None,
-                  field: Collection[str] | None = None,
+                  busy: Sequence[Candidate] = (),
                   barred: Collection[tuple[str, str]] = ()) -> list[Pairing]:
     """The pairings to start now (see the module docstring for the rules).
 
     ``meetings`` and ``recent`` are keyed by ``pair_key``: games ever played, and games in the
-    last hour. Missing pairs count 0. ``field``: every bot that may play, busy ones too (default:
-    the candidates); ``barred``: pairs (``pair_key``) never to pair now.
+    last hour. Missing pairs count 0. ``busy``: the bots that play now, with no slot free (their
+    ratings; default none); ``barred``: pairs (``pair_key``) never to pair now.
     """
     if any(c.uncertainty < 0 for c in candidates):
         raise ValueError(f"an uncertainty is a standard deviation, 0 or more, got "
@@ -128,7 +129,22 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
     chosen: set[tuple[str, str]] = set(barred)
     pairings: list[Pairing] = []
     cap = rules.pair_games_per_hour - rules.games_per_pairing
-    lifted = saturated(set(field) | set(slots) if field is not None else set(slots), recent, rules)
+    lifted = saturated(set(slots) | {c.bot for c in busy}, recent, rules)
+    playing = sorted((c.rating, c.bot) for c in busy if c.bot not in slots)
+
+    def allowed(key: tuple[str, str], a: str, b: str) -> bool:
+        return key not in chosen and (recent.get(key, 0) <= cap or a in lifted or b in lifted)
+
+    def closer_busy(name: str, rating: float) -> bool:
+        """True when a bot that plays now is within ``max_gap`` of ``rating`` and may meet ``name``."""
+        at = bisect.bisect_left(playing, (rating - rules.max_gap, ""))
+        for other_rating, other in playing[at:]:
+            if other_rating > rating + rules.max_gap:
+                return False
+            if other != name and allowed(pair_key(name, other), name, other):
+                return True
+        return False
+
     scale, weight, window = rules.rating_scale, rules.meeting_weight, rules.window
     for me in order:
         name, rating, spread = me.bot, me.rating, scale * scale + me.uncertainty * me.uncertainty
@@ -145,18 +161,19 @@ def pick_pairings(candidates: Sequence[Candidate], rules: MatchmakingRules = Mat
                     if other == name:
                         continue
                     key = (name, other) if name <= other else (other, name)
+                    if not allowed(key, name, other):
+                        continue
                     games = recent.get(key, 0)
                     over = games if games > cap else 0
-                    if key in chosen or (over and name not in lifted and other not in lifted):
-                        continue
                     seen += 1
                     gap = abs(pool[i].rating - rating)
                     u = pool[i].uncertainty
                     cost = gap / math.sqrt(spread + u * u) + weight * math.log1p(meetings.get(key, 0))
                     if best is None or (over, cost, other) < best[:3]:
                         best = (over, cost, other, gap)
-            if best is None or (best[3] > rules.max_gap and me.waiting_s < rules.starving_s):
-                break                       # nobody allowed, or only a poor match and it can still wait
+            if best is None or (best[3] > rules.max_gap and me.waiting_s < rules.starving_s
+                                and closer_busy(name, rating)):
+                break                       # nobody allowed, or a closer partner is busy and it can still wait
             other = best[2]
             chosen.add(pair_key(name, other))
             pairings.append(Pairing(name, other))
@@ -176,9 +193,8 @@ class Idle:
     resumes_in_s: float | None = None
 
 
-def idle_reason(candidates: Sequence[Candidate], field: Sequence[str], rules: MatchmakingRules = MatchmakingRules(),
-                *, paused: Sequence[str] = ()) -> Idle:
-    """Why nothing is paired while no game is played: too few bots, or ratings too far apart (and for how long).
+def idle_reason(candidates: Sequence[Candidate], field: Sequence[str], *, paused: Sequence[str] = ()) -> Idle:
+    """Why nothing is paired while no game is played: no bot, one bot, bots still getting ready.
 
     ``candidates`` are the free bots (as for ``pick_pairings``, which paired none of them), ``field`` every bot
     that may play (connected, not paused), ``paused`` the connected bots that are paused.
@@ -190,7 +206,5 @@ def idle_reason(candidates: Sequence[Candidate], field: Sequence[str], rules: Ma
         return Idle(f"only {field[0]} is connected: play starts when a second bot connects{held}")
     if len(candidates) < 2:
         return Idle(f"{len(field) - len(candidates)} bot(s) are getting ready: play starts in a moment{held}", 1.0)
-    longest = max(candidates, key=lambda c: (c.waiting_s, c.bot))
-    left = max(0.0, rules.starving_s - longest.waiting_s)
-    return Idle(f"the free bots' ratings are more than {rules.max_gap:g} apart: {longest.bot} takes any partner "
-                f"in {left:.0f} s{held}", left)
+    # pick_pairings pairs two free bots whenever no game is played (a closer partner cannot be busy then)
+    return Idle(f"{', '.join(c.bot for c in candidates)} wait for a pairing{held}", 1.0)

@@ -25,21 +25,33 @@ def test_the_longest_waiting_bot_picks_first():
     assert pairs[0].first == "far"
 
 
-def test_a_starving_bot_looks_beyond_its_rating_neighbours():
-    # far's only neighbour in the window (b) is capped; a is further away.
+def test_a_bot_waits_for_a_closer_busy_partner_until_it_starves():
+    # far's only neighbour in the window (b) is capped; a is further away; near, close to far, is busy.
     rules = MatchmakingRules(window=1, starving_s=60, pair_games_per_hour=4)
     capped = {pair_key("far", "b"): 4}
+    near = [Candidate("near", 95, 0, slots=0)]
     patient = bots(("far", 100, 30), ("a", 10, 1), ("b", 11, 1))
-    assert all("far" not in (p.first, p.second) for p in pick_pairings(patient, rules, recent=capped))
+    assert all("far" not in (p.first, p.second) for p in pick_pairings(patient, rules, recent=capped, busy=near))
     starving = bots(("far", 100, 61), ("a", 10, 1), ("b", 11, 1))
-    assert pick_pairings(starving, rules, recent=capped)[0] == Pairing("far", "a")
+    assert pick_pairings(starving, rules, recent=capped, busy=near)[0] == Pairing("far", "a")
+
+
+def test_a_bot_with_no_closer_partner_connected_does_not_wait():
+    # nobody is within max_gap of far, free or busy: waiting would only keep the ladder idle
+    rules = MatchmakingRules(starving_s=60)
+    field = bots(("far", 100, 1), ("a", 10, 1))
+    assert pick_pairings(field, rules) == [Pairing("a", "far")]
+    assert pick_pairings(field, rules, busy=[Candidate("busy", 50, 0, slots=0)]) == [Pairing("a", "far")]
+    both = [Candidate("near_far", 90, 0, slots=0), Candidate("near_a", 15, 0, slots=0)]
+    assert pick_pairings(field, rules, busy=both) == []            # each waits for its closer, busy partner
 
 
 def test_a_pair_never_exceeds_its_hourly_cap_while_another_partner_is_under_it():
     rules = MatchmakingRules(pair_games_per_hour=4)
     field = bots(("a", 10, 5), ("b", 10, 4))
-    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 3}, field=["a", "b", "c"]) == []
-    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 2}, field=["a", "b", "c"]) == [Pairing("a", "b")]
+    busy = [Candidate("c", 10, 0, slots=0)]
+    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 3}, busy=busy) == []
+    assert pick_pairings(field, rules, recent={pair_key("a", "b"): 2}, busy=busy) == [Pairing("a", "b")]
 
 
 def test_a_bot_plays_as_many_pairings_as_its_free_slots_but_never_one_pair_twice():
@@ -98,7 +110,8 @@ def test_the_cap_holds_while_a_bot_has_a_partner_under_it_then_orders_the_pairs(
     rules = MatchmakingRules(pair_games_per_hour=4)
     free = bots(("a", 10, 5), ("b", 10, 4))
     # c is busy and under the cap with both: a and b wait for it rather than meet a fifth time this hour
-    assert pick_pairings(free, rules, recent={pair_key("a", "b"): 4}, field=["a", "b", "c"]) == []
+    busy = [Candidate("c", 10, 0, slots=0)]
+    assert pick_pairings(free, rules, recent={pair_key("a", "b"): 4}, busy=busy) == []
     # every pair capped (a small ladder after a busy hour): it keeps playing, the pair that played least first
     field = bots(("a", 10, 5), ("b", 10, 4), ("c", 10, 3), ("d", 10, 2))
     recent = {pair_key(x, y): 6 for x in "abcd" for y in "abcd" if x < y} | {pair_key("a", "d"): 4}
@@ -115,5 +128,5 @@ def test_idle_says_why_and_when_play_resumes():
     assert idle_reason([], []).reason.startswith("no bot is connected")
     lone = idle_reason(bots(("a", 10, 5)), ["a"], paused=["b"])
     assert lone.reason.startswith("only a is connected") and "paused: b" in lone.reason and lone.resumes_in_s is None
-    apart = idle_reason(bots(("a", 0, 20), ("b", 90, 5)), ["a", "b"], MatchmakingRules(starving_s=60))
-    assert apart.resumes_in_s == 40 and "a takes any partner in 40 s" in apart.reason
+    ready = idle_reason(bots(("a", 0, 20)), ["a", "b"])
+    assert ready.reason.startswith("1 bot(s) are getting ready") and ready.resumes_in_s == 1.0
