@@ -41,7 +41,7 @@ export function ladderTable(rows, {compact = false, chosen = null} = {}) {
   const interval = r => r.low === null || r.high === null ? "" : `${fmt(r.low)} … ${fmt(r.high)}`;
   const head = compact
     ? "<tr><th>#</th><th>bot</th><th>rating</th><th>games</th></tr>"
-    : "<tr><th>#</th><th>bot</th><th>version</th><th>rating</th><th>95% interval</th><th>games</th><th>W/L/D</th><th>now</th></tr>";
+    : "<tr><th>#</th><th>bot</th><th>version</th><th>rating</th><th>95% interval</th><th>games</th><th class='wld'>W/L/D</th><th class='state'>now</th></tr>";
   const body = rows.map(r => {
     const state = STATES[r.state] || r.state;
     return compact
@@ -49,7 +49,7 @@ export function ladderTable(rows, {compact = false, chosen = null} = {}) {
       : `<tr class="state-${esc(r.state)}${r.track === chosen ? " chosen" : ""}" data-track="${esc(r.track)}" tabindex="0" title="show the report of ${esc(r.track)}">` +
         `<td>${r.rank}</td><td class="name">${esc(r.bot)}</td><td class="version">${esc(r.version.slice(0, 8))}</td>` +
         `<td><b>${fmt(r.rating)}</b></td><td class="interval">${interval(r)}</td><td>${r.games}</td>` +
-        `<td>${r.wins}/${r.losses}/${r.draws}</td><td class="state">${esc(state)}</td></tr>`;
+        `<td class="wld">${r.wins}/${r.losses}/${r.draws}</td><td class="state">${esc(state)}</td></tr>`;
   }).join("");
   return `<table class="standings ladder-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
