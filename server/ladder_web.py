@@ -22,24 +22,23 @@ __all__ = ["LadderPages", "PUSH_S", "answer_ladder_request", "ladder_frame"]
 _SCORES = {0: "1-0", 1: "0-1", None: "½-½"}
 
 
-def _state(runner: LadderRunner, track: str) -> str:
-    """What the version of ``track`` does now: playing, waiting, paused, or away (not connected)."""
-    for session in runner.lobby.sessions:
-        if session.connected and session.track is not None and session.track.label == track:
-            return "playing" if session.busy else "paused" if session.paused is not None else "waiting"
-    return "away"
+def _states(runner: LadderRunner) -> dict[str, str]:
+    """What each connected version does now, by its track's label: playing, waiting or paused (else away)."""
+    return {s.track.label: "playing" if s.busy else "paused" if s.paused is not None else "waiting"
+            for s in runner.lobby.sessions if s.connected and s.track is not None}
 
 
 def ladder_frame(runner: LadderRunner, report: dict[str, Any] | None = None) -> Ladder:
     """The ladder now: its table with each version's state, games in progress, why it is idle, the latest games."""
     rows = []
+    states = _states(runner)
     for rank, row in enumerate(runner.table, 1):
         track = runner.table_tracks.get(row.track)
         bot, _, version = row.track.partition("@")
         rows.append(LadderRow(rank=rank, track=row.track, bot=track.bot if track else bot,
                               version=track.version if track else version, rating=row.rating, low=row.low,
                               high=row.high, games=row.games, score=row.score, wins=row.wins, losses=row.losses,
-                              draws=row.draws, state=_state(runner, row.track)))
+                              draws=row.draws, state=states.get(row.track, "away")))
     recent = [ReplayGameEntry(game=game, white=white, black=black, score=_SCORES[winner],
                               result=reason.replace("_", " "), path=game)
               for game, white, black, winner, reason in runner.recent_games]
