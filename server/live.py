@@ -222,17 +222,18 @@ def _lines(texts: Sequence[str]) -> Table:
 
 
 def render_dashboard(snap: Snapshot, *, max_games: int = 12, max_rows: int = 20,
-                     height: int | None = None, width: int | None = None) -> Group:
+                     height: int | None = None, width: int | None = None, now: float = 0.0) -> Group:
     """The whole dashboard as one renderable: progress, games in progress, the standings' top, recent events.
 
     While the seats fill it shows who has joined (``2 of 4 joined``). Given the terminal's ``height``
     (and ``width``), a layout that would not fit (taller, or narrower than ``FULL_WIDTH``) becomes the
-    compact one: borderless tables, one line per row, cut to fit ``height - 1`` lines.
+    compact one: borderless tables, one line per row, cut to fit ``height - 1`` lines. ``now`` is the
+    ``time.monotonic()`` of the drawing: an idle ladder counts down to its ``resumes_at`` from it.
     """
     if snap.waiting is not None:
         return _render_waiting(snap, height)
     if snap.ladder is not None:
-        return _render_ladder(snap, snap.ladder, height, max_games=max_games, max_rows=max_rows)
+        return _render_ladder(snap, snap.ladder, height, now, max_games=max_games, max_rows=max_rows)
     games = list(snap.games.items())[:max_games]
     rows = snap.standing_rows()[:max_rows] if snap.standings is not None and snap.standings.games_done else []
     if height is not None and ((width is not None and width < FULL_WIDTH) or
@@ -292,6 +293,24 @@ def _share(room: int, wanted: Sequence[int], floors: Sequence[int], order: Seque
     return given
 
 
+def _games_in_progress(snap: Snapshot, shown_n: int, *, game_width: int, name_width: int) -> list[RenderableType]:
+    """The first ``shown_n`` games in progress as a borderless table (a line saying how many more when cut)."""
+    if not shown_n:
+        return []
+    table = Table(expand=True, box=None, show_edge=False, pad_edge=False, header_style="bold")
+    for column, least, most in (("game", game_width, None), ("seat 0", 6, name_width), ("seat 1", 6, name_width),
+                                ("steps", 5, None), ("last", 4, None), ("clocks (s)", 11, None), ("viol.", 5, None)):
+        table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=least, max_width=most)
+    shown = list(snap.games.items())
+    cut = len(shown) > shown_n
+    for game_id, view in shown[:shown_n - cut]:
+        table.add_row(*_game_cells(game_id, view))
+    parts: list[RenderableType] = [table]
+    if cut:
+        parts.append(_lines([f"… and {len(shown) - shown_n + 1} more games in progress"]))
+    return parts
+
+
 def _render_compact(snap: Snapshot, height: int, *, max_games: int, max_rows: int) -> Group:
     """The dashboard in ``height - 1`` lines: every table borderless, one line per row, cut with ``… and N more``."""
     total = snap.total or max(snap.done + len(snap.games), 1)
@@ -302,18 +321,7 @@ def _render_compact(snap: Snapshot, height: int, *, max_games: int, max_rows: in
     # Floors: a couple of games, the leaders and the latest news show first; then the rest of the
     # standings, of the games, of the news.
     games_n, rows_n, recent_n = _share(height - 1 - len(parts), wanted, floors=(2, 3, 1), order=(1, 0, 2))
-    if games_n:
-        table = Table(expand=True, box=None, show_edge=False, pad_edge=False, header_style="bold")
-        for column, least, most in (("game", 11, None), ("seat 0", 6, 16), ("seat 1", 6, 16), ("steps", 5, None),
-                                    ("last", 4, None), ("clocks (s)", 11, None), ("viol.", 5, None)):
-            table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=least, max_width=most)
-        shown = list(snap.games.items())
-        cut = len(shown) > games_n
-        for game_id, view in shown[:games_n - cut]:
-            table.add_row(*_game_cells(game_id, view))
-        parts.append(table)
-        if cut:
-            parts.append(_lines([f"… and {len(shown) - games_n + 1} more games in progress"]))
+    parts.extend(_games_in_progress(snap, games_n, game_width=11, name_width=16))
     if rows_n:
         cut = len(all_rows) > rows_n
         parts.append(render_standings(all_rows[:rows_n - cut], compact=True))
@@ -354,7 +362,8 @@ def _ladder_table(rows: Sequence[PublishedRow]) -> Table:
     return table
 
 
-def _render_ladder(snap: Snapshot, view: LadderView, height: int | None, *, max_games: int, max_rows: int) -> Group:
+def _render_ladder(snap: Snapshot, view: LadderView, height: int | None, now: float, *,
+                   max_games: int, max_rows: int) -> Group:
     """The practice ladder: games played and bots connected, what it does now (or why it is idle and until when),
     the games in progress, the published table and the news, cut to ``height - 1`` lines."""
     header = Table.grid(expand=True)
@@ -363,7 +372,7 @@ def _render_ladder(snap: Snapshot, view: LadderView, height: int | None, *, max_
     header.add_row(Text("Quoridor Arena · practice ladder", style="bold"),
                    Text(f"{snap.done} games played · {view.bots} bot{'s' * (view.bots != 1)} connected"))
     if view.idle is not None:
-        left = None if view.resumes_at is None else view.resumes_at - time.monotonic()
+        left = None if view.resumes_at is None else view.resumes_at - now
         status = Text(f"idle: {idle_text(view.idle, left)}", "yellow")
     else:
         status = Text(f"playing {len(snap.games)} game{'s' * (len(snap.games) != 1)}", "green")
@@ -374,18 +383,7 @@ def _render_ladder(snap: Snapshot, view: LadderView, height: int | None, *, max_
     wanted = [min(len(snap.games), max_games), min(len(view.table), max_rows), len(snap.recent)]
     room = (height - 1 - len(parts)) if height is not None else sum(wanted) + 3
     games_n, rows_n, recent_n = _share(room, wanted, floors=(2, 3, 1), order=(1, 0, 2))
-    if games_n:
-        table = Table(expand=True, box=None, show_edge=False, pad_edge=False, header_style="bold")
-        for column, least, most in (("game", 8, None), ("seat 0", 6, 20), ("seat 1", 6, 20), ("steps", 5, None),
-                                    ("last", 4, None), ("clocks (s)", 11, None), ("viol.", 5, None)):
-            table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=least, max_width=most)
-        shown = list(snap.games.items())
-        cut = len(shown) > games_n
-        for game_id, game in shown[:games_n - cut]:
-            table.add_row(*_game_cells(game_id, game))
-        parts.append(table)
-        if cut:
-            parts.append(_lines([f"… and {len(shown) - games_n + 1} more games in progress"]))
+    parts.extend(_games_in_progress(snap, games_n, game_width=8, name_width=20))
     if rows_n:
         cut = len(view.table) > rows_n
         parts.append(_ladder_table(view.table[:rows_n - cut]))
@@ -417,7 +415,7 @@ class LiveReporter:
             self.live.start()
             self._started = True
         size = self.console.size
-        self.live.update(render_dashboard(self.snap, height=size.height, width=size.width), refresh=True)
+        self.live.update(render_dashboard(self.snap, height=size.height, width=size.width, now=now), refresh=True)
 
     def stop(self) -> None:
         """Leave the last frame on screen."""
