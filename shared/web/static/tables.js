@@ -10,9 +10,9 @@ export function standingsTable(rows, {compact = false} = {}) {
     ? "<tr><th>#</th><th>player</th><th>pts</th><th>games</th><th>Elo</th></tr>"
     : "<tr><th>#</th><th>player</th><th>points</th><th>games</th><th>W</th><th>L</th><th>D</th><th>Elo ± 95%</th><th>viol.</th><th>think s</th></tr>";
   const body = rows.map(r => compact
-    ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${r.elo_error ? `<small> ±${fmt(r.elo_error)}</small>` : ""}</td></tr>`
+    ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${r.elo_error ? `<small>&nbsp;±${fmt(r.elo_error)}</small>` : ""}</td></tr>`
     : `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td><b>${r.points}</b></td><td>${r.games}</td><td>${r.wins}</td><td>${r.losses}</td><td>${r.draws}</td>` +
-      `<td>${fmt(r.elo)}${r.elo_error ? ` ± ${fmt(r.elo_error)}` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
+      `<td>${fmt(r.elo)}${r.elo_error ? `&nbsp;±&nbsp;${fmt(r.elo_error)}` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
   return `<table class="standings"><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 

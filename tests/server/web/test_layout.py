@@ -73,6 +73,10 @@ async def test_a_projector_shows_the_standings_across_a_room_and_a_phone_shows_e
         assert head["x"] + head["width"] <= PHONE["width"], "the standings' last column is on screen"
         names = await page.locator("table.standings td.name").all_inner_texts()
         assert sorted(n.replace("\n", "") for n in names) == sorted(NAMES), "every name whole, wrapped if long"
+        lines = await page.evaluate("""() => [...document.querySelectorAll('table.standings tbody td:nth-child(8)')]
+            .map(cell => { const range = document.createRange(); range.selectNodeContents(cell);
+                           return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; })""")
+        assert lines and set(lines) == {1}, f"an Elo and its ± stay on one line: lines per cell {lines}"
 
         tv = await browser.new_page()
         await tv.set_viewport_size(PROJECTOR)
