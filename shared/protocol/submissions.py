@@ -35,7 +35,7 @@ MAX_SUBMIT_PARTS = 64
 VALIDATION_CAUSES: dict[str, str] = {
     "ok": "accepted: the bot was imported, created and played a short game against random without a violation",
     "syntax_error": "a file of the bot does not compile (the reason names the file and line)",
-    "import_error": "the entry file is missing, or importing it raised (a module that is not there)",
+    "import_error": "the entry file is missing, or importing it raised (a module that is not there), or the bot holds a `client`, `shared` or `server` of its own (rename it: those names are the arena's)",
     "no_player": "the entry names no bot class, or several (name one: FILE.py:CLASS)",
     "init_error": "creating the bot raised (the reason names the bot's own file and line)",
     "illegal_steps": "a step broke the rules, or next_step raised (the reason gives the first one)",

@@ -10,6 +10,7 @@ from shared.protocol import (
     StepJudgement, StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
     GameRecord, GameRequest, LogUpload, ReplayFolder, ReplayGameEntry, Replays, ReplaysRequest,
     SubmissionEntry, Submissions, SubmissionsRequest, Submit, Submitted,
+    Ladder, LadderRequest, LadderRow, TournamentInfo,
 )
 
 ROWS = [
@@ -44,6 +45,8 @@ CLIENT_SAMPLES: list[Message] = [
     Submit(zip="UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA=="),
     Submit(entry="pkg/mod.py:MyPlayer", part=2, parts=3, zip="QUJD"),
     SubmissionsRequest(),
+    LadderRequest(),
+    LadderRequest(report="alice@3f2a9c01"),
 ]
 
 SERVER_SAMPLES: list[Message] = [
@@ -106,6 +109,19 @@ SERVER_SAMPLES: list[Message] = [
         SubmissionEntry(version="3f2a9c01b7de", entry="mybot.py:MyPlayer", submitted_at="2026-11-24T08:30:00Z",
                         accepted=True, cause="ok", reason="played", seconds=1.5, files=1, bytes=2210)]),
     Submissions(player="Éva ☃", versions=[]),
+    TournamentInfo(tournament=None, stage="waiting", players=["Team 7"], seats=4, format="round-robin",
+                   games_per_pairing=2),
+    TournamentInfo(tournament="t1", stage="finished", players=["Team 7", "Ünïcode ☃"], seats=2, format="knockout",
+                   games_per_pairing=2, ruleset="standard", rows=ROWS, champion="Team 7"),
+    Ladder(games_played=0, bots=1, playing=0, idle="only alice is connected: play starts when a second bot connects",
+           rows=[], recent=[]),
+    Ladder(games_played=38, bots=4, playing=1, games=["L38-g1"], idle=None, resumes_in_s=None,
+           rows=[LadderRow(rank=1, track="alice@3f2a9c01", bot="alice", version="3f2a9c01b7de", rating=120.5,
+                           low=40.0, high=210.0, games=6, score=4.5, wins=4, losses=1, draws=1, state="playing"),
+                 LadderRow(rank=2, track="random@7a2d0000", bot="random", version="7a2d0000", rating=None,
+                           low=None, high=None, games=0, score=0.0, wins=0, losses=0, draws=0, state="away")],
+           recent=[ReplayGameEntry(game="L37-g2", white="a", black="b", score="1-0", result="goal", path="L37-g2")],
+           report={"bot": "alice", "versions": []}),
 ]
 
 SAMPLES = CLIENT_SAMPLES + SERVER_SAMPLES
