@@ -129,7 +129,7 @@ SCENARIOS = [
     Scenario("20 bots, lopsided, ladder-like, 600 games", 20, lopsided, ladder_like(600), 100),
     Scenario("30 bots, close, round robin x2, centred", 30, close, round_robin(2), 50),
     Scenario("40 bots, 0..2000, ladder-like, 2000 games", 40, ladder_of_strength, ladder_like(2000), 120),
-    Scenario("40 bots, lopsided, round robin x2", 40, lopsided, round_robin(2), 120),
+    Scenario("40 bots, lopsided, round robin x2", 40, lopsided, round_robin(2), 300),
     Scenario("3 bots, 2000 apart, round robin x10 (no verdict)", 3, out_of_reach, round_robin(10), 200,
              judged=False),
 ]
@@ -207,6 +207,8 @@ def main() -> int:
     bad = [n for n in chosen if not 1 <= n <= len(SCENARIOS)]
     if bad:
         p.error(f"no scenario {bad[0]}: there are {len(SCENARIOS)}")
+    if args.tournaments is not None and args.tournaments < 1 or args.jobs < 1:
+        p.error("--tournaments and --jobs need 1 or more")
     jobs = []
     for number in chosen:
         scenario = SCENARIOS[number - 1]
