@@ -474,7 +474,7 @@ def _z(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + level / 2.0)
 
 
-def _intervals(fit: _Fit, centred: bool, z: float) -> dict[str, tuple[float, float] | None]:
+def _intervals(fit: _Fit, centred: bool, z: float, profile: bool = True) -> dict[str, tuple[float, float] | None]:
     intervals: dict[str, tuple[float, float] | None] = {name: None for name in fit.names}
     count = len(fit.members)
     for k, player in enumerate(fit.members):
@@ -483,7 +483,12 @@ def _intervals(fit: _Fit, centred: bool, z: float) -> dict[str, tuple[float, flo
         if not any(contrast):                       # the anchor: 0 by definition
             intervals[fit.names[player]] = (0.0, 0.0)
             continue
-        low, high = fit.model.interval(fit.best, contrast, z)
+        if profile:
+            low, high = fit.model.interval(fit.best, contrast, z)
+        else:                                       # the quadratic (Wald) interval at the fit: I^-1 once per rating
+            centre = _dot(contrast, fit.best.theta)
+            reach = z * math.sqrt(_dot(contrast, _solve(fit.best.factor, contrast)))
+            low, high = centre - reach, centre + reach
         intervals[fit.names[player]] = (_ELO * low + 0.0, _ELO * high + 0.0)
     return intervals
 
@@ -501,12 +506,18 @@ def rating_intervals(players: Sequence[str], encounters: Iterable[Encounter], *,
 
 
 def rate(players: Sequence[str], encounters: Iterable[Encounter], *, level: float = LEVEL,
-         anchor: str | None = None, centred: bool = False, penalised: bool = True) -> list[Rating]:
-    """``fit_ratings`` and ``rating_intervals`` from one fit, one ``Rating`` per player in the given order."""
+         anchor: str | None = None, centred: bool = False, penalised: bool = True,
+         profile: bool = True) -> list[Rating]:
+    """``fit_ratings`` and ``rating_intervals`` from one fit, one ``Rating`` per player in the given order.
+
+    With ``profile`` False each interval is the quadratic one at the fit (the estimate plus or minus
+    ``z`` standard errors of the penalised information): symmetric, still holding its estimate, and
+    one solve per rating instead of a few constrained fits (for fields too big to profile often).
+    """
     z = _z(level)
     fit = _fitted(players, encounters, anchor, penalised)
     ratings = _ratings(fit, centred)
-    intervals = _intervals(fit, centred, z)
+    intervals = _intervals(fit, centred, z, profile)
     result = []
     for name in fit.names:
         interval = intervals[name]

@@ -5,10 +5,15 @@ finite (a perfect score included) and its profile likelihood interval always hol
 Anchored at ``random`` = 0 when it plays (its interval is then 0 wide: every other rating is a gap
 to it); otherwise centred, the field's mean at 0, with intervals of the centred ratings.
 
-The table is rebuilt on the server's event loop after games, and the intervals cost a few fits per
-player, each cubic in the players (about 70 ms for 20 players, 1.2 s for 48): above ``FIT_PLAYERS``
-each player is rated alone against the field as one opponent rated 0 (a performance rating, with
-the same penalty, one virtual draw, and the same kind of interval: about 30 us a player), still finite.
+The table is rebuilt on the server's event loop after games, and profile intervals cost a few fits
+per player, each cubic in the players (about 70 ms for 20 players, 1.2 s for 48). So the cost is
+kept bounded by the field's size:
+
+- up to ``PROFILE_PLAYERS``: the profile likelihood intervals (``rate``);
+- up to ``FIT_PLAYERS``: the same fit, with the quadratic interval at it (``rate(profile=False)``:
+  one solve per player, about 25 ms for 48 players with 2 games a pair), still holding its estimate;
+- above: each player rated alone against the field as one opponent rated 0 (a performance rating,
+  with the same penalty, one virtual draw, and a profile interval: about 30 us a player), still finite.
 """
 
 from __future__ import annotations
@@ -17,10 +22,13 @@ from collections.abc import Sequence
 
 from .bradley_terry import Encounter, Rating, rate
 
-__all__ = ["field_ratings", "ANCHOR", "FIT_PLAYERS"]
+__all__ = ["field_ratings", "ANCHOR", "FIT_PLAYERS", "PROFILE_PLAYERS"]
 
 ANCHOR = "random"
-FIT_PLAYERS = 20
+#: The largest field rated with profile likelihood intervals.
+PROFILE_PLAYERS = 20
+#: The largest field rated by one fit (with quadratic intervals above ``PROFILE_PLAYERS``).
+FIT_PLAYERS = 48
 #: The field, as one opponent, in a performance rating (a name no player has: it holds a character names lack).
 _FIELD = "\0field"
 
@@ -57,5 +65,6 @@ def field_ratings(players: Sequence[str], games: Sequence[tuple[str, str, float]
     played = {e.first for e in encounters} | {e.second for e in encounters}
     # Centred ratings are those of the first player who played and of everyone linked to it by games.
     first = next(name for name in names if name in played)
-    ratings = rate(names, encounters, anchor=anchor or first, centred=anchor is None)
+    ratings = rate(names, encounters, anchor=anchor or first, centred=anchor is None,
+                   profile=len(names) <= PROFILE_PLAYERS)
     return {r.player: r for r in ratings if r.rating is not None and r.player in played}

@@ -5,7 +5,8 @@ import math
 import pytest
 
 from shared.tournament import GameResult, Standings
-from shared.tournament.field_ratings import FIT_PLAYERS, field_ratings
+from shared.tournament.bradley_terry import Encounter, rate
+from shared.tournament.field_ratings import FIT_PLAYERS, PROFILE_PLAYERS, field_ratings
 
 
 def test_a_perfect_score_gets_a_finite_rating_and_interval():
@@ -68,14 +69,31 @@ def test_centred_ratings_start_from_the_first_player_who_played():
     assert set(rated) == {"a", "b"} and rated["a"].rating == pytest.approx(-rated["b"].rating)
 
 
-def test_a_class_of_forty_is_rated_against_the_field_with_intervals():
+def test_a_class_of_forty_is_rated_finitely_with_intervals_even_in_a_perfect_order():
     players = [f"p{i:02d}" for i in range(40)]
     s = Standings(players)
     for i, white in enumerate(players):
         for black in players[i + 1:]:
             s.add(GameResult(white, black, 0, "goal"))      # the earlier name always wins
     rows = {r.player: r for r in s.rows()}
-    assert all(math.isfinite(rows[p].elo) and rows[p].elo_error is not None and 0 < rows[p].elo_error < 1000
-               for p in players)
-    assert rows["p00"].elo > rows["p20"].elo > rows["p39"].elo
+    assert all(math.isfinite(rows[p].elo) and rows[p].elo_error is not None and math.isfinite(rows[p].elo_error)
+               and rows[p].elo_low <= rows[p].elo <= rows[p].elo_high for p in players)
+    ratings = [rows[p].elo for p in players]
+    assert ratings == sorted(ratings, reverse=True) and len(set(ratings)) == len(players)
     assert all(rows[p].elo_low <= rows[p].elo <= rows[p].elo_high for p in players)
+
+
+def test_a_field_too_big_to_profile_is_still_one_fit_with_intervals_that_hold_their_estimates():
+    players = [f"p{i:02d}" for i in range(PROFILE_PLAYERS + 10)]
+    games = []
+    for i, white in enumerate(players):
+        for j, black in enumerate(players[i + 1:], i + 1):
+            games.append((white, black, 1.0 if (i + 2 * j) % 5 else 0.5))     # mostly the earlier name wins
+            games.append((black, white, 0.0 if (i + j) % 7 else 1.0))
+    rated = field_ratings(players, games)
+    fit = {r.player: r for r in rate(players, [Encounter(w, b, 1, p) for w, b, p in games], anchor=players[0],
+                                     centred=True, profile=False)}
+    for name in players:                         # whom each scored against counts: the fit's, not a performance
+        assert rated[name].rating == pytest.approx(fit[name].rating)
+        assert rated[name].low < rated[name].rating < rated[name].high
+        assert rated[name].high - rated[name].rating == pytest.approx(rated[name].rating - rated[name].low)
