@@ -342,15 +342,15 @@ class ArenaServer:
     def _ladder_table(self, rows: list[Any]) -> None:
         """The refitted table: one line for the organiser, a ``standings`` frame for everyone not in a game.
 
-        ``elo`` is the Bradley-Terry rating and ``elo_error`` its interval's half-width, as in tournaments.
+        ``elo`` is the Bradley-Terry rating and ``elo_error`` its interval's margin (its longer side), as in tournaments.
         """
         shown = [f"{r.track} {r.rating:+.0f} [{r.low:+.0f}, {r.high:+.0f}] ({r.games} games)" for r in rows[:8]
                  if r.rating is not None and r.low is not None and r.high is not None]
         if shown:
             self.reporter.message("ladder table: " + "; ".join(shown))
         table = [StandingRow(rank=rank, player=r.track, points=r.score, games=r.games, wins=r.wins, losses=r.losses,
-                             draws=r.draws, elo=r.rating,
-                             elo_error=None if r.low is None or r.high is None else (r.high - r.low) / 2)
+                             draws=r.draws, elo=r.rating, elo_error=r.margin,
+                             elo_low=r.low, elo_high=r.high)
                  for rank, r in enumerate(rows, 1)]
         games = self.ladder.games_played if self.ladder is not None else 0
         message = StandingsMessage(tournament="ladder", games_done=games, games_total=0, rows=table)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.ladder import Candidate, Idle, LiveRatings, MatchmakingRules, PublishedRow, Skill, idle_reason, pair_key
-from shared.ladder import pawn_opening, pick_pairings, published_table
+from shared.ladder import pawn_opening, pick_pairings
 from shared.quoridor import Step, find_ruleset, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult
@@ -435,19 +435,9 @@ class LadderRunner:
                 self._message(f"{session.name} {session.paused}")
 
     # -- the published table ------------------------------------------------------------------
-    def _fit(self) -> tuple[list[PublishedRow], dict[str, Track]]:
-        current = self.store.current_tracks()
-        ids = [t.id for t in current]
-        labels = {t.id: t.label for t in current}
-        games = [(labels[w], labels[b], p) for w, b, p in self.store.results_between(ids)] if ids else []
-        anchor = next((t.label for t in current if t.bot == "random"), None)
-        return (published_table([labels[i] for i in ids], games, anchor=anchor,
-                                samples=self.settings.ladder_bootstrap_samples, seed=len(games)),
-                {t.label: t for t in current})
-
     async def refit(self) -> list[PublishedRow]:
         """Refit the published table now (on the store's thread)."""
-        self.table, self.table_tracks = await self._io(self._fit)
+        self.table, self.table_tracks = await self._io(self.store.published)
         if self.reporter is not None:
             self.reporter.ladder_table(self.table)
         if self.on_change is not None:

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from shared.gamelog import LogFormatError, parse_log
-from shared.ladder import BotReport, GameFact, build_report, published_table
+from shared.ladder import BotReport, GameFact, build_report
 from shared.ladder.report import cpu_summary
 
 from .ladder_store import LadderStore, Track
@@ -74,12 +74,7 @@ def print_report(settings: ServerSettings, bot: str, json_path: Path | None, con
     store = LadderStore(path)
     try:
         if bot == "table":
-            current = store.current_tracks()
-            labels = {t.id: t.label for t in current}
-            games = [(labels[w], labels[b], p) for w, b, p in store.results_between(list(labels))] if labels else []
-            anchor = next((t.label for t in current if t.bot == "random"), None)
-            rows = published_table(list(labels.values()), games, anchor=anchor,
-                                   samples=settings.ladder_bootstrap_samples, seed=len(games))
+            rows, _ = store.published()
             console.print(render_table(rows))
             if json_path is not None:
                 json_path.write_text(json.dumps([asdict(row) for row in rows], indent=2) + "\n", encoding="utf-8")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shared.ladder import GameFact, Skill, pair_key
+from shared.ladder import GameFact, PublishedRow, Skill, pair_key, published_table
 
 from .sqlite_files import FileSchema, open_store, transaction
 
@@ -187,3 +187,12 @@ class LadderStore:
         rows = self._conn.execute(f"SELECT white, black, winner FROM games WHERE white IN ({marks}) "
                                   f"AND black IN ({marks})", (*track_ids, *track_ids))
         return [(w, b, 0.5 if winner is None else float(winner == 0)) for w, b, winner in rows]
+
+    def published(self) -> tuple[list[PublishedRow], dict[str, Track]]:
+        """The published table of the current tracks (``random`` = 0 when it plays), with those tracks by label."""
+        current = self.current_tracks()
+        ids = [t.id for t in current]
+        labels = {t.id: t.label for t in current}
+        games = [(labels[w], labels[b], p) for w, b, p in self.results_between(ids)] if ids else []
+        anchor = next((t.label for t in current if t.bot == "random"), None)
+        return published_table([labels[i] for i in ids], games, anchor=anchor), {t.label: t for t in current}

@@ -95,7 +95,6 @@ class ServerSettings(BaseModel):
     ladder_pair_games_per_hour: int = Field(8, ge=2, description="games one pair may play in any hour")
     ladder_opening_plies: int = Field(4, ge=0, le=12, description="random pawn moves each pairing starts from")
     ladder_refit_s: float = Field(60.0, gt=0, description="seconds between refits of the published table")
-    ladder_bootstrap_samples: int = Field(100, ge=1, description="bootstrap samples of the published table")
     # -- bots handed in as files (quoridor-submit): kept in DATA_DIR/submissions/, validated in the sandbox
     max_submission_bytes: int = Field(MAX_SUBMISSION_BYTES, ge=1024, le=SUBMISSION_CEILING_BYTES,
                                       description="largest zip archive a bot may be handed in as, in bytes")

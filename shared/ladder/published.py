@@ -65,13 +65,9 @@ def ladder_ratings(tracks: Sequence[str], games: Sequence[tuple[str, str, float]
     return fit_ratings(names, pair_encounters(games), anchor=_anchor(names, anchor))
 
 
-def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *, anchor: str | None = None,
-                    samples: int | None = None, seed: int | None = None) -> list[PublishedRow]:
-    """The table, best first; ``games`` are ``(white, black, white's points)`` between ``tracks``.
-
-    ``samples`` and ``seed`` are ignored: they were the bootstrap's, and the interval draws nothing now
-    (the server still passes its ``ladder_bootstrap_samples``).
-    """
+def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *,
+                    anchor: str | None = None) -> list[PublishedRow]:
+    """The table, best first; ``games`` are ``(white, black, white's points)`` between ``tracks``."""
     names = list(tracks)
     if not names:
         return []

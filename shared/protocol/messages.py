@@ -192,7 +192,10 @@ class StandingRow(ProtocolModel):
     seat0: list[int] = Field([0, 0, 0], description="[wins, losses, draws] as player 0 (starting at (5,1), moving first).")
     seat1: list[int] = Field([0, 0, 0], description="[wins, losses, draws] as player 1 (starting at (5,9)).")
     elo: float | None = Field(None, description="Elo rating estimated from the games, if computed.")
-    elo_error: float | None = Field(None, description="The Elo estimate's error margin (95%), if computed.")
+    elo_error: float | None = Field(None, description="How far the rating's 95% interval reaches from `elo` on its "
+                                                     "longer side (`elo ± elo_error` holds the interval), if computed.")
+    elo_low: float | None = Field(None, description="The low end of `elo`'s 95% interval (not symmetric), if computed.")
+    elo_high: float | None = Field(None, description="The high end of `elo`'s 95% interval, if computed.")
     violations: int = Field(0, description="Violations over all games.")
     thinking_ms: int = Field(0, description="Thinking time over all games, in ms.")
 

@@ -28,8 +28,10 @@ def test_standing_rows_are_the_validated_models_rows():
                                 elo=table.elo if table.elo is not None and math.isfinite(table.elo) else None,
                                 elo_error=(table.elo_error if table.elo_error is not None
                                            and math.isfinite(table.elo_error) else None),
+                                elo_low=table.elo_low, elo_high=table.elo_high,
                                 violations=table.violations, thinking_ms=table.thinking_ms)
         assert dump(sent) == dump(validated)
+        assert sent.elo_low <= sent.elo <= sent.elo_high          # the interval goes out with its estimate
 
 
 def notation(step: Step) -> str:

@@ -21,7 +21,7 @@ from tests.server.sandbox.conftest import hand_in  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
 
-LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10,
+LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0,
           "ladder_pair_games_per_hour": 10_000, "time_limit_ms": 2000, "step_cap": 40}
 
 

@@ -8,7 +8,7 @@ from shared.ladder import pair_key
 from tests.server.conftest import bounded
 from tests.server.sandbox.conftest import hand_in, walker
 
-LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10,
+LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0,
           "ladder_pair_games_per_hour": 10_000,
           "time_limit_ms": 1000, "step_cap": 40}
 

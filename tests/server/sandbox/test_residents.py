@@ -11,7 +11,7 @@ from shared.referee import RefereeSettings
 from tests.server.conftest import bounded
 from tests.server.sandbox.conftest import FAST, processes_of_bot_users, walker
 
-LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10}
+LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0}
 
 
 async def _until(predicate, seconds: float = 60.0) -> None:

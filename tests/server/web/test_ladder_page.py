@@ -8,7 +8,7 @@ import os
 
 from tests.server.conftest import ScriptedBot, url
 
-LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10}
+LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0}
 #: Set to a folder to keep the screenshots of these pages (at 1920x1080 and 390x844) for a person to look at.
 SHOTS = os.environ.get("QUORIDOR_LADDER_SHOTS")
 
