@@ -3,7 +3,8 @@
 Live openskill ratings move after every game and depend on the order of the games; the
 published table is refitted every so often over *all* games between current versions, with 95%
 profile likelihood intervals (``bradley_terry.rate``: each interval holds its rating), anchored so
-that the resident ``random`` is 0 when it plays (else the field's first track). Each game is one
+that the resident ``random`` is 0 when it plays; else centred, the field's mean at 0, as a
+tournament's standings (no bot of the table sits at 0 with an interval of 0 width). Each game is one
 encounter; the fit aggregates them per pair, so its cost grows with the bots, not with the games
 (0.7 s of CPU for 100,000 games of 50 bots: ``bench/ladder.py --sections f``).
 
@@ -52,17 +53,24 @@ def pair_encounters(games: Sequence[tuple[str, str, float]]) -> list[Encounter]:
     return [Encounter(a, b, int(n), p) for (a, b), (n, p) in totals.items()]
 
 
-def _anchor(names: Sequence[str], anchor: str | None) -> str:
-    return anchor if anchor is not None and anchor in names else names[0]
+def _anchoring(names: Sequence[str], anchor: str | None, encounters: Sequence[Encounter]) -> tuple[str, bool]:
+    """The fit's anchor and whether it is centred: ``anchor`` at 0 when it is a track, else the mean at 0 of the
+    group of the first track that played."""
+    if anchor is not None and anchor in names:
+        return anchor, False
+    played = {e.first for e in encounters} | {e.second for e in encounters}
+    return next((name for name in names if name in played), names[0]), True
 
 
 def ladder_ratings(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *,
                    anchor: str | None = None) -> dict[str, float | None]:
-    """The published table's ratings (Elo units, ``anchor`` or the first track at 0; None: unrated), no intervals."""
+    """The published table's ratings (Elo units, ``anchor`` at 0, else centred; None: unrated), no intervals."""
     names = list(tracks)
     if not names:
         return {}
-    return fit_ratings(names, pair_encounters(games), anchor=_anchor(names, anchor))
+    encounters = pair_encounters(games)
+    fixed, centred = _anchoring(names, anchor, encounters)
+    return fit_ratings(names, encounters, anchor=fixed, centred=centred)
 
 
 def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float]], *,
@@ -87,7 +95,8 @@ def published_table(tracks: Sequence[str], games: Sequence[tuple[str, str, float
             results[black][1 if points else 0] += 1
     encounters = pair_encounters(games)
     if encounters:
-        ratings = rate(names, encounters, anchor=_anchor(names, anchor))
+        fixed, centred = _anchoring(names, anchor, encounters)
+        ratings = rate(names, encounters, anchor=fixed, centred=centred)
     else:
         ratings = []
     by_name = {r.player: r for r in ratings}

@@ -1,3 +1,5 @@
+import pytest
+
 from shared.ladder import published_table
 
 
@@ -30,8 +32,22 @@ def test_ladder_ratings_are_the_published_tables_ratings_without_the_intervals()
     tracks = ["random", "mid", "strong", "newcomer"]
     rows = published_table(tracks, games, anchor="random")
     assert ladder_ratings(tracks, games, anchor="random") == {r.track: r.rating for r in rows}
-    assert ladder_ratings(tracks, games)["random"] == 0.0            # the first track anchors by default
+    assert ladder_ratings(tracks, games, anchor="random")["random"] == 0.0
     assert ladder_ratings([], []) == {}
+
+
+def test_without_random_the_table_is_centred_and_nobody_has_an_interval_of_no_width():
+    # A ladder of connected bots only: the first track sat at 0 with the interval "0 ... 0" on the page.
+    games = [("alice", "bob", 1.0), ("bob", "alice", 1.0), ("carol", "alice", 0.5), ("bob", "carol", 0.0),
+             ("carol", "bob", 1.0), ("alice", "carol", 1.0)]
+    tracks = ["newcomer", "alice", "bob", "carol"]
+    rows = {r.track: r for r in published_table(tracks, games, anchor="random")}
+    rated = [rows[name] for name in ("alice", "bob", "carol")]
+    assert sum(r.rating for r in rated) == pytest.approx(0.0, abs=1e-6)
+    assert all(r.low < r.rating < r.high for r in rated)
+    assert rows["newcomer"].rating is None
+    from shared.ladder import ladder_ratings
+    assert ladder_ratings(tracks, games) == {name: row.rating for name, row in rows.items()}
 
 
 def test_a_sweeping_bots_interval_holds_its_rating():
