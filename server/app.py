@@ -24,7 +24,7 @@ from shared.protocol import (
 )
 from shared.quoridor import BLOCK_SUM
 from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
-from shared.tournament import Standings
+from shared.tournament import Standings, interval_text
 
 from . import __version__
 from .connection import Encoded
@@ -344,7 +344,7 @@ class ArenaServer:
 
         ``elo`` is the Bradley-Terry rating and ``elo_error`` its interval's margin (its longer side), as in tournaments.
         """
-        shown = [f"{r.track} {r.rating:+.0f} [{r.low:+.0f}, {r.high:+.0f}] ({r.games} games)" for r in rows[:8]
+        shown = [f"{r.track} {r.rating:+.0f} {interval_text(r.low, r.high)} ({r.games} games)" for r in rows[:8]
                  if r.rating is not None and r.low is not None and r.high is not None]
         if shown:
             self.reporter.message("ladder table: " + "; ".join(shown))

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from shared.ladder import BotReport, PublishedRow
+from shared.tournament import interval_text
 
 __all__ = ["render_report", "render_table"]
 
@@ -54,5 +55,5 @@ def render_table(rows: Sequence[PublishedRow]) -> Table:
         rated = row.rating is not None
         table.add_row(str(rank), row.track, str(row.games), f"{row.score:g}",
                       f"{row.rating:+.0f}" if rated else "-",
-                      f"[{row.low:+.0f}, {row.high:+.0f}]" if row.low is not None and row.high is not None else "-")
+                      interval_text(row.low, row.high))
     return table

@@ -34,7 +34,7 @@ from rich.text import Text
 from shared.ladder import Idle, PublishedRow
 from shared.quoridor import Step, step_name
 from shared.referee import StepJudged
-from shared.tournament import GameResult, Row, Standings
+from shared.tournament import GameResult, Row, Standings, interval_text
 
 from .standings_view import crosstable_text, render_crosstable, render_standings, standings_text
 
@@ -358,7 +358,7 @@ def _ladder_table(rows: Sequence[PublishedRow]) -> Table:
     for rank, row in enumerate(rows, 1):
         table.add_row(str(rank), row.track, str(row.games), f"{row.score:g}",
                       "-" if row.rating is None else f"{row.rating:+.0f}",
-                      f"[{row.low:+.0f}, {row.high:+.0f}]" if row.low is not None and row.high is not None else "-")
+                      interval_text(row.low, row.high))
     return table
 
 

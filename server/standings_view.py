@@ -9,7 +9,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from shared.tournament import Row, Standings
+from shared.tournament import Row, Standings, interval_text
 
 __all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text", "crosstable_text"]
 
@@ -23,13 +23,15 @@ def format_points(points: float) -> str:
     return f"{points:g}"
 
 
-def format_elo(elo: float | None, error: float | None, *, ascii_only: bool = False) -> str:
-    """``+190.8 ± 81.2``; ``+inf`` for a perfect score, ``-`` with no games; no margin when undefined."""
+def format_elo(elo: float | None, low: float | None = None, high: float | None = None) -> str:
+    """``+191 [+110, +272]``: the rating and its 95% interval's ends (not symmetric: a ``±`` would hide the long
+    side of a perfect score); ``+inf`` for an infinite one, ``-`` with no games; no interval when undefined or 0
+    wide (the anchor)."""
     if elo is None:
         return "-"
-    text = ("+inf" if elo > 0 else "-inf") if math.isinf(elo) else f"{elo:+.1f}"
-    if error is not None:
-        text += f" {'+/-' if ascii_only else '±'} {error:.1f}"
+    text = ("+inf" if elo > 0 else "-inf") if math.isinf(elo) else f"{elo:+.0f}"
+    if low is not None and high is not None and high > low:
+        text += f" {interval_text(low, high)}"
     return text
 
 
@@ -37,7 +39,7 @@ def _cells(row: Row, *, ascii_only: bool) -> tuple[str, ...]:
     return (
         str(row.rank), row.player, format_points(row.points), str(row.games),
         f"{row.wins}/{row.losses}/{row.draws}", "/".join(map(str, row.white)), "/".join(map(str, row.black)),
-        format_elo(row.elo, row.elo_error, ascii_only=ascii_only),
+        format_elo(row.elo, row.elo_low, row.elo_high),
         str(row.violations), f"{row.thinking_ms / 1000:.1f}",
     )
 
@@ -50,8 +52,8 @@ def _elo_style(elo: float | None) -> str:
 
 #: The columns of the compact table (a small terminal): no W/L/D per seat, and every row one line.
 _COMPACT = ("#", "Player", "Pts", "Games", "W/L/D", "Elo", "Viol", "Time (s)")
-#: Widths the compact table keeps whatever the names (``+147.2 ± 211.9``); at most 76 columns in all.
-_COMPACT_WIDTHS = {"Elo": 14}
+#: Widths the compact table keeps whatever the names (``+147 [-64, +359]``); at most 76 columns in all.
+_COMPACT_WIDTHS = {"Elo": 16}
 
 
 def render_standings(rows: Sequence[Row], *, title: str | None = None, compact: bool = False) -> Table:

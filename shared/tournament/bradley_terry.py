@@ -48,7 +48,8 @@ from dataclasses import dataclass
 from operator import mul
 from statistics import NormalDist
 
-__all__ = ["Encounter", "Rating", "LEVEL", "fit_ratings", "interval_margin", "rating_intervals", "rate"]
+__all__ = ["Encounter", "Rating", "LEVEL", "fit_ratings", "interval_margin", "interval_text", "rating_intervals",
+           "rate"]
 
 #: The intervals' confidence level unless told.
 LEVEL = 0.95
@@ -96,6 +97,13 @@ def interval_margin(rating: float | None, low: float | None, high: float | None)
     if rating is None or low is None or high is None:
         return None
     return max(high - rating, rating - low)
+
+
+def interval_text(low: float | None, high: float | None) -> str:
+    """``[+40, +210]``: an interval's two ends in whole Elo, as the tables print it (``-`` without one)."""
+    if low is None or high is None:
+        return "-"
+    return f"[{low:+.0f}, {high:+.0f}]"
 
 
 # -- linear algebra on small dense matrices (lists of rows; pure Python) -----------------------------------

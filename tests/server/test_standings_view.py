@@ -37,10 +37,10 @@ def line_of(output: str, name: str) -> str:
 def test_format_helpers():
     assert format_points(2.0) == "2" and format_points(1.5) == "1.5" and format_points(0.0) == "0"
     assert format_elo(None, None) == "-"
-    assert format_elo(190.8485, 81.15) == "+190.8 ± 81.2"
-    assert format_elo(-5.0, 1.25, ascii_only=True) == "-5.0 +/- 1.2"
-    assert format_elo(0.0, None) == "+0.0"
-    assert format_elo(math.inf, None) == "+inf" and format_elo(-math.inf, None) == "-inf"
+    assert format_elo(190.8485, 110.2, 971.6) == "+191 [+110, +972]"      # the ends: the long side shows
+    assert format_elo(-5.0, -6.25, -3.75) == "-5 [-6, -4]"
+    assert format_elo(0.0) == "+0" and format_elo(0.0, 0.0, 0.0) == "+0"     # the anchor: no interval to show
+    assert format_elo(math.inf) == "+inf" and format_elo(-math.inf) == "-inf"
 
 
 def cells(line: str) -> list[str]:
@@ -57,10 +57,10 @@ def test_render_standings_shows_every_column():
     alpha, beta = rows[0], rows[1]
     alpha_cells = cells(line_of(out, "alpha"))
     assert alpha_cells[:5] + alpha_cells[7:] == [
-        "1", "alpha", "3.5", "5", "2/0/3", format_elo(alpha.elo, alpha.elo_error), "0", "6.2"]
+        "1", "alpha", "3.5", "5", "2/0/3", format_elo(alpha.elo, alpha.elo_low, alpha.elo_high), "0", "6.2"]
     beta_cells = cells(line_of(out, "beta"))
     assert beta_cells[:5] + beta_cells[7:] == [
-        "2", "beta", "2", "5", "1/2/2", format_elo(beta.elo, beta.elo_error), "2", "7.6"]
+        "2", "beta", "2", "5", "1/2/2", format_elo(beta.elo, beta.elo_low, beta.elo_high), "2", "7.6"]
     # The per-seat columns split W/L/D between the games as player 0 and as player 1.
     for name in ("alpha", "beta", "gamma"):
         total, p0, p1 = ([int(n) for n in cell.split("/")] for cell in cells(line_of(out, name))[4:7])
@@ -70,14 +70,16 @@ def test_render_standings_shows_every_column():
     assert out.index("alpha") < out.index("beta") < out.index("gamma")
 
 
-def test_elo_margin_is_shown_when_defined():
+def test_elo_interval_is_shown_when_defined():
     s = Standings(["a", "b"])
     for _ in range(20):
         s.add(GameResult("a", "b", 0, "goal"))
         s.add(GameResult("b", "a", None, "step_cap"))
     out = render(render_standings(s.rows()))
-    assert cells(line_of(out, "a"))[7].startswith("+") and "±" in line_of(out, "a")
-    assert cells(line_of(out, "b"))[7].startswith("-") and "±" in line_of(out, "b")
+    a, b = (next(r for r in s.rows() if r.player == name) for name in "ab")
+    assert cells(line_of(out, "a"))[7] == f"{a.elo:+.0f} [{a.elo_low:+.0f}, {a.elo_high:+.0f}]"
+    assert cells(line_of(out, "b"))[7] == f"{b.elo:+.0f} [{b.elo_low:+.0f}, {b.elo_high:+.0f}]"
+    assert a.elo_low < a.elo < a.elo_high
 
 
 def test_render_standings_without_games():

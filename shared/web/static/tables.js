@@ -3,16 +3,25 @@ import {esc} from "./protocol.js";
 
 const fmt = v => v === null || v === undefined ? "—" : Math.round(v);
 
+/** A rating's 95% interval as its two ends (`elo_low`..`elo_high`: not symmetric, long on the side of a perfect
+ * score), or `± elo_error` from a server that sends only the margin; nothing for the anchor (0 wide). */
+function interval(r) {
+  if (r.elo_low !== null && r.elo_low !== undefined && r.elo_high !== null && r.elo_high !== undefined) {
+    return r.elo_high > r.elo_low ? `${fmt(r.elo_low)}&nbsp;…&nbsp;${fmt(r.elo_high)}` : "";
+  }
+  return r.elo_error ? `±&nbsp;${fmt(r.elo_error)}` : "";
+}
+
 /** The standings rows of a `standings` frame as a table; `compact` for the TV. */
 export function standingsTable(rows, {compact = false} = {}) {
   if (!rows || !rows.length) return `<p class="muted">no standings yet</p>`;
   const head = compact
     ? "<tr><th>#</th><th>player</th><th>pts</th><th>games</th><th>Elo</th></tr>"
-    : "<tr><th>#</th><th>player</th><th>points</th><th>games</th><th>W</th><th>L</th><th>D</th><th>Elo ± 95%</th><th>viol.</th><th>think s</th></tr>";
+    : "<tr><th>#</th><th>player</th><th>points</th><th>games</th><th>W</th><th>L</th><th>D</th><th>Elo (95%)</th><th>viol.</th><th>think s</th></tr>";
   const body = rows.map(r => compact
-    ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${r.elo_error ? `<small>&nbsp;±${fmt(r.elo_error)}</small>` : ""}</td></tr>`
+    ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;${interval(r)}</small>` : ""}</td></tr>`
     : `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td><b>${r.points}</b></td><td>${r.games}</td><td>${r.wins}</td><td>${r.losses}</td><td>${r.draws}</td>` +
-      `<td>${fmt(r.elo)}${r.elo_error ? `&nbsp;±&nbsp;${fmt(r.elo_error)}` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
+      `<td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;(${interval(r)})</small>` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
   return `<table class="standings"><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 

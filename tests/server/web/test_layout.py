@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 
 from server.submissions import StoredVersion
 from tests.server.conftest import ScriptedBot, url
@@ -75,8 +76,16 @@ async def test_a_projector_shows_the_standings_across_a_room_and_a_phone_shows_e
         assert sorted(n.replace("\n", "") for n in names) == sorted(NAMES), "every name whole, wrapped if long"
         lines = await page.evaluate("""() => [...document.querySelectorAll('table.standings tbody td:nth-child(8)')]
             .map(cell => { const range = document.createRange(); range.selectNodeContents(cell);
-                           return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; })""")
-        assert lines and set(lines) == {1}, f"an Elo and its ± stay on one line: lines per cell {lines}"
+                           let lines = 0, bottom = -Infinity;     // boxes that overlap vertically share a line
+                           for (const r of [...range.getClientRects()].sort((a, b) => a.top - b.top)) {
+                             if (r.height && r.top >= bottom - 1) { lines += 1; bottom = r.bottom; }
+                             else bottom = Math.max(bottom, r.bottom);
+                           }
+                           return lines; })""")
+        assert lines and set(lines) == {1}, f"an Elo and its interval stay on one line: lines per cell {lines}"
+        elo = await page.locator("table.standings tbody td:nth-child(8)").all_inner_texts()
+        assert any(re.fullmatch(r"-?\d+\s\(-?\d+\s…\s-?\d+\)", cell) for cell in elo), \
+            f"a rating shows its interval's two ends, not a ± that would hide its long side: {elo}"
 
         tv = await browser.new_page()
         await tv.set_viewport_size(PROJECTOR)
