@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import shutil
@@ -29,17 +30,24 @@ def _missing(what: str) -> None:
     pytest.skip(what)
 
 
-@pytest.fixture
-async def browser():
-    """A chromium browser (async Playwright), or a skip naming what to install (a failure when one is required)."""
+@contextlib.asynccontextmanager
+async def _playwright():
+    """Playwright, or a skip naming what to install (a failure when one is required)."""
     try:
         from playwright.async_api import async_playwright
     except ImportError:
         _missing("the browser tests need Playwright: pip install -e '.[test]'")
     if CHROMIUM is None:
         _missing("the browser tests need chromium: apt-get install chromium (or set QUORIDOR_CHROMIUM)")
-    profile = tempfile.mkdtemp(prefix="quoridor-chromium-")
     async with async_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture
+async def browser():
+    """A chromium browser (async Playwright), or a skip naming what to install (a failure when one is required)."""
+    profile = tempfile.mkdtemp(prefix="quoridor-chromium-")
+    async with _playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, args=ARGS, headless=True, viewport={"width": 1920, "height": 1080})
         try:
@@ -47,6 +55,19 @@ async def browser():
         finally:
             await context.close()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+async def phone():
+    """A page on a 390x844 touch screen (a phone), in its own chromium."""
+    async with _playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                                device_scale_factor=2)
+            yield await context.new_page()
+        finally:
+            await browser.close()
 
 
 #: The screen sizes every page is shot at: a projector and a phone.

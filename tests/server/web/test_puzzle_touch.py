@@ -15,7 +15,7 @@ from shared.circuit import solve as solve_circuit
 from shared.ice import parse_maze
 from shared.ice import solve as solve_maze
 
-from .conftest import ARGS, CHROMIUM, SCREENSHOTS, _missing
+from .conftest import SCREENSHOTS
 from .test_puzzle_pages import counter, go_to, http, open_room
 
 LEVEL = "#######\n#@ $ .#\n#######"
@@ -132,25 +132,6 @@ async def test_every_key_of_the_map_does_the_same_in_each_room(browser, make_ser
         await page.locator("#grid .tile.locked").wait_for(state="detached", timeout=5000)
         await counter(page, "rotations", 0)
         await check_the_map(page, lambda: page.keyboard.press("Space"), "rotations")
-
-
-@pytest.fixture
-async def phone():
-    """A page on a 390x844 touch screen (a phone), in its own chromium."""
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:
-        _missing("the browser tests need Playwright: pip install -e '.[test]'")
-    if CHROMIUM is None:
-        _missing("the browser tests need chromium: apt-get install chromium (or set QUORIDOR_CHROMIUM)")
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-                                                device_scale_factor=2)
-            yield await context.new_page()
-        finally:
-            await browser.close()
 
 
 async def swipe(page, dx: int, dy: int) -> None:
