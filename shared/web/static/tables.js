@@ -22,7 +22,7 @@ export function standingsTable(rows, {compact = false} = {}) {
     ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;${interval(r)}</small>` : ""}</td></tr>`
     : `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td><b>${r.points}</b></td><td>${r.games}</td><td>${r.wins}</td><td>${r.losses}</td><td>${r.draws}</td>` +
       `<td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;(${interval(r)})</small>` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
-  return `<table class="standings"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+  return `<table class="standings ${compact ? "compact" : "full"}"><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 
 /** A crosstable of finished games ({white, black, score}) in the standings' order. */

@@ -12,7 +12,7 @@ from tests.server.conftest import ScriptedBot, url
 
 PROJECTOR = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-NAMES = ["alice-the-very-long-named-bot", "bob", "carol", "dave-the-defender"]
+NAMES = ["alice-the-very-long-named-bot", "randombot", "defender", "dave-the-defender"]
 #: Read from 10 m: about 28 px or more (issue 29).
 ACROSS_A_ROOM_PX = 28
 REASON = ("mybot.py line 3: cannot import name 'Stepp' from 'shared.quoridor' (did you mean: 'Step'?); "
@@ -38,6 +38,18 @@ async def overflowing(page, selector: str = ".panel, main, table, .versions tbod
         }
         return out;
     }""", selector)
+
+
+async def lines_of(page, selector: str) -> list[int]:
+    """The lines of text in each element matching ``selector``, as laid out (boxes that overlap vertically share one)."""
+    return await page.evaluate("""selector => [...document.querySelectorAll(selector)].map(cell => {
+        const range = document.createRange(); range.selectNodeContents(cell);
+        let lines = 0, bottom = -Infinity;
+        for (const r of [...range.getClientRects()].sort((a, b) => a.top - b.top)) {
+          if (r.height && r.top >= bottom - 1) { lines += 1; bottom = r.bottom; }
+          else bottom = Math.max(bottom, r.bottom);
+        }
+        return lines; })""", selector)
 
 
 @contextlib.asynccontextmanager
@@ -70,19 +82,18 @@ async def test_a_projector_shows_the_standings_across_a_room_and_a_phone_shows_e
 
         await page.set_viewport_size(PHONE)
         assert await overflowing(page) == []
-        head = await page.locator("table.standings th").last.bounding_box()
+        head = await page.locator("table.standings th:visible").last.bounding_box()
         assert head["x"] + head["width"] <= PHONE["width"], "the standings' last column is on screen"
+        heads = await page.locator("table.standings th:visible").all_inner_texts()
+        assert [h.replace("\n", " ") for h in heads] == ["#", "player", "points", "games", "Elo (95%)", "viol."]
         names = await page.locator("table.standings td.name").all_inner_texts()
         assert sorted(n.replace("\n", "") for n in names) == sorted(NAMES), "every name whole, wrapped if long"
-        lines = await page.evaluate("""() => [...document.querySelectorAll('table.standings tbody td:nth-child(8)')]
-            .map(cell => { const range = document.createRange(); range.selectNodeContents(cell);
-                           let lines = 0, bottom = -Infinity;     // boxes that overlap vertically share a line
-                           for (const r of [...range.getClientRects()].sort((a, b) => a.top - b.top)) {
-                             if (r.height && r.top >= bottom - 1) { lines += 1; bottom = r.bottom; }
-                             else bottom = Math.max(bottom, r.bottom);
-                           }
-                           return lines; })""")
+        lines = await lines_of(page, "table.standings tbody td:nth-child(8)")
         assert lines and set(lines) == {1}, f"an Elo and its interval stay on one line: lines per cell {lines}"
+        names = await page.locator("table.standings td.name").all_inner_texts()
+        lines = await lines_of(page, "table.standings td.name")
+        broken = [name for name, count in zip(names, lines) if "-" not in name and count > 1]
+        assert broken == [], f"a name without a hyphen is never broken mid-word: {broken}"
         elo = await page.locator("table.standings tbody td:nth-child(8)").all_inner_texts()
         assert any(re.fullmatch(r"-?\d+\s\(-?\d+\s…\s-?\d+\)", cell) for cell in elo), \
             f"a rating shows its interval's two ends, not a ± that would hide its long side: {elo}"
