@@ -24,7 +24,7 @@ from shared.protocol import (
 )
 from shared.quoridor import BLOCK_SUM
 from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
-from shared.tournament import Standings, interval_text
+from shared.tournament import GameResult, Standings, interval_text
 
 from . import __version__
 from .connection import Encoded
@@ -267,7 +267,7 @@ class ArenaServer:
         self.runner = TournamentRunner(
             self.settings, self.results, self.tournament_id, self.folder, sessions,
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
-            on_step=self._spectate)
+            on_step=self._spectate, on_game_over=self._game_over)
         self.runner.rows = HostedRows(self._log_thread, find=lambda name, seats=self.runner.sessions: hosted_peer(seats.get(name)))     # hosted bots' CPU times in the logs
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
@@ -481,6 +481,14 @@ class ArenaServer:
         if self.connections.watched(runner.game_id):
             update = game_update_frame(runner.game_id, referee.players, judged, over)
             self.connections.publish(runner.game_id, Encoded(None, update, batchable=True))
+
+    def _game_over(self, game: str, result: GameResult) -> None:
+        """A game ended with no step that ended it (a bot left, a forfeit): its last board goes out marked ``over``,
+        so that no page keeps it among the games in progress (TV would follow it for the rest of the tournament)."""
+        last = self.web.ended(game, result.winner, result.reason)
+        if last is not None and self.connections.watched(game):
+            players, judged = last
+            self.connections.publish(game, Encoded(None, game_update_frame(game, players, judged, True), batchable=True))
 
     def _game_restarted(self, game: str) -> None:
         """A worker plays ``game`` again from the start: the pages forget its first attempt; a game's page starts over."""

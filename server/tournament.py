@@ -111,7 +111,8 @@ class TournamentRunner:
     def __init__(self, settings: ServerSettings, results: Results, tournament_id: int, folder: Path,
                  sessions: Sequence[PlayerSession], *, executor: Executor,
                  reporter: Reporter, broadcast: Callable[[Standings], Any],
-                 on_step: Callable[[MatchRunner, StepJudged], None]) -> None:
+                 on_step: Callable[[MatchRunner, StepJudged], None],
+                 on_game_over: Callable[[str, GameResult], None] | None = None) -> None:
         self.settings = settings
         self.results = results
         self.tid = tournament_id
@@ -124,6 +125,7 @@ class TournamentRunner:
         self.reporter = reporter
         self.broadcast = broadcast
         self.on_step_hook = on_step
+        self.on_game_over = on_game_over
         self.standings = (SwissStandings(self.players, settings.games_per_pairing) if settings.format == "swiss"
                           else Standings(self.players))
         self.finished: dict[GameKey, GameResult] = {}
@@ -254,6 +256,12 @@ class TournamentRunner:
                     result = await self._game(game, seats)
             await self._count(game, result)
 
+    def _game_over(self, game_id: str, result: GameResult) -> None:
+        """Every way a game ends (played, hosted, forfeited) tells the live view and ``on_game_over``."""
+        self.reporter.game_finished(game_id, result.white, result.black, result)
+        if self.on_game_over is not None:
+            self.on_game_over(game_id, result)
+
     async def _count(self, game: ScheduledGame, result: GameResult) -> None:
         self.finished[game_key(game)] = result
         self.standings.add(result)
@@ -334,7 +342,7 @@ class TournamentRunner:
             await self.results.mark_started(self.tid, key, game_id, match.started_at)
             await self.results.record_result(self.tid, key, result, log_path=str(match.log_path), game_id=game_id,
                                              started_at=match.started_at, ended_at=match.ended_at, steps=match.steps)
-            self.reporter.game_finished(game_id, game.white, game.black, result)
+            self._game_over(game_id, result)
             await self._count(game, result)
 
     def _hosted_step(self, runner: MatchRunner, judged: StepJudged) -> None:
@@ -396,7 +404,7 @@ class TournamentRunner:
             if not started.done():
                 started.cancel()
         result = _result(game, match.outcome)
-        self.reporter.game_finished(game_id, white.name, black.name, result)
+        self._game_over(game_id, result)
         return result
 
     async def _present(self, session: PlayerSession) -> bool:
@@ -424,7 +432,7 @@ class TournamentRunner:
         await self.results.record_result(self.tid, game_key(game), result, log_path=None,
                       game_id=game_id, started_at=None, ended_at=_now(), steps=0)
         self.reporter.message(f"{game_id}: {', '.join(sorted(names))} absent — forfeit")
-        self.reporter.game_finished(game_id, game.white, game.black, result)
+        self._game_over(game_id, result)
         # Whoever is still connected (the opponent, or a removed bot) learns how the game counted.
         for seat, name in enumerate((game.white, game.black)):
             await self.sessions[name].send_game_over(game_over(game_id, referee.players, finished, seat, None))

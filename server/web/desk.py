@@ -119,8 +119,19 @@ class WebDesk:
             entry = self._games[game] = _Game(players, log)
         entry.steps.append(judged)
         entry.last_step_at = time.monotonic()
-        if outcome is None:
-            return
+        if outcome is not None:
+            self._finish(game, entry, outcome.winner, outcome.reason)
+
+    def ended(self, game: str, winner: int | None, reason: str) -> tuple[tuple[str, str], StepJudged] | None:
+        """``game`` ended, however (a bot left, a forfeit: no step ended it). Returns its players and last step when
+        the pages may still show it as in progress (they need a last ``game_update`` with ``over``); else None."""
+        entry = self._games.get(game)
+        if entry is None or entry.over:
+            return None
+        self._finish(game, entry, winner, reason)
+        return (entry.players, entry.steps[-1]) if entry.steps else None
+
+    def _finish(self, game: str, entry: _Game, winner: int | None, reason: str) -> None:
         if not entry.over:
             # O(1) a game: a ladder ends thousands, and this runs on the event loop at each of them.
             self._ended.append(game)
@@ -128,7 +139,7 @@ class WebDesk:
                 older = self._games.get(self._ended[-FINISHED_KEPT - 1])
                 if older is not None and older.over:
                     older.steps = []
-        entry.over, entry.winner, entry.reason = True, outcome.winner, outcome.reason
+        entry.over, entry.winner, entry.reason = True, winner, reason
         while len(self._games) > GAMES_KEPT and self._ended:
             oldest = self._ended.popleft()
             if oldest in self._games and self._games[oldest].over:

@@ -259,7 +259,8 @@ class GameUpdate(Message):
     status: int = Field(description="The GameStatus the step earned.")
     clocks_ms: tuple[int, int] = Field(description="Total thinking time per seat, seat 0 first.")
     board: BoardState = Field(description="The board after the step.")
-    over: bool = Field(False, description="True when this step ended the game.")
+    over: bool = Field(False, description="True when this step ended the game; a game that no step ended (a player "
+                                          "left, a forfeit) gets its last step again with over true.")
     reason: str = Field("", description="Why the step was a violation, for people; empty for a step that stood.")
     thinking_ms: int | None = Field(None, description="The step's thinking time in ms, if known.")
 

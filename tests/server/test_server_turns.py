@@ -61,7 +61,8 @@ async def test_steps_out_of_place_are_refused_and_change_nothing(make_server):
     assert [(s.status, s.step.new_loc.y) for s in log.steps] == [(0, 2), (0, 8)]
     await spectator.closed()
     updates = [f for f in spectator.frames if f["type"] == "game_update"]
-    assert [u["notation"] for u in updates] == ["e2", "e8"]
+    assert [(u["notation"], u["over"]) for u in updates] == [("e2", False), ("e8", False), ("e8", True)]
+    assert updates[-1]["board"] == updates[-2]["board"]   # no step ended it: its last board again, marked over
 
 
 async def test_a_late_step_is_a_timeout_charged_the_limit_and_never_applied(make_server):

@@ -336,3 +336,30 @@ async def test_the_pages_watch_with_batch_and_a_server_answers_in_game_updates_f
     # Every step reaches it (a reader that keeps up), whether it came alone or in a batch.
     assert sorted(u["turn"] for u in updates) == list(range(len(updates))) and any(u["over"] for u in updates)
     assert all(u["type"] == "game_update" for u in updates)
+
+
+async def test_a_game_a_bot_left_goes_out_to_the_spectators_as_over(make_server):
+    # No step ends such a game: without a last update marked over, the pages kept its board among the games in
+    # progress, and TV could follow the dead game for the rest of the tournament.
+    server = await make_server(players=2, games_per_pairing=1)
+    eye = await Client.open(url(server))
+    await eye.send(hello("eye", "spectator"))
+    assert (await eye.reply())["type"] == "welcome"
+    await eye.send({"type": "watch", "game": "*"})
+    leaver = GatedBot(url(server), "a", asyncio.Event(), free_steps=2)      # two steps, then it waits for ever
+    playing = [asyncio.create_task(leaver.run()), asyncio.create_task(ScriptedBot(url(server), "b").run())]
+    tournament = asyncio.create_task(server.run_tournament())
+    updates: list[dict] = []
+    while len(updates) < 4:                    # two steps each: a then waits at its gate, mid-game
+        updates.append(await eye.next("game_update", skip=frozenset({"standings", "tournament_info"}), timeout=10))
+    playing[0].cancel()                        # a leaves mid-game
+    frames = []
+    while not frames or frames[-1]["type"] != "tournament_over":
+        frames.append(await eye.next(timeout=10))
+    await bounded(tournament)
+    await bounded(asyncio.gather(*playing, return_exceptions=True))
+    seen = updates + [f for f in frames if f["type"] == "game_update"]
+    assert seen[-1]["over"] and seen[-1]["game"] == updates[0]["game"] and not any(u["over"] for u in seen[:-1])
+    assert seen[-1]["board"] == seen[-2]["board"]              # the board as the game was left: its last step
+    assert frames[-1]["rows"][0]["player"] == "b"
+    await eye.close()

@@ -88,7 +88,15 @@ export class GamePlayer {
   push(update) {
     if (!this.record || update.game !== this.record.game) return;
     const steps = this.record.steps;
-    if (steps.length && update.turn <= steps[steps.length - 1].turn) return;
+    if (steps.length && update.turn <= steps[steps.length - 1].turn) {
+      // A game no step ended (a bot left): its last board again, marked over. The game is no longer live.
+      if (update.over && this.record.live) {
+        this.record.live = false;
+        this.record.result = this.record.result || "game over";
+        this.render(this.step);
+      }
+      return;
+    }
     const following = this.step === this.last;
     steps.push(update);
     if (update.over) {
