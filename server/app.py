@@ -299,9 +299,10 @@ class ArenaServer:
         assert self.folder is not None
         await self.connections.flush()
         self.web.info = self._tournament_info(goodbye)
+        listing = await asyncio.to_thread(folder_listing, self.folder)
+        self.web.final_folder = listing             # from now on every page's replays_request is answered with it
         spectators = list(self.connections.spectators)
         if spectators:
-            listing = await asyncio.to_thread(folder_listing, self.folder)
             await self.connections.send_all(Replays(folders=[listing]), spectators)
         await self.connections.send_all(goodbye)
         await self.connections.close_all(1000, TOURNAMENT_OVER)

@@ -82,6 +82,10 @@ class WebDesk:
         self._build_standings: Callable[[], Standings] | None = None
         #: What the server shows, first to a new spectator (``tournament_info``); None: nothing to show yet.
         self.info: TournamentInfo | None = None
+        #: The finished tournament's games as its results list them, once it is over: what every later answer to
+        #: ``replays_request`` shows of its folder (an answer read from the disk before the results were written
+        #: must not reach a page after the final listing and replace it).
+        self.final_folder: ReplayFolder | None = None
         #: On the practice ladder: answers a page's ``ladder_request`` (``server.ladder_web``).
         self.ladder_answer: Callable[[LadderRequest], Awaitable[Any]] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
@@ -185,7 +189,11 @@ class WebDesk:
                 raise ProtocolError("room_unavailable", "this server runs no practice ladder", message.type)
             return await self.ladder_answer(message)
         if isinstance(message, ReplaysRequest):
-            return await asyncio.to_thread(self.replays)
+            listing = await asyncio.to_thread(self.replays)
+            final = self.final_folder
+            if final is None:
+                return listing
+            return Replays(folders=[final, *(f for f in listing.folders if f.name != final.name)])
         if isinstance(message, LogUpload):
             try:
                 log = await asyncio.to_thread(parse_upload, message.csv, message.name)
@@ -208,14 +216,17 @@ class WebDesk:
         raise ProtocolError("unknown_type", f"{message.type!r} is not a page's frame", message.type)
 
     def replays(self) -> Replays:
-        """The current tournament's games first (by game id, live ones too), then the data directory's."""
+        """The current tournament's games first (those finished in the order they ended, then those in progress),
+        then the data directory's."""
         listing = list_replays(self.data_dir)
         if not self._games:
             return listing
+        ended = {game: order for order, game in enumerate(list(self._ended))}
+        games = sorted(self._games.items(), key=lambda item: ended.get(item[0], len(ended)))
         current = [ReplayGameEntry(game=game, white=g.players[0], black=g.players[1],
                                    score={0: "1-0", 1: "0-1", None: "½-½"}[g.winner] if g.over else "*",
                                    result=(g.reason or "?").replace("_", " ") if g.over else "playing",
-                                   path=game) for game, g in self._games.items()]
+                                   path=game) for game, g in games]
         name = self.tournament or "now"
         others = [f for f in listing.folders if f.name != name]
         return Replays(folders=[ReplayFolder(name=name, games=current), *others])

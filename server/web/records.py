@@ -209,7 +209,9 @@ def _games(folder: Path) -> list[ReplayGameEntry]:
     if results.is_file():
         try:
             document = json.loads(results.read_text(encoding="utf-8"))
-            for game in document["games"]:
+            # in the order the games ended (a page's "recent results" are the last ones), then those still to end
+            ended = sorted(document["games"], key=lambda game: (not game.get("ended_at"), str(game.get("ended_at"))))
+            for game in ended:
                 name = Path(str(game.get("log_path") or "")).name
                 here = folder / name if name else None
                 if here is not None and not here.is_file() and (folder / (name + ".part")).is_file():

@@ -53,7 +53,8 @@ function drawFinal() {
   $("tv-tournament").textContent = "Final standings";
   $("tv-standings").innerHTML = standingsTable(final.rows.slice(0, 16), {compact: true});
   $("tv-others").innerHTML = last ? `<h3>last game</h3><div class="tv-last">${boardSVG(last.board, {last, labels: false, title: last.game})}</div>` +
-    `<div>${esc(last.players[0])} – ${esc(last.players[1])} <span class="muted">${esc(last.game)}</span></div>` : "";
+    `<div>${esc(last.players[0])} ${last.status === 1 ? (last.seat === 0 ? "1-0" : "0-1") : "–"} ${esc(last.players[1])} ` +
+    `<span class="muted">${esc(last.game)}</span></div>` : "";
 }
 
 function draw() {

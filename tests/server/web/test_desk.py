@@ -140,3 +140,24 @@ def test_the_desk_keeps_the_steps_of_the_newest_finished_games_and_of_a_game_pla
         web.step(f"g{n}", ("a", "b"), judged, None, over)
     assert web.live_record("g3") is not None and web.live_record("g3").live
     assert [web.live_record(g) is not None for g in ("g2", "g4", "g5", "g6")] == [False, False, True, True]
+
+
+async def test_after_the_end_every_replays_answer_shows_the_final_listing_of_the_tournaments_folder(tmp_path):
+    # An answer read from the disk before the results were written could reach a page after the final listing
+    # and replace its recent results (found at the end of a 4-player tournament: the newest game shown was not
+    # the last to end).
+    from server.web import WebDesk
+    from shared.protocol import ReplayFolder, ReplayGameEntry, ReplaysRequest
+    for name in ("tournament-a", "tournament-b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "t1-r1-p1-g1_a_vs_b.csv").write_text("player,newLoc_x\n", encoding="utf-8")
+    desk = WebDesk(tmp_path)
+    final = ReplayFolder(name="tournament-b", games=[
+        ReplayGameEntry(game="t1-r1-p2-g1", white="c", black="d", score="0-1", result="goal", path=None),
+        ReplayGameEntry(game="t1-r1-p1-g1", white="a", black="b", score="1-0", result="goal", path=None)])
+    before = await desk.answer(ReplaysRequest())
+    assert final not in before.folders and {f.name for f in before.folders} == {"tournament-a", "tournament-b"}
+    desk.final_folder = final
+    after = await desk.answer(ReplaysRequest())
+    assert after.folders[0] == final
+    assert sorted(f.name for f in after.folders) == ["tournament-a", "tournament-b"]   # the others as on the disk

@@ -77,3 +77,18 @@ async def test_a_page_watching_a_restarted_game_is_sent_its_new_start(make_serve
     assert len((await overview.next("game_record", skip=frozenset({"standings", "game_update"})))["steps"]) == 1
     await page.close()
     await overview.close()
+
+
+def test_the_current_tournaments_games_are_listed_in_the_order_they_ended_then_those_in_progress(tmp_path):
+    # The page's "recent results" are the listing's last finished games: in the order the games started, a game
+    # that ended last could be shown as an old one.
+    desk = WebDesk(tmp_path)
+    steps = walk(3)
+    for game in ("g1", "g2", "g3"):
+        desk.step(game, PLAYERS, steps[0], None)
+    desk.step("g2", PLAYERS, steps[1], None, GameOutcome(0, "goal", (5, 5), (0, 0)))
+    assert desk.ended("g1", 1, "disconnect") is not None          # no step ended it: its last step comes back
+    desk.step("g3", PLAYERS, steps[1], None)
+    (current, *_) = desk.replays().folders
+    assert [(g.game, g.score) for g in current.games] == [("g2", "1-0"), ("g1", "0-1"), ("g3", "*")]
+    assert desk.ended("g1", 1, "disconnect") is None               # once over, nothing more to send

@@ -69,3 +69,20 @@ def test_a_shared_first_place_has_no_champion_and_an_unfinished_folder_no_final_
     assert finished_info(tmp_path) is None                   # a crashed tournament: --resume finishes it
     (tmp_path / "results.json").write_text("{not json")
     assert finished_info(tmp_path) is None
+
+
+def test_a_tournaments_games_are_listed_in_the_order_they_ended_then_those_still_to_end(tmp_path):
+    # The page's "recent results" are the listing's last games: in schedule order the newest result could sit
+    # anywhere (games of a round end in any order).
+    import json
+    folder = tmp_path / "tournament-x"
+    folder.mkdir()
+    games = [{"game_id": "t1-r1-p1-g1", "white": "a", "black": "b", "status": "finished", "result": "1-0",
+              "reason": "goal", "ended_at": "2026-11-27T12:00:09.000+00:00"},
+             {"game_id": "t1-r1-p2-g1", "white": "c", "black": "d", "status": "finished", "result": "0-1",
+              "reason": "goal", "ended_at": "2026-11-27T12:00:03.000+00:00"},
+             {"game_id": "t1-r2-p1-g1", "white": "a", "black": "c", "status": "scheduled"}]
+    (folder / "results.json").write_text(json.dumps({"games": games}), encoding="utf-8")
+    (served,) = list_replays(tmp_path).folders
+    assert [g.game for g in served.games] == ["t1-r1-p2-g1", "t1-r1-p1-g1", "t1-r2-p1-g1"]
+    assert [g.score for g in served.games] == ["0-1", "1-0", "*"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.support import play
@@ -31,6 +32,11 @@ async def test_the_final_reaches_every_page_and_stays_after_the_server_has_gone(
     assert "the tournament has finished" in await page.inner_text("#conn")
     await replays.wait_for_function("() => document.body.dataset.closed === 'finished'", timeout=5000)   # every page
     assert await page.locator("#recent li a").count() == 12              # every game, the last one too
+    results = json.loads((server.folder / "results.json").read_text(encoding="utf-8"))["games"]
+    newest = sorted(results, key=lambda game: game["ended_at"])[-1]     # of games ending in the same ms, the later one
+    score = newest["result"].replace("1/2-1/2", "½-½")
+    assert (await page.locator("#recent li").first.inner_text()).startswith(   # the most recent is the last to end
+        f"{newest['white']} {score} {newest['black']}")
     cells = await _crosstable(page)
     assert all(len(cell.split()) == 2 for row in cells for cell in row if cell), cells   # 2 games per pairing
     assert sum(1 for row in cells for cell in row if cell) == 12
@@ -45,6 +51,9 @@ async def test_the_final_reaches_every_page_and_stays_after_the_server_has_gone(
     assert (await tv.inner_text("#tv-champion")).strip() == " & ".join(first)
     assert await tv.locator(".podium-step .podium-name").count() == 3
     assert await tv.locator(".tv-last svg.board").count() == 1
+    caption = await tv.inner_text("#tv-others")                 # the last game, with its result when won
+    last = [g for g in results if g["ended_at"] == newest["ended_at"]]          # games may end in the same ms
+    assert any(f"{g['white']} {g['result'] if g['reason'] == 'goal' else '–'} {g['black']}" in caption for g in last)
     assert "waiting for a game" not in await tv.inner_text("body")
     size = await tv.evaluate("() => parseFloat(getComputedStyle(document.getElementById('tv-champion')).fontSize)")
     assert size >= 100                                       # readable across a room (7vw: 134 px at 1920)
