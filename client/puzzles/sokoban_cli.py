@@ -10,6 +10,8 @@ report otherwise.
 
 from __future__ import annotations
 
+import time
+
 import argparse
 import sys
 from functools import cache
@@ -167,7 +169,7 @@ def _solve(args: argparse.Namespace) -> int:
           file=sys.stderr, flush=True)
     line = ProgressLine(sys.stderr)
     try:
-        result = solve(level, time_limit=args.time_limit, progress=line.update)
+        result = solve(level, time_limit=args.time_limit, progress=line.update, clock=time.monotonic)
     except KeyboardInterrupt:
         line.close()
         print("stopped: no solution yet", file=sys.stderr)

@@ -15,6 +15,8 @@ letters, are ``Job``s: the server runs them in a worker process.
 
 from __future__ import annotations
 
+import time
+
 import hashlib
 import re
 from dataclasses import dataclass
@@ -70,7 +72,7 @@ def _level_at(position: PlainPosition) -> Level:
 
 def solve_hint(position: PlainPosition, seconds: float, nodes: int) -> tuple[str, str | None]:
     """The solver's ``(status, lurd)`` from ``position`` within ``seconds`` and ``nodes`` (a worker's job)."""
-    result = solve(_level_at(position), time_limit=seconds, node_limit=nodes)
+    result = solve(_level_at(position), time_limit=seconds, node_limit=nodes, clock=time.monotonic)
     return result.status, result.lurd
 
 

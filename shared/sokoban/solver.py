@@ -26,7 +26,6 @@ clock. The solver still does no I/O; the callback may (the command line prints f
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -189,7 +188,7 @@ class _Search:
 
 def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = None,
           portfolio: tuple[tuple[int, int], ...] = PORTFOLIO, pulls: tuple[tuple[int, int], ...] = PULLS,
-          corrals: bool = True, clock: Callable[[], float] = time.monotonic,
+          corrals: bool = True, clock: Callable[[], float],
           progress: ProgressCallback | None = None) -> SolveResult:
     """Search for a solution of ``level`` within ``time_limit`` seconds (and ``node_limit`` expanded states).
 
@@ -200,7 +199,8 @@ def solve(level: Level, *, time_limit: float = 10.0, node_limit: int | None = No
     it is *not* guaranteed to be optimal in moves or pushes. ``corrals`` turns PI-corral pruning and the
     corral-deadlock tests on.
     ``unsolvable`` means a search ran out of states to expand (every pruning used is sound).
-    ``time_limit`` counts on ``clock`` from the call's first instruction, set-up included (see the
+    ``time_limit`` counts on ``clock`` (seconds, given by the caller: ``time.monotonic``, or a test's own; the
+    solver never reads the machine's clock itself) from the call's first instruction, set-up included (see the
     module's notes): a clock already past the limit stops the solve before any table is built.
     ``progress`` is called with a ``SolveProgress`` every half second on ``clock`` while the searches run.
     """

@@ -101,7 +101,7 @@ class Terminal(io.StringIO):
 
 def test_solve_says_its_time_limit_then_shows_its_progress(monkeypatch, capsys):
     def slow_solve(level, **kwargs):      # the real solver on a clock that makes it take about 5 s
-        return solve(level, clock=TickingClock(0.0004), **kwargs)
+        return solve(level, **{**kwargs, "clock": TickingClock(0.0004)})
 
     monkeypatch.setattr(sokoban_cli, "solve", slow_solve)
     assert main(["sokoban", "solve", "Grigr2001", "--level", "4"]) == 0

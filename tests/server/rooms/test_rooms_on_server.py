@@ -3,6 +3,8 @@ a room beside a running tournament, the leaderboard across a restart, a failing 
 
 from __future__ import annotations
 
+import time
+
 import asyncio
 
 from server.rooms.sokoban import SokobanRoom
@@ -31,7 +33,7 @@ async def test_sokoban_request_solve_and_play_over_a_websocket(make_server):
     client = await enter(server, name="Ada")
     puzzle = await ask(client, {"type": "puzzle_request", "room": "sokoban", "collection": "Holland_81", "index": 1})
     assert puzzle["type"] == "puzzle" and puzzle["data"]["level"] == "Holland_81/1"
-    lurd = solve(Collection(puzzle["data"]["xsb"]).level(0), time_limit=10).lurd
+    lurd = solve(Collection(puzzle["data"]["xsb"]).level(0), time_limit=10, clock=time.monotonic).lurd
     assert lurd
     verdict = await ask(client, {"type": "solution", "puzzle": puzzle["puzzle"], "answer": lurd})
     assert verdict["type"] == "verdict" and verdict["valid"] and verdict["solved"]

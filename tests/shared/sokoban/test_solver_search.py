@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import random
 from collections import deque
 
@@ -58,7 +60,7 @@ def fewest_pushes(level: Level) -> int | None:
 
 def test_the_pull_search_alone_solves_a_packing_level():
     level = parse_level(PACKING)
-    result = solve(level, portfolio=(), pulls=((1, 1),), time_limit=20)
+    result = solve(level, portfolio=(), pulls=((1, 1),), time_limit=20, clock=time.monotonic)
     assert result.solved
     verdict = judge(level, result.lurd)
     assert verdict.valid and verdict.solved and verdict.pushes == result.pushes
@@ -67,7 +69,7 @@ def test_the_pull_search_alone_solves_a_packing_level():
 def test_forward_and_pull_searches_together_give_valid_solutions():
     for text in (PACKING, TUNNEL):
         level = parse_level(text)
-        result = solve(level, portfolio=((1, 1),), pulls=((1, 1),), time_limit=20)
+        result = solve(level, portfolio=((1, 1),), pulls=((1, 1),), time_limit=20, clock=time.monotonic)
         assert result.solved and judge(level, result.lurd).solved
 
 
@@ -85,7 +87,7 @@ def test_a_goal_tunnel_is_found_and_a_box_slides_to_its_far_end():
 
 def test_macros_keep_solutions_valid():
     level = parse_level(TUNNEL)
-    result = solve(level, pulls=(), time_limit=20)
+    result = solve(level, pulls=(), time_limit=20, clock=time.monotonic)
     verdict = judge(level, result.lurd)
     assert result.solved and verdict.valid and verdict.solved
 
@@ -114,7 +116,7 @@ def test_solved_and_unsolvable_agree_with_brute_force_and_never_beat_it(random_l
         checked += 1
         best = fewest_pushes(level)
         for options in ({}, {"portfolio": (), "pulls": ((1, 1),)}):
-            result = solve(level, time_limit=30, **options)
+            result = solve(level, time_limit=30, **options, clock=time.monotonic)
             if best is None:
                 assert result.status == "unsolvable", level.render()
             else:

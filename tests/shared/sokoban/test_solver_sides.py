@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import random
 from collections import deque
 
@@ -74,10 +76,10 @@ def test_the_player_behind_a_corridor_box_cannot_push_it_to_the_goal() -> None:
 
 
 def test_a_start_the_player_cannot_push_from_is_unsolvable_before_any_search() -> None:
-    result = solve(parse_level(CORRIDOR_BEHIND))
+    result = solve(parse_level(CORRIDOR_BEHIND), clock=time.monotonic)
     assert result.status == "unsolvable"
     assert result.nodes == 0
-    solved = solve(parse_level(CORRIDOR_AHEAD))
+    solved = solve(parse_level(CORRIDOR_AHEAD), clock=time.monotonic)
     assert solved.solved and judge(parse_level(CORRIDOR_AHEAD), solved.lurd or "").solved
 
 
@@ -133,6 +135,6 @@ def test_a_corral_no_push_can_ever_open_is_a_deadlock() -> None:
     level = parse_level(SHUT_CORRAL)
     region = reach(1 << level.player, level.floor & ~level.boxes, level.stride)
     assert pi_corral_pushes(Board(level), level.boxes, region) == []
-    result = solve(level, time_limit=5.0)
+    result = solve(level, time_limit=5.0, clock=time.monotonic)
     assert result.status == "unsolvable"
     assert result.nodes == 1                  # seen at the start, not after searching the rest of the level
