@@ -46,13 +46,11 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
-from typing import TYPE_CHECKING
 
 from shared.gamelog import log_safe_name
 from shared.tournament import GameResult, TournamentError, decide_pairing
 
-if TYPE_CHECKING:      # store_export imports this module to write the files
-    from .store_export import GameRow, TournamentRow
+from .store_rows import GameRow, TournamentRow
 
 __all__ = ["RESULT_CSV", "PLAYER_LIST_CSV", "RESULT_HEADER", "PLAYER_LIST_HEADER", "TIME_FORMAT",
            "result_rows", "result_csv", "player_list_csv"]

@@ -28,7 +28,7 @@ from shared.tournament import GameResult, ScheduledGame
 
 from .batching import Outcome, ThreadBatcher
 from .store import ResultStore, StoreError
-from .store_export import GameRow, TournamentRow
+from .store_rows import GameRow, TournamentRow
 
 __all__ = ["Results", "GameKey", "THREAD_NAME"]
 

@@ -20,7 +20,8 @@ from types import TracebackType
 from typing import Any
 
 from .logfile import out_of_descriptors
-from .store_export import GameRow, TournamentRow, to_json, write_export
+from .store_export import to_json, write_export
+from .store_rows import GameRow, TournamentRow
 from .store_schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,

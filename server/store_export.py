@@ -1,4 +1,4 @@
-"""What comes out of the results store: its rows, and ``results.json``/``results.csv`` written atomically,
+"""What comes out of the results store (its rows: ``store_rows``): ``results.json``/``results.csv`` written atomically,
 with the course's old server's ``result.csv`` and ``player_list.csv`` beside them (``legacy_results``).
 
 Also the JSON encoding the store uses for settings and standings, so both speak the same JSON.
@@ -13,7 +13,6 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,9 @@ from shared.tournament import swiss_byes, swiss_tie_breaks
 
 from .legacy_results import PLAYER_LIST_CSV, RESULT_CSV, player_list_csv, result_csv
 from .logfile import write_text_atomic
+from .store_rows import GameRow, TournamentRow
 
-__all__ = ["TournamentRow", "GameRow", "EXPORT_VERSION", "CSV_COLUMNS", "to_json", "result_text",
+__all__ = ["EXPORT_VERSION", "CSV_COLUMNS", "to_json", "result_text",
            "export_documents", "write_export", "legacy_paths"]
 
 EXPORT_VERSION = 1
@@ -34,83 +34,6 @@ CSV_COLUMNS = (
     "started_at", "ended_at", "log_path",
 )
 """The header of ``results.csv``, in column order."""
-
-
-@dataclass(frozen=True)
-class TournamentRow:
-    """One stored tournament; ``players`` in seat order, ``standings`` None until it is finished."""
-
-    id: int
-    name: str
-    format: str
-    games_per_pairing: int
-    seed: int | None
-    players: tuple[str, ...]
-    settings: dict[str, Any] = field(hash=False)
-    created_at: str
-    finished_at: str | None
-    standings: tuple[dict[str, Any], ...] | None = field(hash=False)
-
-    @property
-    def finished(self) -> bool:
-        """True once ``finish_tournament`` was called."""
-        return self.finished_at is not None
-
-    @classmethod
-    def from_columns(cls, row: Any, players: Sequence[str]) -> TournamentRow:
-        """The row for a ``tournaments`` record (an sqlite3.Row or a dict; JSON text decoded) and its players."""
-        standings = None if row["standings"] is None else tuple(json.loads(row["standings"]))
-        return cls(row["id"], row["name"], row["format"], row["games_per_pairing"], row["seed"], tuple(players),
-                   json.loads(row["settings"]), row["created_at"], row["finished_at"], standings)
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One stored game; the result fields are meaningful when ``status`` is "finished".
-
-    It has the attributes (and ``players``, ``points``) of a ``GameResult``, so standings can take it.
-    """
-
-    round: int
-    pairing: int
-    game_in_pairing: int
-    white: str
-    black: str
-    status: str
-    game_id: str | None
-    winner: int | None
-    reason: str | None
-    thinking_ms: tuple[int, int]
-    violations: tuple[int, int]
-    log_path: str | None
-    started_at: str | None
-    ended_at: str | None
-    steps: int
-
-    @classmethod
-    def from_columns(cls, row: Any) -> GameRow:
-        """The row for a ``games`` record (an sqlite3.Row or a dict; one column per seat for the pairs)."""
-        return cls(row["round"], row["pairing"], row["game_in_pairing"], row["white"], row["black"],
-                   row["status"], row["game_id"], row["winner"], row["reason"],
-                   (row["white_thinking_ms"], row["black_thinking_ms"]),
-                   (row["white_violations"], row["black_violations"]),
-                   row["log_path"], row["started_at"], row["ended_at"], row["steps"])
-
-    @property
-    def key(self) -> tuple[int, int, int]:
-        """``(round, pairing, game_in_pairing)``: the game's identity inside its tournament."""
-        return self.round, self.pairing, self.game_in_pairing
-
-    @property
-    def players(self) -> tuple[str, str]:
-        """``(white, black)``: the players by seat."""
-        return self.white, self.black
-
-    def points(self, seat: int) -> float:
-        """The points seat ``seat`` scored in a finished game: 1 win, 0.5 draw, 0 loss."""
-        if self.winner is None:
-            return 0.5
-        return 1.0 if self.winner == seat else 0.0
 
 
 def _plain(value: Any) -> Any:

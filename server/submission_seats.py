@@ -20,21 +20,19 @@ import asyncio
 import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 
 from shared.referee import RefereeSettings
 
 from .lobby import Lobby
 from .players import PlayerSession
 from .sandbox import (
-    BotEnd, BotEntry, GameHost, HostedBot, HostedPeer, HostedRows, HostedSeat, LocalGameHost, SandboxLimits,
-    SandboxUnavailable,
+    BotEnd, BotEntry, HostedBot, HostedPeer, HostedSeat, SandboxLimits, SandboxUnavailable,
 )
 from .settings import ServerSettings
 from .submissions import StoredVersion
 
 __all__ = ["SubmittedSeat", "LateSeats", "named_version", "seat_submissions", "pairing_limits", "start_pairing_seat",
-           "game_host_for", "hosted_peer"]
+           "hosted_peer"]
 
 
 class SubmittedSeat(PlayerSession):
@@ -190,16 +188,6 @@ class LateSeats:
         """Stop seating (the bots being started are stopped)."""
         for task in self._tasks:
             task.cancel()
-
-
-def game_host_for(settings: ServerSettings, executor: Executor, say: Callable[[str], None]) -> GameHost:
-    """Where pairings of handed-in bots are played: on workers through the engine (``--queue``, docs/queue.md:
-    only then is it imported), else on this machine (``LocalGameHost``, logs written on ``executor``)."""
-    if settings.queue:
-        from .queue.host import QueueGameHost
-        return QueueGameHost(settings.queue, pairing_limits(settings), on_restart=lambda game, attempt: say(
-            f"{game}: its worker died; it starts again (attempt {attempt})"))
-    return LocalGameHost(pairing_limits(settings), rows=HostedRows(executor))
 
 
 def hosted_peer(session: PlayerSession | None) -> HostedPeer | None:

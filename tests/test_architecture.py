@@ -1,15 +1,17 @@
-"""Layering rules: the pure core imports no I/O or UI, server and client never import each other,
-only the client's terminal-UI modules import rich or Textual, and every package's exports resolve."""
+"""Layering rules: the import contracts of pyproject.toml hold (the pure core imports no I/O, clock or UI, server and
+client never import each other, no import circles), only the client's terminal-UI modules import rich or Textual,
+and every package's exports resolve."""
 
 import ast
 import importlib
 import pathlib
+import subprocess
+import sys
+import tomllib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-FORBIDDEN_IN_SHARED = {"asyncio", "websockets", "rich", "textual", "sqlite3", "socket", "server", "client",
-                       "subprocess", "threading"}
 
 
 def imported_modules(path: pathlib.Path) -> set[str]:
@@ -23,28 +25,16 @@ def imported_modules(path: pathlib.Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "shared").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
-def test_shared_is_pure(path):
-    bad = imported_modules(path) & FORBIDDEN_IN_SHARED
-    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}; keep I/O and UI in server/ or client/"
-
-
-def full_imports(path: pathlib.Path) -> set[str]:
-    """The dotted names a module imports (``from a.b import c`` gives ``a.b``)."""
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-    return names
-
-
-def test_server_and_client_stay_apart():
-    for path in (ROOT / "server").rglob("*.py"):
-        assert not {n for n in full_imports(path) if n.split(".")[0] == "client"}, f"{path} imports the client"
-    for path in (ROOT / "client").rglob("*.py"):
-        assert not {n for n in full_imports(path) if n.split(".")[0] == "server"}, f"{path} imports the server"
+def test_the_import_contracts_hold():
+    """pyproject.toml's [tool.importlinter] contracts, as ``lint-imports`` checks them: shared imports neither the
+    server nor the client, nor any I/O, clock or UI module; server and client never import each other; no import
+    circles (deferred and TYPE_CHECKING imports included)."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    assert {c["type"] for c in contracts} >= {"forbidden", "independence", "acyclic_siblings"}
+    lint = pathlib.Path(sys.executable).with_name("lint-imports")
+    assert lint.exists(), f"no {lint}: pip install -e '.[test]' brings import-linter"
+    result = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0 and f"{len(contracts)} kept, 0 broken" in result.stdout, result.stdout + result.stderr
 
 
 #: The client's terminal UI: command lines, renderables, Textual apps and screens. Nothing else in

@@ -1,7 +1,8 @@
 """The game host a server plays its pairings of hosted bots on, with the server's hooks attached.
 
-``server_game_host`` is ``server.submission_seats.game_host_for`` (workers through the engine with
-``--queue``, else this machine's ``LocalGameHost``) for pairings of a given number of games, whose
+``server_game_host`` plays them on workers through the engine with ``--queue`` (docs/queue.md), else on
+this machine (``LocalGameHost``, logs written on the server's log thread), for pairings of a given number
+of games, whose
 ``restarted`` hook hears each game that starts again from the beginning on another worker (the web
 pages forget its first attempt: ``server.web.WebDesk.restart``). The engine's client is imported only
 with ``--queue``.
@@ -12,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Executor
 
+from ..sandbox import HostedRows, LocalGameHost
 from ..sandbox.host import GameHost
 from ..settings import ServerSettings
-from ..submission_seats import game_host_for
+from ..submission_seats import pairing_limits
 
 __all__ = ["server_game_host"]
 
@@ -29,9 +31,11 @@ def server_game_host(settings: ServerSettings, executor: Executor, say: Callable
     """
     if games_per_pairing is not None:
         settings = settings.model_copy(update={"games_per_pairing": games_per_pairing})
-    host = game_host_for(settings, executor, say)
-    if restarted is not None and settings.queue:
-        from .host import QueueGameHost             # only with --queue: it needs the engine's client
-        assert isinstance(host, QueueGameHost)
+    if not settings.queue:
+        return LocalGameHost(pairing_limits(settings), rows=HostedRows(executor))
+    from .host import QueueGameHost                 # only with --queue: it needs the engine's client
+    host = QueueGameHost(settings.queue, pairing_limits(settings), on_restart=lambda game, attempt: say(
+        f"{game}: its worker died; it starts again (attempt {attempt})"))
+    if restarted is not None:
         host.restart_hooks.append(lambda game, _attempt: restarted(game))
     return host

@@ -3,9 +3,10 @@
 from .asgiven import DRAWN, Undrawable, draw_as_given
 from .csvformat import (
     COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
-    format_outcome, format_row, parse_log, row_lines,
+    format_outcome, format_row, parse_log,
 )
 from .folder import LOG_SUFFIX, PART_SUFFIX, TABLES, is_log_name
+from .layout import row_lines
 from .records import (
     NAME_COMMA_STANDIN, REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name,
     log_safe_name,

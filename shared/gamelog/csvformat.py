@@ -77,12 +77,13 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from ..quoridor import PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
+from .layout import HEADER_KEYS, TOTAL_KEYS
 from .records import REASONS, GameHeader, GameLog, GameOutcome, StepRecord, check_player_name, log_safe_name
 from .replay import validate
 
 __all__ = [
     "LEGACY_COLUMNS", "COLUMNS", "HEADER_LINE", "FORMAT", "LogFormatError", "canonical_step",
-    "format_row", "format_header", "format_outcome", "format_log", "parse_log", "row_lines",
+    "format_row", "format_header", "format_outcome", "format_log", "parse_log",
 ]
 
 LEGACY_COLUMNS = ("player", "newLoc_x", "newLoc_y", "newBar_start_x", "newBar_start_y",
@@ -97,7 +98,6 @@ FORMAT = "quoridor-arena/1"
 
 _META_NUMBERS = ("-1",) * 6 + (str(int(GameStatus.NONE)),)
 _HEADER_KEYS = ("format", "player", "ruleset", "game", "tournament", "started")
-_TOTAL_KEYS = ("violations", "thinking_ms")
 _INT = re.compile(r"-?[0-9]{1,12}")      # bounded: a million-digit "number" is not a coordinate
 _COUNT = re.compile(r"[0-9]{1,12}")
 _KNOWN_STATUSES = ", ".join(str(int(s)) for s in GameStatus)
@@ -190,7 +190,7 @@ def _header_items(header: GameHeader) -> list[tuple[str, str, int | None]]:
     items = [("format", FORMAT, None), ("player", _encode(header.players[0]), 0),
              ("player", _encode(header.players[1]), 1), ("ruleset", header.ruleset, None)]
     items += [(key, _encode(value) if key in _ENCODED_KEYS else value, None)
-              for key in ("game", "tournament", "started") if (value := getattr(header, key)) is not None]
+              for key in HEADER_KEYS if (value := getattr(header, key)) is not None]
     return items
 
 
@@ -201,7 +201,7 @@ def format_header(header: GameHeader) -> str:
 
 def format_outcome(outcome: GameOutcome) -> str:
     """The end of a finished log: per-seat totals, then the ``result`` row."""
-    rows = [_meta_row(key, getattr(outcome, key)[seat], seat) for key in _TOTAL_KEYS for seat in (0, 1)]
+    rows = [_meta_row(key, getattr(outcome, key)[seat], seat) for key in TOTAL_KEYS for seat in (0, 1)]
     if outcome.cpu_ms is not None:
         rows += [_meta_row("cpu_ms", " ".join("-" if ms is None else str(ms) for ms in outcome.cpu_ms[seat]), seat)
                  for seat in (0, 1)]
@@ -214,15 +214,6 @@ def format_log(log: GameLog) -> str:
     rows = [format_row(r, seat=log.header.seat(r.player)) for r in log.steps]
     end = format_outcome(log.outcome) if log.outcome is not None else ""
     return format_header(log.header) + "".join(rows) + end
-
-
-def row_lines(log: GameLog) -> tuple[list[int], int | None]:
-    """The file lines ``format_log`` gives each step row and the result row (``None`` when unfinished)."""
-    first = 2 + len(_header_items(log.header))
-    steps = [first + i for i in range(len(log.steps))]
-    result = None if log.outcome is None else \
-        first + len(log.steps) + 2 * len(_TOTAL_KEYS) + (2 if log.outcome.cpu_ms is not None else 0)
-    return steps, result
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -252,7 +243,7 @@ class _Parser:
         self.seen: dict[tuple[str, int | None], int] = {}    # metadata key and seat -> line
         self.declared: dict[int, str] = {}
         self.texts: dict[str, str] = {}
-        self.totals: dict[str, dict[int, int]] = {key: {} for key in _TOTAL_KEYS}
+        self.totals: dict[str, dict[int, int]] = {key: {} for key in TOTAL_KEYS}
         self.totals_line: int | None = None
         self.result: tuple[int | None, str] | None = None
         self.result_line: int | None = None
@@ -358,7 +349,7 @@ class _Parser:
             which = "" if seat is None else f" of seat {seat}"
             self.fail(line, f"a second {key!r} row{which} (the first is on line {self.seen[key, seat]})")
         self.seen[key, seat] = line
-        if key in ("player", *_TOTAL_KEYS):
+        if key in ("player", *TOTAL_KEYS):
             self.read_seat_meta(line, key, value, seat)
         elif key == "format":
             if value.strip() != FORMAT:
@@ -456,11 +447,11 @@ class _Parser:
     def outcome(self) -> GameOutcome | None:
         if self.result is None:
             return None   # totals without a result row do not make a finished game
-        missing = [f"{key} of seat {seat}" for key in _TOTAL_KEYS for seat in (0, 1) if seat not in self.totals[key]]
+        missing = [f"{key} of seat {seat}" for key in TOTAL_KEYS for seat in (0, 1) if seat not in self.totals[key]]
         if missing:
             self.fail(self.result_line, f"the result row needs the totals rows before it; missing: {', '.join(missing)}")
         winner, reason = self.result
-        by_seat = {key: (self.totals[key][0], self.totals[key][1]) for key in _TOTAL_KEYS}
+        by_seat = {key: (self.totals[key][0], self.totals[key][1]) for key in TOTAL_KEYS}
         cpu = (self.cpu.get(0, ()), self.cpu.get(1, ())) if self.cpu else None
         return GameOutcome(winner, reason, by_seat["thinking_ms"], by_seat["violations"], cpu, self.note)
 

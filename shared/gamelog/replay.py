@@ -27,6 +27,7 @@ from ..quoridor import (
     STEP_CAP, VIOLATIONS_TO_LOSE, GameStatus, Judgement, Position, Ruleset, Step, find_ruleset, step_name,
 )
 from .asgiven import Undrawable, draw_as_given
+from .layout import row_lines
 from .records import GameLog, LogProblem, StepRecord
 
 __all__ = ["Replay", "ReplayStep", "replay", "validate", "final_position", "VIOLATIONS_TO_LOSE", "STEP_CAP"]
@@ -139,8 +140,7 @@ class Replay:
         log = self.log
         if len(log.step_lines) == len(log.steps) and (log.outcome is None or log.outcome_line is not None):
             return list(log.step_lines), log.outcome_line or 0
-        from .csvformat import row_lines   # a log built in memory: the lines format_log gives it
-        steps, result = row_lines(log)
+        steps, result = row_lines(log)     # a log built in memory: the lines format_log gives it
         return steps, result or 0
 
     def __iter__(self) -> Iterator[ReplayStep]:
