@@ -1,0 +1,353 @@
+"""``Router`` built by hand: frames fed to it as a link would, and what each connection is told."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+
+from server.connection import CLOSE_POLICY
+from server.connections import Connections
+from server.lobby import Lobby
+from server.router import CLOSE_TRY_LATER, Router
+from server.settings import Limits, ServerSettings
+from tests.server.support import hello
+
+
+class FakeLink:
+    """A link that keeps what the router writes to it: frames (decoded) and the close code."""
+
+    def __init__(self, address: str = "10.0.0.1") -> None:
+        self.address = address
+        self.paused = False
+        self.peer: Any = None
+        self.sent: list[dict[str, Any]] = []
+        self.close_code: int | None = None
+        self.high_water = 64 * 1024
+        self.buffered = 0
+
+    @property
+    def gone(self) -> bool:
+        return self.close_code is not None
+
+    def send_text(self, payload: bytes) -> bool:
+        self.sent.append(json.loads(payload))
+        return True
+
+    def send_texts(self, payloads: list[bytes]) -> bool:
+        return all(self.send_text(payload) for payload in payloads)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.close_code is None:
+            self.close_code = code
+
+    def abort(self) -> None:
+        self.close(1006)
+
+    def errors(self) -> list[str]:
+        """The codes of the ``error`` frames sent so far."""
+        return [frame["code"] for frame in self.sent if frame["type"] == "error"]
+
+
+class FakeDesk:
+    """A puzzle desk that serves the sokoban room only."""
+
+    def serves(self, room: str) -> bool:
+        return room == "sokoban"
+
+
+class FakeMatch:
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+
+class FakeSession:
+    """A seat whose game ``g1`` awaits turn 1: it keeps every step submitted to it."""
+
+    def __init__(self, key: str, name: str) -> None:
+        self.key, self.name = key, name
+        self.match: FakeMatch | None = FakeMatch("g1")
+        self.steps: list[tuple[str, int, float]] = []
+
+    def awaits(self, game: str, turn: int) -> bool:
+        return self.match is not None and game == self.match.game_id and turn == 1
+
+    def submit(self, game: str, turn: int, step: Any, arrived: float) -> tuple[str, str] | None:
+        self.steps.append((game, turn, arrived))
+        return None if self.awaits(game, turn) else ("wrong_turn", "not your turn")
+
+
+class FakeLobby:
+    """Admits every key with a ``FakeSession``; keeps who left."""
+
+    def __init__(self) -> None:
+        self.sessions: list[FakeSession] = []
+        self.left: list[FakeSession] = []
+
+    def admit(self, key: str, name: str | None, peer: Any) -> FakeSession:
+        session = FakeSession(key, name or key)
+        self.sessions.append(session)
+        return session
+
+    def leave(self, session: FakeSession, peer: Any) -> None:
+        self.left.append(session)
+
+
+def make_router(lobby: Any = None, **overrides: Any) -> tuple[Router, list[str]]:
+    """A router over real ``Connections`` and ``lobby`` (a 2-seat ``Lobby`` if None); the lines it says."""
+    settings = ServerSettings(**{"data_dir": "unused", **overrides})
+    said: list[str] = []
+    lobby = lobby if lobby is not None else Lobby(settings.players, settings.roster)
+    router = Router(settings, Connections(settings.limits), lambda: lobby, FakeDesk(),  # type: ignore[arg-type]
+                    lambda name: json.dumps({"type": "welcome", "player": name}),  # type: ignore[arg-type,return-value]
+                    said.append)
+    return router, said
+
+
+def connect(router: Router, address: str = "10.0.0.1") -> FakeLink:
+    link = FakeLink(address)
+    assert router.opened(link)  # type: ignore[arg-type]
+    router.ready(link)  # type: ignore[arg-type]
+    return link
+
+
+def feed(router: Router, link: FakeLink, frame: dict[str, Any] | bytes | str, at: float | None = None) -> None:
+    payload = json.dumps(frame).encode() if isinstance(frame, dict) else frame.encode() if isinstance(frame, str) \
+        else frame
+    router.received(link, payload, not isinstance(frame, bytes), time.monotonic() if at is None else at)  # type: ignore[arg-type]
+
+
+def step(game: str = "g1", turn: int = 1) -> dict[str, Any]:
+    return {"type": "step", "game": game, "turn": turn, "move": [5, 2], "wall": None}
+
+
+# -- hello, for each role ---------------------------------------------------------------
+async def test_a_player_is_welcomed_by_its_roster_name_and_seated():
+    lobby = Lobby(2, {"k1": "alice", "k2": "bob"})
+    router, said = make_router(lobby, roster={"k1": "alice", "k2": "bob"})
+    link = connect(router)
+    feed(router, link, hello("k1"))
+    assert link.sent == [{"type": "welcome", "player": "alice"}]
+    assert [s.name for s in lobby.sessions] == ["alice"] and lobby.sessions[0].peer is link.peer
+    assert said == ["alice joined from 10.0.0.1"]
+    assert link.peer.role == "player" and link.close_code is None
+
+
+async def test_a_name_with_a_comma_is_renamed_and_the_server_says_why():
+    router, said = make_router()
+    link = connect(router)
+    feed(router, link, hello("k1", name="a,b"))
+    assert link.sent == [{"type": "welcome", "player": "a;b"}]
+    assert "names hold no commas" in said[0]
+
+
+async def test_a_spectator_is_welcomed_and_counted_as_a_spectator():
+    router, _ = make_router()
+    link = connect(router)
+    feed(router, link, hello("anyone", role="spectator"))
+    assert link.sent[0] == {"type": "welcome", "player": "spectator"}
+    assert link.peer in router.connections.spectators and link.peer.anonymous
+
+
+async def test_a_puzzle_room_user_enters_the_room_by_its_name():
+    router, said = make_router()
+    link = connect(router)
+    feed(router, link, hello("k9", room="sokoban", name="zoe"))
+    assert link.sent == [{"type": "welcome", "player": "zoe"}]
+    assert link.peer.role == "sokoban" and said == ["zoe entered the sokoban room from 10.0.0.1"]
+
+
+async def test_a_submitter_is_refused_by_a_server_that_takes_no_files():
+    router, _ = make_router()
+    link = connect(router)
+    feed(router, link, hello("k1", role="submitter"))
+    assert link.errors() == ["room_unavailable"] and link.close_code == CLOSE_POLICY
+
+
+# -- admission refusals -----------------------------------------------------------------
+@pytest.mark.parametrize("frame, overrides, code", [
+    (hello("stranger"), {"roster": {"k1": "a", "k2": "b"}}, "unknown_key"),
+    (hello("k1", room="ice"), {}, "room_unavailable"),
+    (hello("k1", role="spectator", room="sokoban"), {}, "room_unavailable"),
+    (hello("stranger", room="sokoban"), {"roster": {"k1": "a", "k2": "b"}}, "unknown_key"),
+    (hello("k1"), {"players": 0}, "room_unavailable"),
+])
+async def test_a_refused_hello_gets_one_error_and_a_policy_close(frame, overrides, code):
+    router, _ = make_router(**overrides)
+    link = connect(router)
+    feed(router, link, frame)
+    assert link.sent == [link.sent[0]] and link.sent[0]["code"] == code and link.sent[0]["frame_type"] == "hello"
+    assert link.close_code == CLOSE_POLICY and link.peer.role is None
+
+
+async def test_a_third_player_finds_the_seats_taken():
+    router, _ = make_router()
+    links = [connect(router, f"10.0.0.{n}") for n in range(3)]
+    for n, link in enumerate(links):
+        feed(router, link, hello(f"k{n}"))
+    assert links[2].errors() == ["server_full"] and links[2].close_code == CLOSE_POLICY
+    assert links[0].close_code is None and links[1].close_code is None
+
+
+async def test_spectators_over_the_per_address_cap_are_told_to_try_later():
+    router, _ = make_router(limits=Limits(max_anonymous_per_address=1))
+    first, second = connect(router), connect(router)
+    feed(router, first, hello("a", role="spectator"))
+    feed(router, second, hello("b", role="spectator"))
+    assert second.errors() == ["too_many_connections"] and second.close_code == CLOSE_TRY_LATER
+    assert first.close_code is None
+
+
+async def test_a_connection_over_the_limit_is_refused_at_once():
+    router, _ = make_router(limits=Limits(max_connections=1))
+    connect(router)
+    assert not router.opened(FakeLink("10.0.0.2"))  # type: ignore[arg-type]
+
+
+async def test_another_protocol_version_is_told_and_closed():
+    router, _ = make_router()
+    link = connect(router)
+    feed(router, link, {**hello("k1"), "protocol": 2})
+    assert link.errors() == ["protocol_version"] and link.close_code == CLOSE_POLICY
+
+
+async def test_no_hello_in_time_closes_the_connection():
+    router, _ = make_router(limits=Limits(hello_timeout_s=0.01))
+    link = connect(router)
+    closed = asyncio.Event()
+    original = link.close
+
+    def close(code: int = 1000, reason: str = "") -> None:
+        original(code, reason)
+        closed.set()
+    link.close = close  # type: ignore[method-assign]
+    await asyncio.wait_for(closed.wait(), 5)
+    assert link.errors() == ["hello_first"] and link.close_code == CLOSE_POLICY
+
+
+# -- steps ------------------------------------------------------------------------------
+async def test_a_step_reaches_its_players_session_with_its_arrival_time():
+    lobby = FakeLobby()
+    router, _ = make_router(lobby)
+    alice, bob = connect(router), connect(router, "10.0.0.2")
+    feed(router, alice, hello("ka"))
+    feed(router, bob, hello("kb"))
+    feed(router, bob, step(), at=time.monotonic() + 0.25)
+    assert lobby.sessions[0].steps == [] and [s[:2] for s in lobby.sessions[1].steps] == [("g1", 1)]
+    assert bob.errors() == []
+
+
+async def test_a_step_the_game_refuses_is_a_strike_with_the_games_reason():
+    lobby = FakeLobby()
+    router, _ = make_router(lobby)
+    link = connect(router)
+    feed(router, link, hello("ka"))
+    feed(router, link, step(turn=7))
+    assert link.errors() == ["wrong_turn"] and link.peer.strikes == 1
+
+
+async def test_a_spectator_sending_a_step_is_told_it_is_no_player():
+    router, _ = make_router()
+    link = connect(router)
+    feed(router, link, hello("s", role="spectator"))
+    feed(router, link, step())
+    assert link.errors() == ["not_a_player"]
+
+
+async def test_closing_a_players_connection_leaves_its_seat():
+    lobby = FakeLobby()
+    router, _ = make_router(lobby)
+    link = connect(router)
+    feed(router, link, hello("ka"))
+    router.closed(link)  # type: ignore[arg-type]
+    assert lobby.left == lobby.sessions and router.links() == []
+    feed(router, link, step())          # a frame after the close is dropped
+    assert lobby.sessions[0].steps == []
+
+
+# -- rate limits ------------------------------------------------------------------------
+async def test_frames_over_the_burst_are_refused_and_a_flood_is_closed():
+    router, _ = make_router(limits=Limits(burst=2, messages_per_second=1, strikes_to_close=3))
+    link = connect(router)
+    now = time.monotonic()
+    feed(router, link, hello("s", role="spectator"), at=now)
+    feed(router, link, {"type": "watch", "game": "*"}, at=now)
+    feed(router, link, {"type": "watch", "game": "*"}, at=now)
+    assert link.errors() == ["rate_limited"] and link.close_code is None
+    feed(router, link, {"type": "watch", "game": "*"}, at=now)
+    feed(router, link, {"type": "watch", "game": "*"}, at=now)
+    assert link.errors() == ["rate_limited"] * 3 and link.close_code == CLOSE_POLICY
+
+
+async def test_the_step_a_game_awaits_never_spends_the_rate():
+    lobby = FakeLobby()
+    router, _ = make_router(lobby, limits=Limits(burst=2, messages_per_second=1))
+    link = connect(router)
+    now = time.monotonic()
+    feed(router, link, hello("ka"), at=now)
+    for _ in range(20):
+        feed(router, link, step(), at=now)
+    assert len(lobby.sessions[0].steps) == 20 and link.errors() == []
+    feed(router, link, step(turn=2), at=now)    # not awaited: spends the token the hello left
+    feed(router, link, step(turn=2), at=now)    # and this one is over the rate
+    assert link.errors() == ["wrong_turn", "rate_limited"]
+
+
+# -- malformed frames -------------------------------------------------------------------
+@pytest.mark.parametrize("payload, code", [
+    ("{not json", "bad_json"),
+    (b"\xff\xfe", "bad_json"),
+    ({"type": "teleport"}, "unknown_type"),
+])
+async def test_a_malformed_frame_is_a_strike_and_the_connection_stays(payload, code):
+    router, _ = make_router()
+    link = connect(router)
+    if isinstance(payload, bytes):
+        router.received(link, payload, True, time.monotonic())  # type: ignore[arg-type]
+    else:
+        feed(router, link, payload)
+    assert link.errors() == [code] and link.close_code is None
+
+
+async def test_a_frame_over_the_size_limit_is_refused_before_it_is_read():
+    router, _ = make_router(limits=Limits(max_frame_bytes=256))
+    link = connect(router)
+    feed(router, link, {**hello("k1"), "name": "x" * 300})
+    assert link.errors() == ["frame_too_large"] and link.peer.role is None
+
+
+async def test_frames_before_hello_and_a_second_hello_are_strikes():
+    router, _ = make_router()
+    link = connect(router)
+    feed(router, link, {"type": "watch", "game": "*"})
+    feed(router, link, hello("s", role="spectator"))
+    feed(router, link, hello("s", role="spectator"))
+    assert link.errors() == ["hello_first", "already_hello"]
+
+
+async def test_bad_frames_in_a_row_close_the_connection_and_a_good_one_forgives():
+    router, _ = make_router(limits=Limits(strikes_to_close=3))
+    link = connect(router)
+    feed(router, link, hello("s", role="spectator"))
+    feed(router, link, "{")
+    feed(router, link, "{")
+    feed(router, link, {"type": "watch", "game": "*"})     # accepted: the count starts again
+    feed(router, link, "{")
+    feed(router, link, "{")
+    assert link.close_code is None
+    feed(router, link, "{")
+    assert link.close_code == CLOSE_POLICY
+
+
+async def test_a_failure_inside_the_router_closes_that_connection_only(monkeypatch):
+    lobby = FakeLobby()
+    router, _ = make_router(lobby)
+    broken, fine = connect(router), connect(router, "10.0.0.2")
+    feed(router, broken, hello("ka"))
+    feed(router, fine, hello("kb"))
+    monkeypatch.setattr(lobby.sessions[0], "submit", lambda *args: 1 / 0)
+    feed(router, broken, step())
+    assert broken.close_code == 1011 and fine.close_code is None
