@@ -35,18 +35,9 @@ from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-__all__ = ["EXIT_CODES", "HostedBotHost", "load_failure", "own_line", "source_version", "main"]
+from shared.hosting import EXIT_CODES
 
-#: The exit code for each way the host ends other than a normal end (0), by cause code.
-EXIT_CODES = {
-    "usage": 2,
-    "syntax_error": 10,
-    "import_error": 11,
-    "no_player": 12,
-    "init_error": 13,
-    "memory_limit": 14,
-    "crashed": 15,
-}
+__all__ = ["EXIT_CODES", "HostedBotHost", "load_failure", "own_line", "source_version", "main"]
 
 
 def load_failure(exc: BaseException) -> str:

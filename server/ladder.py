@@ -36,7 +36,7 @@ from shared.quoridor import Step, find_ruleset, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult
 
-from .ladder_seats import RESIDENT_BOTS, GameSeat, HostedResidents, LadderLobby, LadderSession
+from .ladder_seats import GameSeat, HostedResidents, LadderLobby, LadderSession
 from .ladder_store import LadderGame, LadderStore, Track
 from .log_batcher import RowBatcher
 from .match import MatchResult, MatchRunner
@@ -46,7 +46,7 @@ from .sandbox.host import PairingRefused
 from .settings import ServerSettings
 from .tournament import log_name
 
-__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "RESIDENT_BOTS", "TICK_S",
+__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "TICK_S",
            "StepTally"]
 
 log = logging.getLogger("quoridor.server")

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.gamelog import log_safe_name
+from shared.hosting import BUILTIN_BOTS
 from shared.protocol import GameOver, GameStart
 from shared.quoridor import Step
 from shared.referee import RefereeSettings, TurnRequest
@@ -35,11 +36,7 @@ from .players import PlayerSession
 from .sandbox import BotEntry, HostedPeer, SandboxLimits
 from .sandbox.players import HostedPlayer, HostedPlayers
 
-__all__ = ["LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "RESIDENT_BOTS"]
-
-
-#: The built-in bots an organiser may seat as residents (``client/bots``).
-RESIDENT_BOTS = ("random", "runner", "defender", "strong", "blocker")
+__all__ = ["LadderLobby", "LadderSession", "GameSeat", "HostedResidents"]
 
 
 class LadderSession(PlayerSession):
@@ -210,9 +207,9 @@ class HostedResidents(HostedPlayers):
                  limits: SandboxLimits | None = None, restart_s: float = 5.0, recycle_check_s: float = 1.0, *,
                  say: Callable[[str], None] | None = None) -> None:
         entries = [r if isinstance(r, BotEntry) else BotEntry(r, r) for r in residents]
-        unknown = [e.name for e in entries if e.folder is None and e.spec not in RESIDENT_BOTS]
+        unknown = [e.name for e in entries if e.folder is None and e.spec not in BUILTIN_BOTS]
         if unknown:
-            raise ValueError(f"unknown resident bot(s) {', '.join(unknown)}; choose from {', '.join(RESIDENT_BOTS)}")
+            raise ValueError(f"unknown resident bot(s) {', '.join(unknown)}; choose from {', '.join(BUILTIN_BOTS)}")
         self.lobby = lobby
         self.say = say or (lambda text: None)
         self.keys: dict[str, str] = {}

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from shared.hosting import BUILTIN_BOTS
 from shared.protocol import MAX_SUBMISSION_BYTES, SUBMISSION_CEILING_BYTES
 from shared.quoridor import RULESETS
 from shared.referee import STEP_CAP, VIOLATIONS_TO_LOSE, RefereeSettings
@@ -141,11 +142,10 @@ class ServerSettings(BaseModel):
             raise ValueError("the roster gives the same player name to two keys")
         if self.ladder_residents and not self.ladder:
             raise ValueError("residents sit on the practice ladder: add --ladder")
-        from .ladder_seats import RESIDENT_BOTS     # here: the settings module stays light to import
-        unknown = [name for name in self.ladder_residents if name not in RESIDENT_BOTS]
+        unknown = [name for name in self.ladder_residents if name not in BUILTIN_BOTS]
         if unknown or len(set(self.ladder_residents)) != len(self.ladder_residents):
             raise ValueError(f"--resident {', '.join(unknown) or 'twice the same bot'}: choose each of "
-                             f"{', '.join(RESIDENT_BOTS)} at most once")
+                             f"{', '.join(BUILTIN_BOTS)} at most once")
         if self.players_from_submissions and (self.ladder or self.resume or self.puzzles_only):
             raise ValueError("--players-from-submissions seats handed-in bots in a new tournament: not with --ladder, "
                              "--resume or -n 0")

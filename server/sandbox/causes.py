@@ -11,23 +11,16 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
+from shared.hosting import EXIT_CODES
+
 __all__ = ["CAUSES", "HOST_EXIT_CODES", "BotEnd", "classify_exit"]
 
 CAUSES = ("ok", "syntax_error", "import_error", "no_player", "init_error", "illegal_steps", "timeout", "too_slow",
           "memory_limit", "cpu_limit", "output_limit", "crashed", "sandbox_unavailable")
 """Every cause code: why a bot was refused, or how its process ended (stable: reports and logs carry them)."""
 
-#: The bot host's exit codes (``client.hosted.EXIT_CODES``: the server may not import the client;
-#: ``tests/server/sandbox`` checks that the two tables agree).
-HOST_EXIT_CODES = {
-    2: "crashed",
-    10: "syntax_error",
-    11: "import_error",
-    12: "no_player",
-    13: "init_error",
-    14: "memory_limit",
-    15: "crashed",
-}
+#: The cause of each of the bot host's exit codes (``shared.hosting.EXIT_CODES``; a bad command line counts as crashed).
+HOST_EXIT_CODES = {code: "crashed" if cause == "usage" else cause for cause, code in EXIT_CODES.items()}
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,17 @@ from client.bots import (
     make_bot,
 )
 from client.player import Player
+from shared.hosting import BUILTIN_BOTS
 
 
 def test_the_five_bots_are_registered_weakest_first():
     assert list(BOTS) == ["random", "runner", "blocker", "defender", "strong"]
     assert BOTS["random"] is RandomPlayer and BOTS["runner"] is RunnerPlayer and BOTS["blocker"] is BlockerPlayer
     assert BOTS["defender"] is DefenderPlayer and BOTS["strong"] is StrongPlayer
+
+
+def test_the_registry_makes_every_built_in_bot_the_server_may_seat():
+    assert tuple(BOTS) == BUILTIN_BOTS        # a resident the server seats by name is a bot the host can load
 
 
 @pytest.mark.parametrize("name", list(BOTS))

@@ -7,9 +7,8 @@ import signal
 
 import pytest
 
-from client.hosted import EXIT_CODES
 from server.sandbox import CAUSES, BotEnd, SandboxLayout, SandboxLimits, bwrap_argv, classify_exit, rlimits
-from server.sandbox.causes import HOST_EXIT_CODES
+from shared.hosting import EXIT_CODES
 
 LAYOUT = SandboxLayout(python="/opt/venv/bin/python", runtime=("/opt/py/3.11", "/opt/venv"),
                        packages=("/srv/arena/shared", "/srv/arena/client"))
@@ -70,10 +69,11 @@ def test_limits_refuse_nonsense():
         SandboxLimits(address_space_mb=0)
 
 
-def test_the_hosts_exit_codes_are_the_ones_the_server_reads():
-    assert {code: cause for cause, code in EXIT_CODES.items() if cause != "usage"} == \
-        {code: cause for code, cause in HOST_EXIT_CODES.items() if code != 2}
-    assert set(HOST_EXIT_CODES.values()) <= set(CAUSES)
+@pytest.mark.parametrize(("cause", "code"), sorted(EXIT_CODES.items()))
+def test_each_exit_code_of_the_host_is_told_as_its_cause_with_the_hosts_line(cause, code):
+    line = f"{cause}: bot.py:3: why"
+    expected = BotEnd("crashed", line) if cause == "usage" else BotEnd(cause, "bot.py:3: why")   # usage: a bad command line
+    assert classify_exit(code, line) == expected and expected.cause in CAUSES
 
 
 @pytest.mark.parametrize(("code", "line", "expected"), [
