@@ -25,7 +25,7 @@ from shared.protocol import ErrorMessage, GameUpdate, dump
 
 from .settings import Limits
 
-__all__ = ["Peer", "Encoded", "Gathered", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "FRAME_OVERHEAD"]
+__all__ = ["Peer", "Encoded", "Gathered", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "CLOSE_TRY_LATER", "FRAME_OVERHEAD"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -33,6 +33,8 @@ log = logging.getLogger("quoridor.server")
 FLOOD_MEMORY_S = 10.0
 #: The close code for a client that broke the server's rules (RFC 6455: policy violation).
 CLOSE_POLICY = 1008
+#: The close code for "the server is full, try again later" (RFC 6455, 1013).
+CLOSE_TRY_LATER = 1013
 #: Bytes a websocket frame adds to its payload from the server (RFC 6455 5.2: unmasked, at most 10).
 FRAME_OVERHEAD = 10
 #: A ``game_updates`` frame around the ``game_update`` frames it carries (their JSON joined by commas).

@@ -31,7 +31,7 @@ from websockets.http11 import Request, Response
 
 from shared.protocol import Hello, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step
 
-from .connection import CLOSE_POLICY, Peer
+from .connection import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
 from .connections import Connections
 from .lobby import AdmissionError, Lobby
 from .players import PlayerSession
@@ -49,8 +49,6 @@ log = logging.getLogger("quoridor.server")
 
 #: Puzzle frames one connection may have waiting for the room (beyond them: ``busy``).
 PUZZLE_BACKLOG = 8
-#: The close code for "the server is full, try again later" (RFC 6455, 1013).
-CLOSE_TRY_LATER = 1013
 
 
 class _Client:

@@ -34,7 +34,7 @@ from shared.protocol import (
     Welcome,
 )
 
-from .connection import CLOSE_POLICY, Peer
+from .connection import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
 from .connections import Connections
 from .rooms import RoomContext
 from .sandbox import BotEntry, SandboxLimits, sandbox_status
@@ -54,8 +54,6 @@ SUBMISSION_FRAMES = (Submit, SubmissionsRequest)
 MAX_UPLOADS = 8
 #: Seconds after which a part-sent submission may be dropped to make room for a new one.
 UPLOAD_TIMEOUT_S = 60.0
-#: The close code for "the server is full, try again later" (RFC 6455, 1013).
-_CLOSE_TRY_LATER = 1013
 _MAX_REASON_CHARS = 500
 
 Validate = Callable[[Path, str, SandboxLimits], Awaitable[Validation]]
@@ -182,7 +180,7 @@ class SubmissionDesk:
             refusal = "too_many_connections", "too many connections from your address; close some and try again"
         if refusal is not None:
             peer.tell(*refusal, "hello")
-            peer.close(_CLOSE_TRY_LATER if refusal[0] == "too_many_connections" else CLOSE_POLICY, refusal[0])
+            peer.close(CLOSE_TRY_LATER if refusal[0] == "too_many_connections" else CLOSE_POLICY, refusal[0])
             return None
         peer.anonymous = roster is None
         peer.role = "submitter"
