@@ -17,12 +17,12 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from shared.ladder import GameFact, PublishedRow, Skill, pair_key, published_table
 
 from .sqlite_files import FileSchema, open_store, transaction
+from .timestamps import utc_now
 
 __all__ = ["LadderStore", "Track", "LadderGame", "LADDER_SCHEMA_VERSION", "LADDER_APPLICATION_ID"]
 
@@ -47,10 +47,6 @@ _UPGRADES: dict[int, tuple[str, ...]] = {}
 
 
 _FILE = FileSchema("ladder", LADDER_APPLICATION_ID, LADDER_SCHEMA_VERSION, _SCHEMA, _UPGRADES)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True)
@@ -113,7 +109,7 @@ class LadderStore:
         """The track of ``bot`` at ``version``, created (at ``initial``) the first time it plays."""
         with self._transaction() as conn:
             conn.execute("INSERT OR IGNORE INTO tracks (bot, version, created_at, mu, sigma) VALUES (?, ?, ?, ?, ?)",
-                         (bot, version, _now(), initial.mu, initial.sigma))
+                         (bot, version, utc_now(), initial.mu, initial.sigma))
             row = conn.execute("SELECT * FROM tracks WHERE bot = ? AND version = ?", (bot, version)).fetchone()
         return self._track(row)
 
@@ -135,7 +131,7 @@ class LadderStore:
                 "ended_at, thinking_ms, violations, step_ms, causes, ratings_after) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.game_id, game.pairing, game.white.id, game.black.id, game.winner, game.reason, game.opening,
-                 game.log_path, game.started_at, _now(), json.dumps(list(game.thinking_ms)),
+                 game.log_path, game.started_at, utc_now(), json.dumps(list(game.thinking_ms)),
                  json.dumps(list(game.violations)), json.dumps([list(s) for s in game.step_ms]),
                  json.dumps([list(c) for c in game.causes]),
                  json.dumps([[s.mu, s.sigma] for s in game.after])))

@@ -25,7 +25,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -36,6 +35,7 @@ from shared.referee import GameFinished, GameReferee, RefereeError, RefereeEvent
 
 from .log_batcher import RowBatcher
 from .logfile import LiveLogWriter
+from .timestamps import utc_now
 
 __all__ = ["MatchRunner", "MatchResult", "Seat", "Refusal", "game_over"]
 
@@ -86,10 +86,6 @@ class MatchResult:
     steps: int
 
 
-def _utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
 class MatchRunner:
     """One game: the referee, its two sessions (seat 0 first), its deadline timer and its log.
 
@@ -112,7 +108,7 @@ class MatchRunner:
         self.grace_s = grace_s
         self.tournament = tournament
         self.on_step = on_step
-        self.started_at = _utc_now()
+        self.started_at = utc_now()
         self._writer: LiveLogWriter | None = None
         self._ended: asyncio.Future[GameFinished] | None = None
         self._dispatching = False
@@ -192,7 +188,7 @@ class MatchRunner:
                 if session.match is self:
                     session.match, session.seat = None, None
         await self.rows.finish(writer, finished.outcome)     # its last rows first, then the finished log
-        result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, _utc_now(),
+        result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, utc_now(),
                              len(ref.records))
         if on_result is not None:
             await on_result(result)

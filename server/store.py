@@ -14,7 +14,6 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -29,6 +28,7 @@ from .store_schema import (
     check_schema,
     create_or_upgrade,
 )
+from .timestamps import utc_now
 
 __all__ = ["ResultStore", "TournamentRow", "GameRow", "StoreError", "NotFoundError", "StoreUsageError",
            "SCHEMA_VERSION", "APPLICATION_ID", "FORMATS", "STATUSES"]
@@ -71,10 +71,6 @@ def _out_of_descriptors_now() -> str | None:
     except OSError as exc:
         return out_of_descriptors(exc)
     return None
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _count(value: Any, what: str, minimum: int = 0) -> int:
@@ -320,7 +316,7 @@ class ResultStore:
         with self._transaction("creating a tournament in") as conn:
             tid: int = conn.execute(
                 "INSERT INTO tournaments (name, format, games_per_pairing, seed, settings, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (name, fmt, games_per_pairing, seed, settings_json, _now())).lastrowid
+                "VALUES (?, ?, ?, ?, ?, ?)", (name, fmt, games_per_pairing, seed, settings_json, utc_now())).lastrowid
             conn.executemany("INSERT INTO players (tournament_id, seat_order, name) VALUES (?, ?, ?)",
                              [(tid, i, n) for i, n in enumerate(names)])
         return tid
@@ -349,7 +345,7 @@ class ResultStore:
         with self._transaction("finishing a tournament in") as conn:
             self._require_tournament(conn, tid)
             conn.execute("UPDATE tournaments SET finished_at = COALESCE(finished_at, ?), standings = ? "
-                         "WHERE id = ?", (_now(), standings_json, tid))
+                         "WHERE id = ?", (utc_now(), standings_json, tid))
 
     # -- games ----------------------------------------------------------------------------------------
     def schedule(self, tid: int, games: Iterable[Any]) -> None:
@@ -427,7 +423,7 @@ class ResultStore:
             if row is None:
                 raise NotFoundError(f"no player {player!r} in tournament {tid}")
             conn.execute("UPDATE players SET timeouts = timeouts + 1, kicked_at = COALESCE(kicked_at, ?) "
-                         "WHERE tournament_id = ? AND name = ?", (_now() if kicked else None, tid, player))
+                         "WHERE tournament_id = ? AND name = ?", (utc_now() if kicked else None, tid, player))
             return int(row["timeouts"]) + 1
 
     def player_states(self, tid: int) -> dict[str, tuple[int, bool]]:

@@ -42,7 +42,8 @@ from .sandbox.validate import Validation, validate_bot
 from .settings import ServerSettings
 from .submission_files import ArchiveLimits, SubmissionError, content_digest, find_entry, read_archive
 from .submission_seats import named_version
-from .submissions import StoredVersion, SubmissionStore, now_stamp
+from .submissions import StoredVersion, SubmissionStore
+from .timestamps import utc_now_seconds
 
 __all__ = ["SubmissionDesk", "SubmitterContext", "SUBMISSION_FRAMES", "MAX_UPLOADS", "UPLOAD_TIMEOUT_S"]
 
@@ -273,7 +274,7 @@ class SubmissionDesk:
                     return
                 result = await self._validate(folder, entry, self.sandbox)
             assert self.store is not None
-            version = StoredVersion(context.key, digest, entry, now_stamp(), result.accepted, result.cause,
+            version = StoredVersion(context.key, digest, entry, utc_now_seconds(), result.accepted, result.cause,
                                     _one_line(result.reason), round(result.seconds, 3), files, size)
             await self._run(self.store.record, version)
             peer.send_now(_submitted(version, new=before is None))

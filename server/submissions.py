@@ -19,13 +19,13 @@ import tempfile
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from .sqlite_files import FileSchema, open_store, transaction
 from .submission_files import write_tree
+from .timestamps import utc_now_seconds
 
-__all__ = ["SubmissionStore", "StoredVersion", "now_stamp", "VERSION_CHARS", "SUBMISSIONS_SCHEMA_VERSION",
+__all__ = ["SubmissionStore", "StoredVersion", "VERSION_CHARS", "SUBMISSIONS_SCHEMA_VERSION",
            "SUBMISSIONS_APPLICATION_ID"]
 
 VERSION_CHARS = 12
@@ -46,10 +46,6 @@ _SCHEMA = (
 #: version -> statements that bring a file of that version to the next (none yet; chained as in server.store).
 _UPGRADES: dict[int, tuple[str, ...]] = {}
 _FILE = FileSchema("submissions", SUBMISSIONS_APPLICATION_ID, SUBMISSIONS_SCHEMA_VERSION, _SCHEMA, _UPGRADES)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True)
@@ -133,7 +129,7 @@ class SubmissionStore:
                 "SET submitted_at = excluded.submitted_at, validated_at = excluded.validated_at, "
                 "accepted = excluded.accepted, cause = excluded.cause, reason = excluded.reason, "
                 "seconds = excluded.seconds",
-                (version.key, version.digest, version.entry, version.submitted_at, _now(), int(version.accepted),
+                (version.key, version.digest, version.entry, version.submitted_at, utc_now_seconds(), int(version.accepted),
                  version.cause, version.reason, version.seconds, version.files, version.bytes))
         return version
 
@@ -151,11 +147,6 @@ class SubmissionStore:
         for row in rows:
             latest.setdefault(row["key"], _version(row))
         return latest
-
-
-def now_stamp() -> str:
-    """The time now as the store writes it: ISO 8601 in UTC to the second (``2026-11-24T08:30:00Z``)."""
-    return _now()
 
 
 def _version(row: sqlite3.Row) -> StoredVersion:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from datetime import UTC, datetime
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -44,6 +43,7 @@ from .sandbox import (
 from .settings import ServerSettings
 from .results import Results
 from .submission_seats import SubmittedSeat, pairing_limits, start_pairing_seat
+from .timestamps import utc_now
 
 __all__ = ["TournamentRunner", "Reporter", "GameKey", "GamesNotPlayed", "game_key", "log_name"]
 
@@ -430,7 +430,7 @@ class TournamentRunner:
         assert isinstance(finished, GameFinished)
         result = _result(game, finished.outcome)
         await self.results.record_result(self.tid, game_key(game), result, log_path=None,
-                      game_id=game_id, started_at=None, ended_at=_now(), steps=0)
+                      game_id=game_id, started_at=None, ended_at=utc_now(), steps=0)
         self.reporter.message(f"{game_id}: {', '.join(sorted(names))} absent — forfeit")
         self._game_over(game_id, result)
         # Whoever is still connected (the opponent, or a removed bot) learns how the game counted.
@@ -458,7 +458,3 @@ class TournamentRunner:
 
 def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:
     return GameResult(game.white, game.black, outcome.winner, outcome.reason, outcome.thinking_ms, outcome.violations)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
