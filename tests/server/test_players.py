@@ -1,0 +1,161 @@
+"""``PlayerSession``, a seat across reconnects: presence, the one way in for steps, what a match sends through it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from server.players import PlayerSession
+from shared.protocol import GameOver
+from shared.quoridor import ChessboardChange, Location, Step
+from shared.referee import TurnRequest
+from tests.server.conftest import bounded
+
+
+class FakePeer:
+    """A connection that keeps what it is sent; ``alive`` False makes every write fail."""
+
+    def __init__(self, alive: bool = True) -> None:
+        self.closed = False
+        self.alive = alive
+        self.sent: list[Any] = []
+
+    def send_now(self, message: Any) -> bool:
+        if self.alive:
+            self.sent.append(message)
+        return self.alive
+
+
+class FakeMatch:
+    """A game ``g1`` that awaits seat 1's turn 3 and keeps what its seats tell it."""
+
+    def __init__(self) -> None:
+        self.game_id = "g1"
+        self.steps: list[tuple[int, int, Step, float]] = []
+        self.disconnects: list[int] = []
+
+    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> tuple[str, str] | None:
+        self.steps.append((seat, turn, step, arrived_at))
+        return None
+
+    def awaits(self, seat: int, turn: int) -> bool:
+        return (seat, turn) == (1, 3)
+
+    def submit_disconnect(self, seat: int) -> None:
+        self.disconnects.append(seat)
+
+
+def seated(session: PlayerSession, seat: int = 1) -> FakeMatch:
+    match = FakeMatch()
+    session.match, session.seat = match, seat  # type: ignore[assignment]
+    return match
+
+
+STEP = Step(Location(5, 2))
+
+
+def test_a_session_is_connected_while_a_live_peer_is_bound():
+    session = PlayerSession("k", "ann")
+    assert not session.connected
+    peer = FakePeer()
+    session.bind(peer)
+    assert session.connected and session.present.is_set()
+    peer.closed = True
+    assert not session.connected
+
+
+def test_binding_again_brings_back_a_player_gone_for_good():
+    session = PlayerSession("k", "ann")
+    session.gone_for_good = True
+    session.bind(FakePeer())
+    assert not session.gone_for_good
+
+
+def test_unbinding_an_old_peer_leaves_the_new_one_bound():
+    session = PlayerSession("k", "ann")
+    old, new = FakePeer(), FakePeer()
+    session.bind(old)
+    session.bind(new)
+    session.unbind(old)
+    assert session.peer is new and session.connected
+
+
+def test_unbinding_mid_game_tells_the_game_the_seat_disconnected():
+    session = PlayerSession("k", "ann")
+    peer = FakePeer()
+    session.bind(peer)
+    match = seated(session, seat=0)
+    session.unbind(peer)
+    assert match.disconnects == [0] and not session.connected and not session.present.is_set()
+
+
+async def test_wait_present_is_true_at_once_for_a_bound_player_and_false_after_the_wait():
+    session = PlayerSession("k", "ann")
+    assert await bounded(session.wait_present(0), 5) is False
+    session.bind(FakePeer())
+    assert await bounded(session.wait_present(0), 5) is True
+
+
+async def test_wait_present_wakes_when_the_player_comes_back():
+    session = PlayerSession("k", "ann")
+    asyncio.get_running_loop().call_soon(session.bind, FakePeer())
+    assert await bounded(session.wait_present(30), 5) is True
+
+
+def test_a_step_reaches_the_game_with_the_seat_and_arrival():
+    session = PlayerSession("k", "ann")
+    match = seated(session)
+    assert session.submit("g1", 3, STEP, 12.5) is None
+    assert match.steps == [(1, 3, STEP, 12.5)]
+
+
+def test_a_step_for_another_game_or_without_a_game_is_wrong_game():
+    session = PlayerSession("k", "ann")
+    code, message = session.submit("g1", 1, STEP, 0.0)
+    assert code == "wrong_game" and "'g1'" in message
+    match = seated(session)
+    assert session.submit("g2", 3, STEP, 0.0)[0] == "wrong_game"
+    assert match.steps == []
+
+
+def test_awaits_only_the_games_own_answer():
+    session = PlayerSession("k", "ann")
+    assert not session.awaits("g1", 3)
+    seated(session)
+    assert session.awaits("g1", 3)
+    assert not session.awaits("g1", 5) and not session.awaits("g2", 3)
+
+
+def test_a_turn_goes_on_the_wire_as_its_frame_with_the_time_it_left():
+    session = PlayerSession("k", "ann")
+    peer = FakePeer()
+    session.bind(peer)
+    change = ChessboardChange(my_loc=Location(5, 1), enemy_loc=Location(5, 9))
+    sent_at = session.send_turn("g1", TurnRequest(seat=0, turn=1, change=change, walls_left=(10, 10),
+                                                  time_limit_ms=1000))
+    assert isinstance(sent_at, float)
+    frame = json.loads(peer.sent[0])
+    assert (frame["type"], frame["game"], frame["turn"], frame["my_loc"], frame["time_limit_ms"]) == \
+        ("turn", "g1", 1, [5, 1], 1000)
+
+
+def test_a_turn_to_a_player_without_a_live_connection_is_not_sent():
+    request = TurnRequest(seat=0, turn=1, change=ChessboardChange(), walls_left=(10, 10), time_limit_ms=None)
+    session = PlayerSession("k", "ann")
+    assert session.send_turn("g1", request) is None
+    session.bind(FakePeer(alive=False))
+    assert session.send_turn("g1", request) is None
+
+
+async def test_game_start_and_game_over_go_to_the_bound_peer_only():
+    session = PlayerSession("k", "ann")
+    over = GameOver(game="g1", status=1, result="win", reason="goal", winner="ann")
+    assert await session.send_game_start("g1", "bob", 0) is False
+    assert await session.send_game_over(over) is False
+    peer = FakePeer()
+    session.bind(peer)
+    assert await session.send_game_start("g1", "bob", 0) is True
+    assert await session.send_game_over(over) is True
+    assert [(m.type, m.game) for m in peer.sent] == [("game_start", "g1"), ("game_over", "g1")]
+    assert peer.sent[0].opponent == "bob" and peer.sent[0].seat == 0
