@@ -30,7 +30,7 @@ from shared.quoridor import Step
 from shared.referee import RefereeSettings, TurnRequest
 
 from .ladder_store import Track
-from .lobby import AdmissionError
+from .lobby import AdmissionError, unique_name
 from .match import MatchRunner, Refusal
 from .players import PlayerSession
 from .sandbox import BotEntry, HostedPeer, SandboxLimits
@@ -149,7 +149,7 @@ class LadderLobby:
                     self.retire(other, f"replaced: {name}'s handed-in bot plays as {name} on the ladder now")
             else:
                 name = log_safe_name(self.roster[key] if self.roster is not None else (wanted_name or key))
-                name = self._unique(name)
+                name = unique_name(name, {s.name for s in self.sessions} | set(self.residents.values()))
             session = LadderSession(key, name)
             session.resident = resident
             self.sessions.append(session)
@@ -175,15 +175,6 @@ class LadderLobby:
             session.peer.tell("paused", session.paused)
         if session in self.sessions:
             self.sessions.remove(session)
-
-    def _unique(self, name: str) -> str:
-        taken = {s.name for s in self.sessions} | set(self.residents.values())
-        if name not in taken:
-            return name
-        n = 1
-        while f"{name}_{n}" in taken:
-            n += 1
-        return f"{name}_{n}"
 
     def leave(self, session: PlayerSession, peer: Any) -> None:
         """``peer`` closed: its games in progress are lost; the session waits for a comeback."""

@@ -14,14 +14,24 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from shared.gamelog import log_safe_name
 
 from .players import PlayerSession
 
-__all__ = ["Lobby", "AdmissionError"]
+__all__ = ["Lobby", "AdmissionError", "unique_name"]
+
+
+def unique_name(name: str, taken: Collection[str]) -> str:
+    """``name``, or the first of ``name_1``, ``name_2``, ... not in ``taken``: a seat's name no other seat holds."""
+    if name not in taken:
+        return name
+    n = 1
+    while f"{name}_{n}" in taken:
+        n += 1
+    return f"{name}_{n}"
 
 
 class AdmissionError(ValueError):
@@ -50,15 +60,6 @@ class Lobby:
 
     def _by_key(self, key: str) -> list[PlayerSession]:
         return [s for s in self.sessions if s.key == key]
-
-    def _unique(self, name: str) -> str:
-        taken = {s.name for s in self.sessions}
-        if name not in taken:
-            return name
-        n = 1
-        while f"{name}_{n}" in taken:
-            n += 1
-        return f"{name}_{n}"
 
     def admit(self, key: str, wanted_name: str | None, peer: Any,
               kind: type[PlayerSession] = PlayerSession) -> PlayerSession:
@@ -94,7 +95,7 @@ class Lobby:
             raise AdmissionError("server_full", f"all {self.seats} seats are taken"
                                  + (" (some by handed-in bots)" if self.held else ""))
         else:
-            name = self._unique(name)
+            name = unique_name(name, {s.name for s in self.sessions})
         session = kind(key, name)
         session.bind(peer)
         self.sessions.append(session)
