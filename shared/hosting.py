@@ -1,4 +1,4 @@
-"""The hosted-bot channel's tables: what the bot host (``python -m client.hosted``) and the server that runs it agree on.
+"""The hosted-bot channel's tables: what the bot host (``python -m client.hosted``) and the server agree on.
 
 Pure data, no imports: the host process reads it before it loads a bot, so it stays light (no pydantic, no
 ``shared.protocol``). The server's ``server.sandbox.causes`` reads the exit codes; its ladder seats the
@@ -19,4 +19,4 @@ EXIT_CODES = {
     "memory_limit": 14,
     "crashed": 15,
 }
-"""The host's exit code for each way it ends other than a normal end (0), by cause code (``usage``: a bad command line)."""
+"""The host's exit code for each way it ends but a normal end (0), by cause code (``usage``: a bad command line)."""

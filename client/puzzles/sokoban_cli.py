@@ -14,8 +14,6 @@ import time
 
 import argparse
 import sys
-from functools import cache
-from importlib import resources
 from importlib.resources.abc import Traversable
 from itertools import islice
 from pathlib import Path
@@ -25,24 +23,17 @@ from rich.console import Console
 
 from shared.sokoban import (Collection, Level, LevelError, LurdError, SokobanError, from_solution, judge,
                             parse_level, solve, split_lines)
+from shared.sokoban.bundled import bundled_collections
 from shared.sokoban.progress import SolveProgress
 
 from .sokoban_render import board_text
 
-__all__ = ["add_subcommand", "bundled_collections", "load_collection", "load_level", "ProgressLine",
+__all__ = ["add_subcommand", "load_collection", "load_level", "ProgressLine",
            "progress_text"]
 
 
 class SourceError(ValueError):
     """A FILE argument that is neither a readable file nor a bundled collection."""
-
-
-@cache
-def bundled_collections() -> dict[str, Traversable]:
-    """Name -> packaged file of every collection shipped in ``shared/sokoban/levels``."""
-    folder = resources.files("shared.sokoban").joinpath("levels")
-    return {entry.name[:-4]: entry for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-            if entry.name.endswith(".xsb")}
 
 
 def _bundled(name: str) -> Traversable | None:

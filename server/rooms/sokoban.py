@@ -20,8 +20,6 @@ import time
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any, ClassVar
 
 from shared.grid import Direction
@@ -29,11 +27,12 @@ from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, S
 from shared.sokoban import (Collection, Game, Level, LevelError, LevelIndexError, LurdError, is_map_line, judge,
                             parse_level, solve)
 from shared.sokoban import Verdict as Judgement
+from shared.sokoban.bundled import bundled_collections
 
 from .base import Job, Reply, Room, RoomContext, RoomError
 from .leaderboard import Leaderboard
 
-__all__ = ["SokobanRoom", "bundled_collections", "judge_answer", "solve_hint", "MAX_CELLS", "MAX_BOXES",
+__all__ = ["SokobanRoom", "judge_answer", "solve_hint", "MAX_CELLS", "MAX_BOXES",
            "INLINE_ANSWER"]
 
 _MOVES = {"u": Direction.UP, "up": Direction.UP, "d": Direction.DOWN, "down": Direction.DOWN,
@@ -108,14 +107,6 @@ def _check_size(level: Level) -> None:
                                      f"{MAX_BOXES} boxes")
 
 
-@cache
-def bundled_collections() -> dict[str, str]:
-    """Name -> XSB text of every collection shipped in ``shared/sokoban/levels``."""
-    folder = resources.files("shared.sokoban").joinpath("levels")
-    return {entry.name[:-4]: entry.read_text(encoding="utf-8")
-            for entry in sorted(folder.iterdir(), key=lambda e: e.name) if entry.name.endswith(".xsb")}
-
-
 @dataclass
 class _Puzzle:
     """One puzzle in play on a connection."""
@@ -138,7 +129,7 @@ class SokobanRoom(Room):
     def collections(self) -> dict[str, str]:
         """Collection name -> XSB text (the bundled ones unless others were given)."""
         if self._collections is None:
-            self._collections = bundled_collections()
+            self._collections = {name: file.read_text(encoding="utf-8") for name, file in bundled_collections().items()}
         return self._collections
 
     def _find_collection(self, name: str) -> str:

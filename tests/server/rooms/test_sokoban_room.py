@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.rooms import Job, Leaderboard, RoomContext, RoomError, sokoban
-from server.rooms.sokoban import SokobanRoom, bundled_collections
+from server.rooms.sokoban import SokobanRoom
 from shared.protocol import Action, PuzzleRequest, Solution
 
 LEVEL = "#######\n#@ $ .#\n#######\nTitle: corridor\n"
@@ -20,9 +20,9 @@ def ask(room, ctx, **fields):
     return room.request(ctx, PuzzleRequest(room="sokoban", **fields))
 
 
-def test_bundled_collections_are_the_redistributable_ones():
-    assert sorted(bundled_collections()) == ["Grigr2001_100", "Grigr2002_40", "GrigrSpecial_40", "Holland_81"]
-    assert "copyright message is retained" in bundled_collections()["Holland_81"]
+def test_the_room_offers_the_redistributable_collections_by_default(room):
+    assert sorted(room.collections) == ["Grigr2001_100", "Grigr2002_40", "GrigrSpecial_40", "Holland_81"]
+    assert "copyright message is retained" in room.collections["Holland_81"]
 
 
 def test_request_by_collection_and_index(room):

@@ -72,7 +72,7 @@ def test_limits_refuse_nonsense():
 @pytest.mark.parametrize(("cause", "code"), sorted(EXIT_CODES.items()))
 def test_each_exit_code_of_the_host_is_told_as_its_cause_with_the_hosts_line(cause, code):
     line = f"{cause}: bot.py:3: why"
-    expected = BotEnd("crashed", line) if cause == "usage" else BotEnd(cause, "bot.py:3: why")   # usage: a bad command line
+    expected = BotEnd("crashed", line) if cause == "usage" else BotEnd(cause, "bot.py:3: why")   # usage: bad arguments
     assert classify_exit(code, line) == expected and expected.cause in CAUSES
 
 
