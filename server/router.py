@@ -361,6 +361,11 @@ class Router:
                         peer.tell(exc.code, exc.message, message.type)
                     else:
                         self._strike(peer, exc.code, exc.message, message.type)
+                except Exception:  # noqa: BLE001 - as in received: a broken answer closes this connection only
+                    log.exception("answering a %s frame from %s failed; closing that connection",
+                                  message.type, peer.address)
+                    peer.close(1011, "internal error")
+                    return
                 else:
                     peer.send_now(reply)
                 client.puzzles.popleft()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,7 +13,8 @@ import pytest
 from server.connection import CLOSE_POLICY
 from server.connections import Connections
 from server.lobby import Lobby
-from server.router import CLOSE_TRY_LATER, Router
+from server.rooms import RoomError
+from server.router import CLOSE_TRY_LATER, PUZZLE_BACKLOG, Router
 from server.settings import Limits, ServerSettings
 from tests.server.support import hello
 
@@ -53,10 +55,29 @@ class FakeLink:
 
 
 class FakeDesk:
-    """A puzzle desk that serves the sokoban room only."""
+    """A puzzle desk that serves the sokoban room only; it answers each frame once ``gate`` is open.
+
+    A frame whose ``index`` is in ``refusals`` is refused with that ``RoomError`` code; in ``broken``, it fails.
+    """
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.refusals: dict[int, str] = {}
+        self.broken: set[int] = set()
+        self.answered = asyncio.Event()
 
     def serves(self, room: str) -> bool:
         return room == "sokoban"
+
+    async def answer(self, room: str, ctx: Any, message: Any) -> str:
+        await self.gate.wait()
+        self.answered.set()
+        if message.index in self.broken:
+            raise RuntimeError("a bug in the room")
+        if message.index in self.refusals:
+            raise RoomError(self.refusals[message.index], f"refused {message.index}")
+        return json.dumps({"type": "puzzle", "room": room, "index": message.index, "player": ctx.player})
 
 
 class FakeMatch:
@@ -96,12 +117,12 @@ class FakeLobby:
         self.left.append(session)
 
 
-def make_router(lobby: Any = None, **overrides: Any) -> tuple[Router, list[str]]:
-    """A router over real ``Connections`` and ``lobby`` (a 2-seat ``Lobby`` if None); the lines it says."""
+def make_router(lobby: Any = None, desk: FakeDesk | None = None, **overrides: Any) -> tuple[Router, list[str]]:
+    """A router over real ``Connections``, ``lobby`` (a 2-seat ``Lobby`` if None) and ``desk``; the lines it says."""
     settings = ServerSettings(**{"data_dir": "unused", **overrides})
     said: list[str] = []
     lobby = lobby if lobby is not None else Lobby(settings.players, settings.roster)
-    router = Router(settings, Connections(settings.limits), lambda: lobby, FakeDesk(),  # type: ignore[arg-type]
+    router = Router(settings, Connections(settings.limits), lambda: lobby, desk or FakeDesk(),  # type: ignore[arg-type]
                     lambda name: json.dumps({"type": "welcome", "player": name}),  # type: ignore[arg-type,return-value]
                     said.append)
     return router, said
@@ -351,3 +372,93 @@ async def test_a_failure_inside_the_router_closes_that_connection_only(monkeypat
     monkeypatch.setattr(lobby.sessions[0], "submit", lambda *args: 1 / 0)
     feed(router, broken, step())
     assert broken.close_code == 1011 and fine.close_code is None
+
+
+# -- rooms, watching, pages -------------------------------------------------------------
+def puzzle(index: int) -> dict[str, Any]:
+    return {"type": "puzzle_request", "room": "sokoban", "collection": "c", "index": index}
+
+
+async def until(done: Callable[[], bool]) -> None:
+    """Wait (bounded) until ``done()``: the room's answers come from one task per connection."""
+    async def wait() -> None:
+        while not done():
+            await asyncio.sleep(0)
+    await asyncio.wait_for(wait(), 5)
+
+
+async def until_answered(link: FakeLink, count: int) -> None:
+    """Wait (bounded) until ``link`` got ``count`` frames besides its welcome."""
+    await until(lambda: len(link.sent) >= count + 1)
+
+
+async def test_puzzle_frames_are_answered_in_order_and_a_full_backlog_is_busy():
+    desk = FakeDesk()
+    desk.gate.clear()
+    router, _ = make_router(desk=desk)
+    link = connect(router)
+    feed(router, link, hello("k1", room="sokoban", name="zoe"))
+    for index in range(PUZZLE_BACKLOG + 1):
+        feed(router, link, puzzle(index))
+    assert link.errors() == ["busy"] and link.peer.strikes == 1
+    desk.gate.set()
+    await until_answered(link, PUZZLE_BACKLOG + 1)
+    answers = [frame for frame in link.sent if frame["type"] == "puzzle"]
+    assert [frame["index"] for frame in answers] == list(range(PUZZLE_BACKLOG))
+    assert {frame["player"] for frame in answers} == {"zoe"}
+
+
+async def test_a_busy_room_is_said_without_a_strike_and_a_refusal_is_a_strike():
+    desk = FakeDesk()
+    desk.refusals = {0: "busy", 1: "unknown_level"}
+    router, _ = make_router(desk=desk)
+    link = connect(router)
+    feed(router, link, hello("k1", room="sokoban"))
+    feed(router, link, puzzle(0))
+    feed(router, link, puzzle(1))
+    await until_answered(link, 2)
+    assert link.errors() == ["busy", "unknown_level"] and link.peer.strikes == 1
+
+
+async def test_a_puzzle_frame_on_a_quoridor_connection_belongs_to_another_room():
+    router, _ = make_router()
+    link = connect(router)
+    feed(router, link, hello("k1"))
+    feed(router, link, puzzle(0))
+    assert link.errors() == ["wrong_room"]
+
+
+async def test_a_spectator_watches_at_most_its_number_of_games():
+    router, _ = make_router(limits=Limits(watched_games=1))
+    link = connect(router)
+    feed(router, link, hello("s", role="spectator"))
+    feed(router, link, {"type": "watch", "game": "g1"})
+    feed(router, link, {"type": "watch", "game": "g1"})     # the same game again is no new one
+    feed(router, link, {"type": "watch", "game": "g2"})
+    assert link.errors() == ["invalid_fields"]
+    assert router.connections.spectators[link.peer] == {"g1"}
+
+
+async def test_a_player_cannot_watch_and_a_server_without_pages_answers_no_page_request():
+    router, _ = make_router()
+    player, spectator = connect(router), connect(router, "10.0.0.2")
+    feed(router, player, hello("k1"))
+    feed(router, player, {"type": "watch", "game": "*"})
+    feed(router, spectator, hello("s", role="spectator"))
+    feed(router, spectator, {"type": "replays_request"})
+    assert player.errors() == ["not_a_spectator"] and spectator.errors() == ["unknown_type"]
+
+
+async def test_a_failure_while_answering_a_room_frame_closes_that_connection_only(caplog):
+    desk = FakeDesk()
+    desk.broken = {0}
+    router, _ = make_router(desk=desk)
+    broken, fine = connect(router), connect(router, "10.0.0.2")
+    feed(router, broken, hello("k1", room="sokoban"))
+    feed(router, fine, hello("k2", room="sokoban"))
+    feed(router, broken, puzzle(0))
+    feed(router, fine, puzzle(1))
+    await until(lambda: broken.close_code is not None)
+    await until_answered(fine, 1)
+    assert broken.close_code == 1011 and fine.close_code is None and fine.sent[-1]["type"] == "puzzle"
+    assert "closing that connection" in caplog.text
