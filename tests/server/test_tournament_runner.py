@@ -64,6 +64,28 @@ class WalkingSeat(PlayerSession):
         return True
 
 
+class DroppingSeat(WalkingSeat):
+    """A player whose connection drops at its ``drop_at``-th turn."""
+
+    def __init__(self, name: str, results: Results, tid: int, drop_at: int = 3) -> None:
+        super().__init__(name, results, tid)
+        self.turns, self.drop_at = 0, drop_at
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        self.turns += 1
+        if self.turns == self.drop_at:
+            asyncio.get_running_loop().call_soon(self.unbind, self.peer)
+            return time.monotonic()
+        return super().send_turn(game, request)
+
+
+class SilentSeat(WalkingSeat):
+    """A connected player that never answers a turn."""
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        return time.monotonic()
+
+
 class AbsentSeat(PlayerSession):
     """A player that never connects."""
 
@@ -94,12 +116,14 @@ class Harness:
 
 
 async def make_runner(results: Results, executor: Any, tmp_path: Path, names: list[str], *,
-                      absent: tuple[str, ...] = (), **overrides: Any) -> Harness:
+                      absent: tuple[str, ...] = (), seats: dict[str, type[WalkingSeat]] | None = None,
+                      **overrides: Any) -> Harness:
     settings = ServerSettings(**{"data_dir": tmp_path, "players": len(names), "rejoin_wait_s": 0, "seed": 5,
                                  **overrides})
     tid = await results.create_tournament("t-test", settings.format, settings.games_per_pairing, settings.seed,
                                           names, {})
-    sessions = [AbsentSeat(n) if n in absent else WalkingSeat(n, results, tid) for n in names]
+    kinds = seats or {}
+    sessions = [AbsentSeat(n) if n in absent else kinds.get(n, WalkingSeat)(n, results, tid) for n in names]
     folder = tmp_path / "t-test"
     folder.mkdir(exist_ok=True)
     reporter = Recorder()
@@ -205,3 +229,25 @@ async def test_a_runner_on_a_finished_schedule_plays_nothing_again(results, exec
                              on_game_over=lambda game, result: pytest.fail(f"{game} played twice"))
     second = await bounded(again.run(), 20)
     assert [(r.player, r.points) for r in second.rows()] == [(r.player, r.points) for r in first.rows()]
+
+
+async def test_a_player_that_drops_mid_game_loses_it_and_the_result_is_stored_first(results, executor, tmp_path):
+    h = await make_runner(results, executor, tmp_path, ["ann", "bob"], seats={"bob": DroppingSeat})
+    await bounded(h.runner.run(), 20)
+    (row,) = await results.games(h.runner.tid)
+    assert (row.reason, (row.white, row.black)[row.winner]) == ("disconnect", "ann")
+    assert [(game, result.reason) for game, result in h.over] == [(row.game_id, "disconnect")]
+    assert h.runner.sessions["ann"].stored_before_told == [True]
+
+
+async def test_a_player_removed_for_timeouts_forfeits_that_game_and_the_next(results, executor, tmp_path):
+    h = await make_runner(results, executor, tmp_path, ["ann", "bob"], seats={"bob": SilentSeat},
+                          games_per_pairing=2, time_limit_ms=1, timeout_grace_s=0, kick_after_timeouts=1)
+    await bounded(h.runner.run(), 20)
+    rows = await results.games(h.runner.tid)
+    assert [(row.white, row.black)[row.winner] for row in rows] == ["ann", "ann"]
+    assert [row.steps > 0 for row in rows] == [True, False]     # the second is forfeited at once
+    assert [game for game, _ in h.over] == [row.game_id for row in rows]
+    assert h.runner.sessions["bob"].kicked and "bob removed after 1 timeouts" in h.reporter.messages()
+    await results.flush()
+    assert (await results.player_states(h.runner.tid))["bob"] == (1, True)
