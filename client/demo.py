@@ -16,7 +16,8 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+
+from shared.cli import DeprecatedAlias
 
 from .bots import BOTS
 from .commands import installed_command
@@ -27,19 +28,6 @@ __all__ = ["main", "free_port", "game_logs"]
 DEFAULT_BOTS = ("strong", "defender", "runner", "random")
 #: What ``quoridor-demo --help`` says first (the module docstring carries reST markup).
 DESCRIPTION = "A real tournament in one command: a Quoridor Arena server and built-in bots, each its own process."
-
-
-class _DeprecatedAlias(argparse.Action):
-    """An old spelling of an option: still works, and says in one line (on stderr) what to type instead."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, *, instead: str, why: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
-        self.instead, self.why = instead, why
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        print(f"{parser.prog}: note: {option_string} is deprecated ({self.why}); use {self.instead}", file=sys.stderr)
-        setattr(namespace, self.dest, values)
 
 
 def free_port() -> int:
@@ -81,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              f"choose from {', '.join(BOTS)})")
     parser.add_argument("-r", "--games-per-pairing", type=int, default=2, dest="games_per_pairing", metavar="R",
                         help="games per pairing, seats alternating (default 2)")
-    parser.add_argument("--rounds", action=_DeprecatedAlias, type=int, dest="games_per_pairing",
+    parser.add_argument("--rounds", action=DeprecatedAlias, type=int, dest="games_per_pairing",
                         instead="-r or --games-per-pairing", why="it means games per pairing, not rounds")
     parser.add_argument("--data-dir", type=Path, default=Path("replays"), help="where logs go (default replays/)")
     parser.add_argument("--view", choices=["auto", "live", "plain"], default="auto", help="server view (default auto)")

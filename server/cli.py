@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
+from shared.cli import DeprecatedAlias
 from shared.quoridor import RULESETS
 
 from . import eventloop
@@ -25,19 +26,6 @@ from .settings import ServerSettings
 from .store import StoreError
 
 __all__ = ["main", "build_parser", "settings_from_args", "load_roster", "read_roster", "interrupted_message"]
-
-
-class _DeprecatedAlias(argparse.Action):
-    """An old spelling of an option: still works, and says in one line (on stderr) what to type instead."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, *, instead: str, why: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
-        self.instead, self.why = instead, why
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        print(f"{parser.prog}: note: {option_string} is deprecated ({self.why}); use {self.instead}", file=sys.stderr)
-        setattr(namespace, self.dest, values)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-r", "--games-per-pairing", type=int, default=1, dest="games_per_pairing", metavar="R",
                    help="games per pairing, seats alternating (default 1); not rounds: a tournament's rounds (the r1, "
                         "r2 of game ids) follow from the players")
-    p.add_argument("--rounds", action=_DeprecatedAlias, type=int, dest="games_per_pairing",
+    p.add_argument("--rounds", action=DeprecatedAlias, type=int, dest="games_per_pairing",
                    instead="-r or --games-per-pairing", why="it means games per pairing, not rounds")
     p.add_argument("-f", "--format", choices=["round-robin", "knockout", "swiss"], default="round-robin",
                    help="tournament format (default round-robin); swiss: rounds of players with equal scores, "
