@@ -182,6 +182,43 @@ async def test_a_pong_counts_as_hearing_from_the_client():
         assert link.open
 
 
+async def test_a_handshake_not_finished_in_time_is_cut_and_reported_closed():
+    handler = Handler()
+    url = await serve_url(handler, LinkSettings(handshake_timeout_s=0.01))
+    reader, writer = await asyncio.open_connection("127.0.0.1", int(url.rsplit(":", 1)[1].strip("/")))
+    writer.write(b"GET / HTTP/1.1\r\n")          # and never the rest
+    await handler.until("closed")
+    assert await bounded(reader.read(), 5) == b""
+    writer.close()
+    assert [name for name, _ in handler.log] == ["opened", "closed"] and handler.links[0].gone
+
+
+async def test_a_paused_transport_marks_the_link_paused_and_its_resume_is_drained():
+    handler = Handler()
+    async with connect(await serve_url(handler)):
+        await handler.until("ready")
+        link = handler.links[0]
+        link.pause_writing()
+        assert link.paused
+        link.resume_writing()
+        assert not link.paused
+        await handler.until("drained")
+
+
+async def test_after_a_close_for_misbehaviour_nothing_more_is_read():
+    handler = Handler()
+    async with connect(await serve_url(handler)) as ws:
+        await handler.until("ready")
+        link = handler.links[0]
+        await ws.send("before")
+        await handler.until("received")
+        link.close(1008, "rules")
+        link.data_received(b"\x81\x85\x00\x00\x00\x00after")     # a masked text frame, as a client writes it
+        with pytest.raises(ConnectionClosed):
+            await bounded(ws.recv(), 5)
+    assert [payload for payload, _, _ in handler.messages] == [b"before"]
+
+
 # -- helpers ----------------------------------------------------------------------------
 _servers: list[tuple[asyncio.Server, Handler]] = []
 
