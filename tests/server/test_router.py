@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from server.connection import CLOSE_POLICY
+from server.connection import CLOSE_POLICY, CLOSE_TRY_LATER
 from server.connections import Connections
 from server.lobby import Lobby
 from server.rooms import RoomError
-from server.router import CLOSE_TRY_LATER, PUZZLE_BACKLOG, Router
+from server.router import PUZZLE_BACKLOG, Router
 from server.settings import Limits, ServerSettings
 from tests.server.support import hello
 
