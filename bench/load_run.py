@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from procs import Proc, cpu_in_window, machine_busy   # bench/procs.py, beside this script
-from shared.gamelog import parse_log
+from shared.gamelog import read_log_data
 from shared.quoridor import GameStatus
 
 __all__ = ["RunResult", "Scenario", "RoundRobin", "run_once", "server_stats", "percentile", "FAILED_RUNS",
@@ -354,7 +354,7 @@ def collect(result: RunResult, reports: list[dict[str, Any]], clients: list[Proc
     if not logs:
         raise RuntimeError(f"the server wrote no game logs in {work / 'data' / 'load'}")
     for path in logs:
-        log = parse_log(path.read_text(encoding="utf-8"), name=str(path))
+        log = read_log_data(path.read_bytes(), str(path))
         game = log.header.game or ""
         totals = [0, 0]
         for record in log.steps:

@@ -15,12 +15,13 @@ from typing import Any
 
 from rich.console import Console
 
-from shared.gamelog import LogFormatError, parse_log
+from shared.gamelog import LogFormatError
 from shared.ladder import BotReport, GameFact, build_report
 from shared.ladder.report import cpu_summary
 
 from .ladder_store import LadderStore, Track
 from .ladder_view import render_report, render_table
+from .logfile import read_log
 from .settings import ServerSettings
 
 __all__ = ["print_report", "report_json", "with_cpu_times"]
@@ -49,8 +50,8 @@ def with_cpu_times(facts: Sequence[GameFact], folder: Path) -> list[GameFact]:
 def _cpu_of(path: Path) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Each seat's measured CPU milliseconds per step in the log at ``path`` (``None`` when it has none)."""
     try:
-        log = parse_log(path.read_text(encoding="utf-8"), name=path.name)
-    except (OSError, UnicodeDecodeError, LogFormatError):
+        log = read_log(path, path.name)
+    except LogFormatError:
         return None
     if log.outcome is None or log.outcome.cpu_ms is None:
         return None

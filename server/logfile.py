@@ -31,8 +31,8 @@ except ImportError:     # pragma: no cover - Windows
     resource = None     # type: ignore[assignment]
 
 from shared.gamelog import (
-    GameHeader, GameLog, GameOutcome, LogFormatError, RowFormatter, StepRecord, format_header, format_log, format_outcome,
-    parse_log,
+    MAX_LOG_BYTES, GameHeader, GameLog, GameOutcome, LogFormatError, RowFormatter, StepRecord, format_header,
+    format_log, format_outcome, read_log_data,
 )
 
 from .filesync import sync_files
@@ -460,20 +460,17 @@ def _sync_data(endings: Sequence[_Ending]) -> None:
             _cut_back(None, ending.writer.part, ending.writer._size)
 
 
-def read_log(path: Path) -> GameLog:
-    """Read and replay the log at ``path`` (utf-8, BOM and CRLF tolerated).
+def read_log(path: Path, name: str | None = None) -> GameLog:
+    """Read and replay the log at ``path`` with ``shared.gamelog.read_log_data`` (at most ``MAX_LOG_BYTES`` read).
 
-    Raises ``LogFormatError`` naming the file for a file that cannot be read or is not a game log.
+    Raises ``LogFormatError`` (one line naming ``name``, the path by default) for a file that cannot be read or is
+    not a game log.
     """
     path = Path(path)
+    name = str(path) if name is None else name
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
-        raise LogFormatError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from exc
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise LogFormatError(str(path), line, f"not utf-8 text (byte {data[exc.start]:#04x} at offset "
-                                              f"{exc.start})") from exc
-    return parse_log(text, name=str(path))
+        raise LogFormatError(name, None, f"cannot read it: {exc.strerror or exc}") from None
+    return read_log_data(data, name)

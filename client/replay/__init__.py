@@ -11,13 +11,12 @@ from .controller import SPEEDS, Controller, ReplayController, StepOutOfRange
 from .frames import Frame, ReplayGame, apply_update, frames_from_log
 from .listing import FolderError, GameEntry, list_folder
 from .sources import (
-    DataLoader, GameSource, LiveSource, LiveSourceError, LogFileSource, ReplayFileError, StepSource, load_game,
-    read_log_file,
+    DataLoader, GameSource, LiveSource, LiveSourceError, LogFileSource, StepSource, load_game, read_log_file,
 )
 from .views import GameView
 
 __all__ = [
     "SPEEDS", "Controller", "DataLoader", "FolderError", "Frame", "GameEntry", "GameSource", "GameView", "LiveSource",
-    "LiveSourceError", "LogFileSource", "ReplayController", "ReplayFileError", "ReplayGame", "StepOutOfRange",
+    "LiveSourceError", "LogFileSource", "ReplayController", "ReplayGame", "StepOutOfRange",
     "StepSource", "apply_update", "frames_from_log", "list_folder", "load_game", "read_log_file",
 ]

@@ -19,13 +19,14 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from client.render import render_board
+from shared.gamelog import LogFormatError
 from shared.quoridor import Position
 
 from .controller import Controller, ReplayController, StepOutOfRange
 from .frames import ReplayGame
 from .listing import GameEntry
 from .screens import GotoScreen, HelpScreen, ListScreen
-from .sources import GameSource, LiveSourceError, LogFileSource, ReplayFileError, StepSource
+from .sources import GameSource, LiveSourceError, LogFileSource, StepSource
 from .views import render_frame_board, render_info, render_title
 
 __all__ = ["ReplayApp"]
@@ -144,7 +145,7 @@ class ReplayApp(App[int]):
             return
         try:
             source = LogFileSource(entry.path)
-        except ReplayFileError as exc:
+        except LogFormatError as exc:
             self.action_list()
             if isinstance(self.screen, ListScreen):
                 self.screen.say(str(exc))

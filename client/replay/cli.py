@@ -20,10 +20,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from shared.gamelog import LogFormatError
+
 from .controller import ReplayController, StepOutOfRange
 from .export import ExportError, HtmlView, SvgView
 from .listing import FolderError, list_folder
-from .sources import LiveSource, LiveSourceError, LogFileSource, ReplayFileError
+from .sources import LiveSource, LiveSourceError, LogFileSource
 from .views import GameView, LineView, TextView, print_listing
 
 __all__ = ["main", "build_parser"]
@@ -69,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.path.is_dir():
             return _folder(args, parser, console, interactive)
         return _file(args, console, interactive)
-    except (ReplayFileError, FolderError, ExportError, LiveSourceError) as exc:
+    except (LogFormatError, FolderError, ExportError, LiveSourceError) as exc:
         print(f"{_PROG}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

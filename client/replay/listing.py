@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.gamelog import PART_SUFFIX, TABLES, is_log_name
+from shared.gamelog import PART_SUFFIX, TABLES, LogFormatError, is_log_name
 
-from .sources import ReplayFileError, load_game
+from .sources import load_game
 
 __all__ = ["GameEntry", "FolderError", "list_folder", "SCORES", "NOT_LOGS"]
 
@@ -124,7 +124,7 @@ def _from_log(path: Path) -> GameEntry:
     name = path.name.removesuffix(".part").removesuffix(".csv")
     try:
         game = load_game(path)
-    except ReplayFileError as exc:
+    except LogFormatError as exc:
         return GameEntry(name, "?", "?", "?", "not a game log", None, None, str(exc))
     white, black = game.players
     if game.over:

@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from shared.gamelog import GameLog, LogFormatError, parse_log
+from shared.gamelog import MAX_LOG_BYTES, GameLog, LogFormatError, read_log_data
 from shared.protocol import (
     MAX_FRAME_BYTES, PROTOCOL_VERSION, ErrorMessage, GameUpdate, Hello, ProtocolError, StandingRow, Standings,
     TournamentOver, Watch, Welcome, dump, parse_server,
@@ -26,19 +26,12 @@ from shared.protocol import (
 from .frames import ReplayGame, apply_update, frames_from_log
 
 __all__ = [
-    "StepSource", "DataLoader", "LogFileSource", "GameSource", "LiveSource", "ReplayFileError", "LiveSourceError",
-    "read_log_file", "load_game", "MAX_LOG_BYTES",
+    "StepSource", "DataLoader", "LogFileSource", "GameSource", "LiveSource", "LiveSourceError", "read_log_file",
+    "load_game",
 ]
-
-MAX_LOG_BYTES = 8 * 1024 * 1024
-"""The largest file read as a game log (a 200-step log is about 10 KB)."""
 
 Changed = Callable[[str | None], None]
 """Called with the id of the game that changed, or None for news about the tournament."""
-
-
-class ReplayFileError(ValueError):
-    """A file that cannot be read as a game log; the message is one line naming the file and the line."""
 
 
 class LiveSourceError(ConnectionError):
@@ -64,29 +57,25 @@ reads a log file (ours: ``LogFileSource``; also ``LiveSource``, ``GameSource``).
 
 
 # -- files ---------------------------------------------------------------------------------------
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
 _KINDS = ((stat.S_ISDIR, "is a folder"), (stat.S_ISFIFO, "is a pipe (FIFO)"), (stat.S_ISCHR, "is a character device"),
           (stat.S_ISBLK, "is a block device"), (stat.S_ISSOCK, "is a socket"))
 
 
 def _read_at_most(path: Path, limit: int) -> bytes:
-    """Up to ``limit`` bytes of the regular file at ``path``; ``ReplayFileError`` for anything else.
+    """Up to ``limit`` bytes of the regular file at ``path``; ``LogFormatError`` for anything else.
 
     Opened without blocking (a FIFO would wait for a writer) and checked on the open file, so
     that a device (``/dev/zero``, ``/dev/urandom``) is never read and the file cannot be swapped.
     """
     name = str(path)
     if path.is_dir():        # checked first: Windows cannot open a folder at all
-        raise ReplayFileError(f"{name}: is a folder, not a game log file")
+        raise LogFormatError(name, None, "is a folder, not a game log file")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             kind = next((what for test, what in _KINDS if test(mode)), "is not a regular file")
-            raise ReplayFileError(f"{name}: {kind}, not a game log file")
+            raise LogFormatError(name, None, f"{kind}, not a game log file")
         with os.fdopen(fd, "rb", closefd=False) as handle:
             return handle.read(limit)
     finally:
@@ -94,32 +83,18 @@ def _read_at_most(path: Path, limit: int) -> bytes:
 
 
 def read_log_file(path: Path) -> GameLog:
-    """Read and parse the game log at ``path``; ``ReplayFileError`` (one line) when it is not one."""
+    """Read and parse the game log at ``path`` (``shared.gamelog.read_log_data``); ``LogFormatError`` (one line
+    naming the file) when it is not one."""
     name = str(path)
     try:
         data = _read_at_most(Path(path), MAX_LOG_BYTES + 1)
     except OSError as exc:
-        raise ReplayFileError(f"{name}: cannot read it: {exc.strerror or exc}") from None
-    if len(data) > MAX_LOG_BYTES:
-        raise ReplayFileError(f"{name}: more than {MAX_LOG_BYTES} bytes, far too large for a game log "
-                              f"(a game of 200 steps is about 10 KB)")
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise ReplayFileError(f"{name}, line {_line_of(data, nul)}: binary data (a NUL byte at offset {nul}); "
-                              "a game log is CSV text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReplayFileError(f"{name}, line {_line_of(data, exc.start)}: not UTF-8 text (byte "
-                              f"0x{data[exc.start]:02x} at offset {exc.start}); a game log is CSV text") from None
-    try:
-        return parse_log(text, name=name)
-    except LogFormatError as exc:
-        raise ReplayFileError(" ".join(str(exc).split())) from None   # one line, whatever the file held
+        raise LogFormatError(name, None, f"cannot read it: {exc.strerror or exc}") from None
+    return read_log_data(data, name)
 
 
 def load_game(path: Path) -> ReplayGame:
-    """The ``ReplayGame`` of the log file at ``path`` (``ReplayFileError`` when it is not a game log)."""
+    """The ``ReplayGame`` of the log file at ``path`` (``LogFormatError`` when it is not a game log)."""
     log = read_log_file(path)
     return frames_from_log(log, key=path.name, title=path.name)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shared.gamelog import LogFormatError, read_log_data
 from shared.protocol import (
     GameRecord,
     GameRequest,
@@ -38,9 +39,7 @@ from shared.referee import StepJudged
 
 from ..updates import game_update
 from .records import (
-    LogError,
     list_replays,
-    parse_upload,
     read_log,
     record_from_log,
     record_from_steps,
@@ -196,9 +195,9 @@ class WebDesk:
             return Replays(folders=[final, *(f for f in listing.folders if f.name != final.name)])
         if isinstance(message, LogUpload):
             try:
-                log = await asyncio.to_thread(parse_upload, message.csv, message.name)
+                log = await asyncio.to_thread(read_log_data, message.csv, message.name)
                 return await asyncio.to_thread(record_from_log, log, message.name)
-            except LogError as exc:
+            except LogFormatError as exc:
                 raise ProtocolError("bad_log", str(exc), message.type) from None
         if isinstance(message, GameRequest):
             record = self.live_record(message.game)
@@ -210,7 +209,7 @@ class WebDesk:
                 relative = f"{entry.log.parent.name}/{entry.log.name}"
             try:
                 log = await asyncio.to_thread(read_log, self.data_dir, relative)
-            except LogError as exc:
+            except LogFormatError as exc:
                 raise ProtocolError("unknown_game", str(exc), message.type) from None
             return await asyncio.to_thread(record_from_log, log, message.game)
         raise ProtocolError("unknown_type", f"{message.type!r} is not a page's frame", message.type)

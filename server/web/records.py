@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from shared.gamelog import GameLog, LogFormatError, is_log_name, parse_log, replay
+from shared.gamelog import GameLog, LogFormatError, is_log_name, replay
 from shared.protocol import (
     BoardState,
     GameRecord,
@@ -31,36 +31,27 @@ from shared.quoridor import GameStatus, Step, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult, TournamentError, decide_pairing
 
+from .. import logfile
 from ..updates import game_update
 
 __all__ = [
-    "MAX_LOG_BYTES",
-    "LogError",
     "champion",
     "finished_info",
     "folder_listing",
     "list_replays",
     "newest_finished",
     "log_path",
-    "parse_upload",
     "read_log",
     "record_from_log",
     "record_from_steps",
     "result_text",
 ]
 
-MAX_LOG_BYTES = 1024 * 1024
-"""The largest log file read from the data directory."""
-
 _SCORES = {0: "1-0", 1: "0-1", None: "½-½"}
 _TIMEOUT_REASON = "no answer within the time limit"
 _BREAKER_REASON = "the third violation loses the game"
 #: A path of the listing: folder names and a log's name, no dots in front, no backslashes.
 _PART = re.compile(r"^[^/\\\x00-\x1f.][^/\\\x00-\x1f]{0,199}$")
-
-
-class LogError(ValueError):
-    """A log that cannot be read; the message is one line naming the file and the line."""
 
 
 def result_text(players: Sequence[str], winner: int | None, reason: str | None) -> str | None:
@@ -131,18 +122,6 @@ def record_from_steps(game: str, players: tuple[str, str], judged: Sequence[Step
     return GameRecord(game=game, players=players, ruleset=ruleset, live=not over, steps=steps)
 
 
-def parse_upload(text: str, name: str) -> GameLog:
-    """Read an uploaded log with the server's log reader; ``LogError`` (one line) when it is not a game log."""
-    nul = text.find("\0")
-    if nul >= 0:
-        raise LogError(f"{name}, line {text.count(chr(10), 0, nul) + 1}: binary data (a NUL byte); "
-                       "a game log is CSV text")
-    try:
-        return parse_log(text, name=name)
-    except LogFormatError as exc:
-        raise LogError(" ".join(str(exc).split())) from None
-
-
 def log_path(data_dir: Path, relative: str) -> Path | None:
     """The log file ``relative`` names inside ``data_dir``, or None: never a path outside it.
 
@@ -167,22 +146,12 @@ def log_path(data_dir: Path, relative: str) -> Path | None:
 
 
 def read_log(data_dir: Path, relative: str) -> GameLog:
-    """Read the log ``relative`` names in ``data_dir``; ``LogError`` when there is none or it is unreadable."""
+    """Read the log ``relative`` names in ``data_dir`` (``server.logfile.read_log``); ``LogFormatError`` naming
+    ``relative`` when there is none or it is not a game log."""
     path = log_path(data_dir, relative)
     if path is None:
-        raise LogError(f"{relative}: no such game log in the data directory")
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        raise LogError(f"{relative}: cannot read it: {exc.strerror or exc}") from None
-    if len(data) > MAX_LOG_BYTES:
-        raise LogError(f"{relative}: more than {MAX_LOG_BYTES} bytes, too large for a game log")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LogError(f"{relative}: not UTF-8 text (byte {exc.start})") from None
-    return parse_upload(text, relative)
+        raise LogFormatError(relative, None, "no such game log in the data directory")
+    return logfile.read_log(path, relative)
 
 
 def list_replays(data_dir: Path) -> Replays:
@@ -241,12 +210,12 @@ def _loose_logs(folder: Path, prefix: str, listed: set[str]) -> list[ReplayGameE
         white = black = "?"
         score, result = "?", "not read"
         try:
-            log = parse_upload(path.read_text(encoding="utf-8")[:MAX_LOG_BYTES], name)
+            log = logfile.read_log(path, name)
             white, black = log.header.players
             outcome = log.outcome if not name.endswith(".part") else None    # the name says unfinished
             score = _SCORES.get(outcome.winner, "?") if outcome else "*"
             result = outcome.reason.replace("_", " ") if outcome else "unfinished"
-        except (LogError, OSError, UnicodeDecodeError):
+        except LogFormatError:
             result = "not a game log"
         entries.append(ReplayGameEntry(game=name.removesuffix(".part").removesuffix(".csv"), white=white,
                                        black=black, score=score, result=result, path=prefix + name))

@@ -7,6 +7,7 @@ from .csvformat import (
 )
 from .folder import LOG_SUFFIX, PART_SUFFIX, TABLES, is_log_name
 from .layout import row_lines
+from .reader import MAX_LOG_BYTES, read_log_data
 from .records import (
     NAME_COMMA_STANDIN, REASONS, GameHeader, GameLog, GameOutcome, LogProblem, StepRecord, check_player_name,
     log_safe_name,
@@ -16,11 +17,12 @@ from .rowformat import RowFormatter
 
 __all__ = [
     "COLUMNS", "DRAWN", "FORMAT", "GameHeader", "GameLog", "GameOutcome", "HEADER_LINE", "LEGACY_COLUMNS", "LOG_SUFFIX",
-    "PART_SUFFIX", "TABLES",
+    "MAX_LOG_BYTES", "PART_SUFFIX", "TABLES",
     "LogFormatError", "LogProblem", "NAME_COMMA_STANDIN", "REASONS", "Replay", "ReplayStep", "RowFormatter", "STEP_CAP",
     "StepRecord",
     "Undrawable", "VIOLATIONS_TO_LOSE", "canonical_step", "check_player_name", "draw_as_given", "final_position",
     "format_header",
-    "format_log", "format_outcome", "format_row", "is_log_name", "log_safe_name", "parse_log", "replay", "row_lines",
+    "format_log", "format_outcome", "format_row", "is_log_name", "log_safe_name", "parse_log", "read_log_data", "replay",
+    "row_lines",
     "validate",
 ]

@@ -239,11 +239,11 @@ def test_read_log_names_the_file(tmp_path):
     assert caught.value.line is None and str(missing) in str(caught.value) and "cannot read" in str(caught.value)
 
     binary = tmp_path / "binary.csv"
-    binary.write_bytes(format_log(LOG).encode("utf-8")[:200] + b"\n\xff\xfe\x00junk\n")
+    binary.write_bytes(format_log(LOG).encode("utf-8")[:200] + b"\n\xff\xfejunk\n")
     with pytest.raises(LogFormatError) as caught:
         read_log(binary)
     line = format_log(LOG).encode("utf-8")[:200].count(b"\n") + 2
-    assert caught.value.line == line and "not utf-8" in caught.value.problem
+    assert caught.value.line == line and "not UTF-8" in caught.value.problem
     assert str(caught.value).startswith(f"{binary}, line {line}: ")
 
     other = tmp_path / "uiconfig.json"

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from client.replay import LogFileSource, ReplayFileError, read_log_file, sources
+from client.replay import LogFileSource, read_log_file
 from client.replay.cli import main
+from shared.gamelog import MAX_LOG_BYTES, LogFormatError
 from tests.client.replay.helpers import ROOT, legacy, write_small_log
 
 try:
@@ -48,7 +49,7 @@ def bad_file(request, tmp_path):
 
 def test_bad_files_raise_one_line_naming_the_line(bad_file):
     path, expected = bad_file
-    with pytest.raises(ReplayFileError) as info:
+    with pytest.raises(LogFormatError) as info:
         read_log_file(path)
     message = str(info.value)
     assert message.startswith(str(path)) and expected in message and "\n" not in message
@@ -72,7 +73,7 @@ def test_missing_and_huge_files(tmp_path, capsys):
     huge = tmp_path / "huge.csv"
     with huge.open("wb") as handle:
         handle.truncate(9 * 1024 * 1024)      # sparse: no time spent writing
-    with pytest.raises(ReplayFileError, match="far too large for a game log"):
+    with pytest.raises(LogFormatError, match="far too large for a game log"):
         read_log_file(huge)
 
 
@@ -110,16 +111,16 @@ def test_special_files_are_refused_in_one_line(kind, tmp_path):
     done = run_cli_limited(str(path), "--print")
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines() == [f"quoridor-replay: {path}: {expected}"]
-    with pytest.raises(ReplayFileError, match=re.escape(expected)):
+    with pytest.raises(LogFormatError, match=re.escape(expected)):
         read_log_file(path)               # in this process too: refused before anything is read
 
 
-def test_at_most_the_limit_is_read(tmp_path, monkeypatch):
+def test_a_log_of_the_limit_is_read_and_one_byte_more_is_refused(tmp_path):
     data = legacy("server_0_DEFENSIVE_VS_BASELINE.csv").read_bytes()
     path = tmp_path / "game.csv"
-    path.write_bytes(data)
-    monkeypatch.setattr(sources, "MAX_LOG_BYTES", len(data))
+    path.write_bytes(data + b"\n" * (MAX_LOG_BYTES - len(data)))      # blank lines to the limit: still the game
     assert len(read_log_file(path).steps) == 87
-    monkeypatch.setattr(sources, "MAX_LOG_BYTES", len(data) - 1)
-    with pytest.raises(ReplayFileError, match=f"more than {len(data) - 1} bytes, far too large for a game log"):
+    with path.open("ab") as handle:
+        handle.write(b"\n")
+    with pytest.raises(LogFormatError, match=f"more than {MAX_LOG_BYTES} bytes, far too large for a game log"):
         read_log_file(path)

@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from client.replay.sources import load_game
-from server.web.records import list_replays, log_path, parse_upload, record_from_log
+from server.web.records import list_replays, log_path, record_from_log
+from shared.gamelog import read_log_data
 from shared.protocol import parse_server
 from tests.server.conftest import url
 from tests.server.support import Client, hello
@@ -24,7 +25,7 @@ def board_of(position):
 @pytest.mark.skipif(not LOGS, reason="the course's logs are not on this machine")
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_a_course_log_ends_where_the_replay_viewer_ends(path):
-    record = record_from_log(parse_upload(path.read_text(encoding="utf-8"), path.name), path.name)
+    record = record_from_log(read_log_data(path.read_text(encoding="utf-8"), path.name), path.name)
     game = load_game(path)
     last = record.steps[-1].board
     pawns, walls = board_of(game.frames[-1].position)
@@ -36,7 +37,7 @@ def test_a_course_log_ends_where_the_replay_viewer_ends(path):
 def test_a_malformed_log_is_one_line_naming_the_line():
     text = "player,newLoc_x,newLoc_y,newBar_start_x,newBar_start_y,newBar_stop_x,newBar_stop_y,status\nMe,5,2,0\n"
     with pytest.raises(ValueError) as info:
-        parse_upload(text, "bad.csv")
+        read_log_data(text, "bad.csv")
     message = str(info.value)
     assert "\n" not in message and "line 2" in message and "bad.csv" in message
 
