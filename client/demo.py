@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from shared.cli import DeprecatedAlias
+from shared.cli import DeprecatedAlias, deprecation_notes
 
 from .bots import BOTS
 from .commands import installed_command
@@ -75,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--view", choices=["auto", "live", "plain"], default="auto", help="server view (default auto)")
     parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (default 600)")
     args = parser.parse_args(argv)
+    for note in deprecation_notes(args):
+        print(note, file=sys.stderr)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in BOTS]
     if unknown or len(bots) < 2:

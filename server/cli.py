@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
-from shared.cli import DeprecatedAlias
+from shared.cli import DeprecatedAlias, deprecation_notes
 from shared.quoridor import RULESETS
 
 from . import eventloop
@@ -211,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the server; returns the exit code (2 for bad options, 1 for a failure it can explain)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    for note in deprecation_notes(args):
+        print(note, file=sys.stderr)
     try:
         settings = settings_from_args(args)
     except ValueError as exc:
