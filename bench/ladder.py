@@ -145,7 +145,7 @@ def _ladder_games(truth: dict[str, float], rng: random.Random, rules: Matchmakin
 
     Each round the free bots (all present: a pairing lasts ``pairing_s`` and everyone has one slot)
     are paired by ``pick_pairings`` on the live openskill ratings, as
-    ``server.ladder.LadderRunner.candidates`` gives them (mean and sigma; ``pairing="ordinal"``: the
+    ``server.ladder.runner.LadderRunner.candidates`` gives them (mean and sigma; ``pairing="ordinal"``: the
     conservative ordinal, as before), with the meetings and the last hour's games for the pair cap; a
     pairing is two colour-swapped games, each updating the live ratings. ``pairing="random"``
     pairs at random instead. ``arrives`` is ``(bot, games)``: that bot joins once that many games are played.

@@ -48,7 +48,7 @@ class LinkRecorder:
 
     def install(self) -> None:
         """Wrap ``Router.opened/ready/received/closed`` and ``Peer.close`` (this process only)."""
-        from server.connection import Peer
+        from server.net.connection import Peer
         from server.router import Router
 
         recorder = self

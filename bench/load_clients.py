@@ -8,7 +8,7 @@ exactly ``step_cap`` steps per player. Answers go out at once (``--think 0``: ca
 
 To keep the client cheap and its clock honest, each connection is a small asyncio protocol
 over websockets' documented sans-I/O ``ClientProtocol`` (``ws_link.ClientLink``, the shape of
-``server/wire.py``), and frames are handled in its ``data_received`` callback, not through a
+``server/net/wire.py``), and frames are handled in its ``data_received`` callback, not through a
 ``recv()`` task: ``t_recv`` is stamped there when the turn's bytes arrive, as the server stamps
 arrivals, and an instant answer is written to the socket in the same callback; ``t_send`` is
 stamped just before the write. Frames larger than a turn (``standings``, ``tournament_over``)

@@ -17,7 +17,7 @@ capacity (half of that limit).
 
 Why one knockout round: with 2*M players a round-robin would schedule M*(2M-1) games, while the
 first knockout round is exactly M games of disjoint pairs, all played at once (``concurrency``
-None = every game of a round). The launcher replaces ``server.tournament.Knockout`` (in this
+None = every game of a round). The launcher replaces ``server.tournament.runner.Knockout`` (in this
 process only, no file is changed) by a subclass whose ``advance()`` ends the tournament after
 round 1, so the server records exactly M games, sends ``tournament_over`` and closes: no
 forfeits, no extra rounds. If that hook is gone, the launcher says so on stderr and falls back
@@ -46,10 +46,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import server.tournament as server_tournament
+import server.tournament.runner as server_tournament
 import websockets
 from link_recorder import LinkRecorder   # bench/link_recorder.py, beside this script
-from server import eventloop
+from server.net import eventloop
 from server.app import ArenaServer, SilentReporter
 from server.settings import Limits, ServerSettings
 
@@ -231,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(server_tournament, "Knockout"):
             server_tournament.Knockout = OneRoundKnockout  # type: ignore[misc]
         else:
-            print("load_launcher: server.tournament.Knockout not found; later rounds will be forfeits",
+            print("load_launcher: server.tournament.runner.Knockout not found; later rounds will be forfeits",
                   file=sys.stderr)
     run = Run(args)
     signal.signal(signal.SIGTERM, run.on_sigterm)

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from server.app import ArenaServer  # noqa: E402
-from server.puzzle_desk import GRACE_S, WORKERS  # noqa: E402
+from server.rooms.desk import GRACE_S, WORKERS  # noqa: E402
 from server.rooms.sokoban import HINT_SECONDS  # noqa: E402
 from server.settings import ServerSettings  # noqa: E402
 

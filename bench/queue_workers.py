@@ -43,7 +43,7 @@ from server.queue.events import StepEntry  # noqa: E402
 from server.queue.host import QueueGameHost  # noqa: E402
 from server.queue.jobs import job_for  # noqa: E402
 from server.sandbox import BotEntry, GameSpec, Pairing, SandboxLimits, sandbox_status  # noqa: E402
-from server.submission_files import content_digest  # noqa: E402
+from server.submissions.files import content_digest  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

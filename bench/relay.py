@@ -26,7 +26,7 @@ import websockets
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from server import eventloop
+from server.net import eventloop
 
 START = ([5, 1], [5, 9])
 

@@ -59,7 +59,7 @@ from load_halfopen import section_f
 from load_report import Verdict, diagnostics, mark, row
 from load_run import FAILED_RUNS, TIME_LIMIT_MS, RunResult, percentile, run_once
 from load_watchers import section_e
-from server import eventloop
+from server.net import eventloop
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent

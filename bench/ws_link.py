@@ -1,13 +1,13 @@
 """``ClientLink``: one websocket client connection, an asyncio protocol over websockets' sans-I/O ``ClientProtocol``.
 
-The client-side twin of ``server/wire.py``'s ``WebSocketLink``, for the bench's scripted clients
+The client-side twin of ``server/net/wire.py``'s ``WebSocketLink``, for the bench's scripted clients
 (``load_clients.py``, ``load_flood.py``, ``load_watchers.py``). It uses only what websockets
 documents for its sans-I/O layer (``parse_uri``, ``ClientProtocol.connect``/``send_request``,
 ``receive_data``, ``events_received``, ``data_to_send``, ``send_text``, ``send_close``,
 ``handshake_exc``, ``close_code``):
 
 * bytes in: ``data_received`` stamps the reads of one pass of the event loop with the time of
-  that pass's first read (``server.arrivals``, as the server stamps arrivals: the process's own
+  that pass's first read (``server.net.arrivals``, as the server stamps arrivals: the process's own
   queue of ready sockets counts as its bots' thinking, not as the server's delay), feeds the
   protocol, and hands every complete text message with that stamp to ``on_text`` in the same
   callback, so an instant answer is written before the callback
@@ -30,7 +30,7 @@ from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from server.arrivals import ARRIVALS
+from server.net.arrivals import ARRIVALS
 
 __all__ = ["ClientLink", "open_link"]
 
@@ -77,7 +77,7 @@ class ClientLink(asyncio.Protocol):
         self._flush()
 
     def data_received(self, data: bytes) -> None:
-        now = ARRIVALS.now()        # as the server stamps its reads: the pass's first read (server.arrivals)
+        now = ARRIVALS.now()        # as the server stamps its reads: the pass's first read (server.net.arrivals)
         protocol = self.protocol
         protocol.receive_data(data)
         for event in protocol.events_received():

@@ -1,7 +1,7 @@
 """``ArenaServer``: one server process — listening, the tournament, the standings, the end.
 
 Connections are asyncio protocols of our own over websockets' sans-I/O layer
-(``server.wire.WebSocketLink``); the ``Router`` admits them and routes their frames in the
+(``server.net.wire.WebSocketLink``); the ``Router`` admits them and routes their frames in the
 callbacks that read them. Games run in their own tasks (``MatchRunner``), puzzle frames go to
 the ``PuzzleDesk``. A handler that fails closes its own connection only.
 """
@@ -26,33 +26,33 @@ from shared.quoridor import BLOCK_SUM
 from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import GameResult, Standings, interval_text
 
-from . import __version__
-from .connection import Encoded
-from .connections import Connections
-from .descriptors import connection_capacity, raise_open_file_limit
-from .legacy import LegacyPeer, LegacyPort, LegacySession
-from .ladder import LadderLobby, LadderRunner
-from .ladder_seats import HostedResidents
-from .ladder_store import LadderStore
-from .ladder_web import LadderPages
-from .lobby import Lobby
-from .logfile import new_run_folder
-from .match import MatchRunner
-from .puzzle_desk import PuzzleDesk
-from .router import Router
-from .settings import ServerSettings
-from .store_export import legacy_paths
-from .submission_desk import SubmissionDesk
-from .submission_seats import LateSeats, hosted_peer, seat_submissions
-from .queue.hosting import server_game_host
-from .sandbox import GameHost, HostedRows, LocalGameHost
-from .sandbox.status import UNSAFE_WARNING
-from .results import Results
-from .tournament import Reporter, TournamentRunner
-from .updates import game_update_frame, standing_rows
-from .web import WebDesk
-from .web.records import champion, folder_listing, newest_finished
-from .wire import LinkSettings, WebSocketLink
+from server import __version__
+from server.net.connection import Encoded
+from server.net.connections import Connections
+from server.net.descriptors import connection_capacity, raise_open_file_limit
+from server.net.legacy import LegacyPeer, LegacyPort, LegacySession
+from server.ladder.runner import LadderLobby, LadderRunner
+from server.ladder.seats import HostedResidents
+from server.ladder.store import LadderStore
+from server.ladder.pages import LadderPages
+from server.seats.lobby import Lobby
+from server.logs.logfile import new_run_folder
+from server.games.match import MatchRunner
+from server.rooms.desk import PuzzleDesk
+from server.router import Router
+from server.settings import ServerSettings
+from server.tournament.export import legacy_paths
+from server.submissions.desk import SubmissionDesk
+from server.submissions.seats import LateSeats, hosted_peer, seat_submissions
+from server.queue.hosting import server_game_host
+from server.sandbox import GameHost, HostedRows, LocalGameHost
+from server.sandbox.status import UNSAFE_WARNING
+from server.tournament.results import Results
+from server.tournament.runner import Reporter, TournamentRunner
+from server.games.updates import game_update_frame, standing_rows
+from server.web import WebDesk
+from server.web.records import champion, folder_listing, newest_finished
+from server.net.wire import LinkSettings, WebSocketLink
 
 __all__ = ["TOURNAMENT_OVER", "ArenaServer", "SilentReporter", "Stage"]
 

@@ -16,14 +16,14 @@ from rich.console import Console
 from shared.cli import DeprecatedAlias, deprecation_notes
 from shared.quoridor import RULESETS
 
-from . import eventloop
-from .app import ArenaServer, Stage
-from .live import LiveReporter, PlainReporter
-from .logfile import out_of_descriptors
-from .roster import Roster, parse_roster
-from .sandbox.limits import SandboxLimits
-from .settings import ServerSettings
-from .store import StoreError
+from server.net import eventloop
+from server.app import ArenaServer, Stage
+from server.views.dashboard import LiveReporter, PlainReporter
+from server.logs.logfile import out_of_descriptors
+from server.seats.roster import Roster, parse_roster
+from server.sandbox.limits import SandboxLimits
+from server.settings import ServerSettings
+from server.tournament.store import StoreError
 
 __all__ = ["main", "build_parser", "settings_from_args", "load_roster", "read_roster", "interrupted_message"]
 
@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     console = Console()
     if args.report is not None:
-        from .ladder_report import print_report    # only here: the report needs no server
+        from server.ladder.report import print_report    # only here: the report needs no server
         try:
             return print_report(settings, args.report, args.report_json, console)
         except ValueError as exc:

@@ -1,6 +1,6 @@
 """``Router``: every websocket connection's frames, from the first byte to the close, in the callbacks that read them.
 
-It is the ``LinkHandler`` of ``server.wire``: a link's events arrive here and are handled at
+It is the ``LinkHandler`` of ``server.net.wire``: a link's events arrive here and are handled at
 once, with no task per connection. A connection first says ``hello`` (within
 ``hello_timeout_s``), then is a player (its steps go to its game through
 ``PlayerSession.submit``), a spectator (``watch``), or a puzzle-room user (its frames go to the
@@ -31,17 +31,17 @@ from websockets.http11 import Request, Response
 
 from shared.protocol import Hello, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step
 
-from .connection import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
-from .connections import Connections
-from .lobby import AdmissionError, Lobby
-from .players import PlayerSession
-from .puzzle_desk import PUZZLE_FRAMES, PuzzleDesk
-from .rooms import RoomContext, RoomError
-from .settings import ServerSettings
-from .submission_desk import SUBMISSION_FRAMES, SubmissionDesk
-from .web import WebDesk, answer_http
-from .web.desk import WEB_FRAMES
-from .wire import WebSocketLink
+from server.net.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
+from server.net.connections import Connections
+from server.seats.lobby import AdmissionError, Lobby
+from server.seats.players import PlayerSession
+from server.rooms.desk import PUZZLE_FRAMES, PuzzleDesk
+from server.rooms import RoomContext, RoomError
+from server.settings import ServerSettings
+from server.submissions.desk import SUBMISSION_FRAMES, SubmissionDesk
+from server.web import WebDesk, answer_http
+from server.web.desk import WEB_FRAMES
+from server.net.wire import WebSocketLink
 
 __all__ = ["Router", "PUZZLE_BACKLOG"]
 
@@ -229,7 +229,7 @@ class Router:
         if client.hello_timer is not None:
             client.hello_timer.cancel()
             client.hello_timer = None
-        if hello.role == "submitter":       # server.submission_desk; its RoomContext gets a room's frame size
+        if hello.role == "submitter":       # server.submissions.desk; its RoomContext gets a room's frame size
             if self.submissions is None:
                 self._refuse(peer, "room_unavailable", "this server takes no bots handed in as files")
             else:
@@ -254,7 +254,7 @@ class Router:
             self.say(f"{name} entered the {hello.room} room from {peer.address}")
         elif hello.role == "player":
             try:
-                if self.settings.ladder:        # server.ladder.LadderLobby: the version and games at once count
+                if self.settings.ladder:        # server.ladder.runner.LadderLobby: the version and games at once count
                     session = self.lobby().admit(hello.key, hello.name, peer, version=hello.version,
                                                  concurrency=hello.concurrency)
                 else:

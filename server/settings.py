@@ -14,7 +14,7 @@ from shared.referee import STEP_CAP, VIOLATIONS_TO_LOSE, RefereeSettings
 from shared.quoridor import find_ruleset
 from shared.tournament import max_swiss_rounds
 
-from .sandbox.limits import SandboxLimits
+from server.sandbox.limits import SandboxLimits
 
 __all__ = ["ServerSettings", "Limits"]
 

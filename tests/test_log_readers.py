@@ -13,7 +13,7 @@ import pytest
 
 from client.replay.cli import main as replay_main
 from client.replay.sources import read_log_file
-from server.logfile import read_log
+from server.logs.logfile import read_log
 from server.web.desk import WebDesk
 from shared.gamelog import MAX_LOG_BYTES, GameHeader, GameLog, LogFormatError, StepRecord, format_log
 from shared.protocol import GameRequest, ProtocolError

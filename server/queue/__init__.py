@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import RemoteMatch, RemoteReferee
-from .jobs import JOB_FUNCTION, PROTOCOL, JobRefusal, JobResult, PairingJob
-from .ledger import ResultLedger, Verdict
+from server.queue.events import RemoteMatch, RemoteReferee
+from server.queue.jobs import JOB_FUNCTION, PROTOCOL, JobRefusal, JobResult, PairingJob
+from server.queue.ledger import ResultLedger, Verdict
 
 __all__ = ["PROTOCOL", "JOB_FUNCTION", "PairingJob", "JobResult", "JobRefusal", "ResultLedger", "Verdict",
            "RemoteMatch", "RemoteReferee", "QueueGameHost", "QueueSettings", "JobRefused"]
@@ -33,6 +33,6 @@ _WITH_ENGINE = {"QueueGameHost", "QueueSettings", "JobRefused"}
 def __getattr__(name: str) -> Any:
     """``QueueGameHost``, ``QueueSettings``, ``JobRefused``: imported on first use (they need the engine's client)."""
     if name in _WITH_ENGINE:
-        from . import host
+        from server.queue import host
         return getattr(host, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

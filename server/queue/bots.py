@@ -24,9 +24,9 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
-from ..sandbox.host import BotEntry
-from ..submission_files import ArchiveLimits, SubmissionError, content_digest, read_archive, write_tree
-from .engine import Keys
+from server.sandbox.host import BotEntry
+from server.submissions.files import ArchiveLimits, SubmissionError, content_digest, read_archive, write_tree
+from server.queue.engine import Keys
 
 __all__ = ["BotUnavailable", "BotShelf", "BotCache", "read_folder", "zip_text", "SHELF_TTL_S", "CACHE_LIMITS"]
 

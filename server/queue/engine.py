@@ -23,7 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .jobs import PROTOCOL
+from server.queue.jobs import PROTOCOL
 
 __all__ = ["EngineUrlError", "Keys", "check_url", "shown_url", "connect", "probe", "wait_for_engine",
            "PatientBackoff", "WARN_EVERY_S"]

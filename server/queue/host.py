@@ -41,19 +41,19 @@ from saq.queue.redis import RedisQueue
 
 from shared.referee import StepJudged
 
-from .. import __version__
-from ..match import MatchRunner
-from ..sandbox.host import Pairing, PairingRefused, PairingResult
-from ..sandbox.limits import SandboxLimits
-from .bots import BotShelf
-from .engine import Keys, connect, shown_url, wait_for_engine
-from .events import AttemptEntry, DoneEntry, Entry, RemoteMatch, RemoteReferee, StepEntry
-from .jobs import (
+from server import __version__
+from server.games.match import MatchRunner
+from server.sandbox.host import Pairing, PairingRefused, PairingResult
+from server.sandbox.limits import SandboxLimits
+from server.queue.bots import BotShelf
+from server.queue.engine import Keys, connect, shown_url, wait_for_engine
+from server.queue.events import AttemptEntry, DoneEntry, Entry, RemoteMatch, RemoteReferee, StepEntry
+from server.queue.jobs import (
     JOB_FUNCTION, PROTOCOL, JobRefusal, JobResult, PairingJob, job_for, job_timeout_s, log_text, pairing_result,
     parse_answer,
 )
-from .ledger import ResultLedger, Verdict
-from .relay import StepRelay
+from server.queue.ledger import ResultLedger, Verdict
+from server.queue.relay import StepRelay
 
 __all__ = ["QueueGameHost", "QueueSettings", "JobRefused", "disconnect"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Executor
 
-from ..sandbox import HostedRows, LocalGameHost
-from ..sandbox.host import GameHost
-from ..settings import ServerSettings
-from ..submission_seats import pairing_limits
+from server.sandbox import HostedRows, LocalGameHost
+from server.sandbox.host import GameHost
+from server.settings import ServerSettings
+from server.submissions.seats import pairing_limits
 
 __all__ = ["server_game_host"]
 
@@ -33,7 +33,7 @@ def server_game_host(settings: ServerSettings, executor: Executor, say: Callable
         settings = settings.model_copy(update={"games_per_pairing": games_per_pairing})
     if not settings.queue:
         return LocalGameHost(pairing_limits(settings), rows=HostedRows(executor))
-    from .host import QueueGameHost                 # only with --queue: it needs the engine's client
+    from server.queue.host import QueueGameHost                 # only with --queue: it needs the engine's client
     host = QueueGameHost(settings.queue, pairing_limits(settings), on_restart=lambda game, attempt: say(
         f"{game}: its worker died; it starts again (attempt {attempt})"))
     if restarted is not None:

@@ -1,7 +1,7 @@
 """The queue's job and its answer as JSON: ``PairingJob`` (what to play) and ``JobResult`` / ``JobRefusal`` (pure).
 
 A job names a pairing completely: the two bots (a built-in bot by name, a handed-in bot by the
-content digest of its files, ``server.submission_files.content_digest``), its games (ids, log file
+content digest of its files, ``server.submissions.files.content_digest``), its games (ids, log file
 names, colours), the opening plies its games start from (the ladder's), the referee's rules and the
 sandbox's limits. A worker of the same ``PROTOCOL``
 plays it with the server's own referee code and answers with a ``JobResult`` (each game's outcome
@@ -28,11 +28,11 @@ from shared.gamelog import GameOutcome
 from shared.quoridor import find_ruleset, parse_step, step_name
 from shared.referee import RefereeSettings
 
-from ..match import MatchResult
-from ..sandbox.causes import BotEnd
-from ..sandbox.host import BotEntry, BotReport, GameSpec, Pairing, PairingResult
-from ..sandbox.limits import SandboxLimits
-from ..sandbox.seat import StepTiming
+from server.games.match import MatchResult
+from server.sandbox.causes import BotEnd
+from server.sandbox.host import BotEntry, BotReport, GameSpec, Pairing, PairingResult
+from server.sandbox.limits import SandboxLimits
+from server.sandbox.seat import StepTiming
 
 __all__ = ["PROTOCOL", "JOB_FUNCTION", "BotRef", "GameRef", "RulesRef", "PairingJob", "GameOut", "ReportOut",
            "JobResult", "JobRefusal", "Answer", "job_for", "pairing_for", "limits_for", "job_result", "pairing_result",
@@ -48,7 +48,7 @@ JOB_FUNCTION = "play_pairing"
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _KEY_HASH_CHARS = 12
-#: Hex digits of a digest that make a version id (``server.submissions.VERSION_CHARS``).
+#: Hex digits of a digest that make a version id (``server.submissions.store.VERSION_CHARS``).
 _VERSION_CHARS = 12
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from redis.asyncio import Redis
 
-from .engine import Keys
-from .events import Entry, parse_entry
+from server.queue.engine import Keys
+from server.queue.events import Entry, parse_entry
 
 __all__ = ["StepRelay", "Consumer", "BLOCK_MS", "READ_COUNT"]
 

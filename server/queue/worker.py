@@ -28,16 +28,16 @@ from pydantic import ValidationError
 from saq import Job, Worker
 from saq.queue.redis import RedisQueue
 
-from .. import __version__
-from ..match import MatchRunner
-from ..sandbox.host import play_pairing
-from ..sandbox.status import sandbox_status
-from .bots import BotCache, BotUnavailable
-from .engine import Keys, connect, shown_url, wait_for_engine
-from .events import attempt_entry, done_entry, step_entry
-from .host import disconnect
-from .jobs import JOB_FUNCTION, PROTOCOL, JobRefusal, PairingJob, job_result, limits_for, pairing_for
-from .publisher import StepPublisher
+from server import __version__
+from server.games.match import MatchRunner
+from server.sandbox.host import play_pairing
+from server.sandbox.status import sandbox_status
+from server.queue.bots import BotCache, BotUnavailable
+from server.queue.engine import Keys, connect, shown_url, wait_for_engine
+from server.queue.events import attempt_entry, done_entry, step_entry
+from server.queue.host import disconnect
+from server.queue.jobs import JOB_FUNCTION, PROTOCOL, JobRefusal, PairingJob, job_result, limits_for, pairing_for
+from server.queue.publisher import StepPublisher
 
 __all__ = ["GameWorker", "WorkerSettings", "EXIT_INCOMPATIBLE", "EXIT_NO_SANDBOX", "default_name"]
 

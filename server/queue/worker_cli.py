@@ -72,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         print("quoridor-worker: -c and --sweep must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     try:
-        from .engine import EngineUrlError, check_url
-        from .worker import GameWorker, WorkerSettings, default_name
+        from server.queue.engine import EngineUrlError, check_url
+        from server.queue.worker import GameWorker, WorkerSettings, default_name
     except ImportError as exc:
         print(f"quoridor-worker: the job engine's client is not installed ({exc}); "
               "pip install 'quoridor-arena[queue]'", file=sys.stderr)

@@ -7,11 +7,11 @@ processes for the server's ``PuzzleDesk``.
 
 from __future__ import annotations
 
-from .base import Job, Reply, Room, RoomContext, RoomError
-from .circuit import CircuitRoom
-from .ice import IceRoom
-from .leaderboard import Entry, Leaderboard
-from .sokoban import SokobanRoom
+from server.rooms.base import Job, Reply, Room, RoomContext, RoomError
+from server.rooms.circuit import CircuitRoom
+from server.rooms.ice import IceRoom
+from server.rooms.leaderboard import Entry, Leaderboard
+from server.rooms.sokoban import SokobanRoom
 
 __all__ = ["ROOM_CLASSES", "Job", "Reply", "Room", "RoomContext", "RoomError", "Leaderboard", "Entry", "build_rooms"]
 

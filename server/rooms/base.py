@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 
-from .leaderboard import Leaderboard
+from server.rooms.leaderboard import Leaderboard
 
 __all__ = ["Job", "Reply", "Room", "RoomContext", "RoomError"]
 

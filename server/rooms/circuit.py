@@ -28,7 +28,7 @@ from shared.circuit import UnknownDifficultyError
 from shared.grid import Pos
 from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 
-from .base import Room, RoomContext, RoomError
+from server.rooms.base import Room, RoomContext, RoomError
 
 __all__ = ["CircuitRoom"]
 

@@ -28,7 +28,7 @@ from shared.ice import (DIFFICULTIES, IceGeneratorError, IceMaze, IceVerdict, ch
                         parse_maze)
 from shared.protocol import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 
-from .base import Job, Reply, Room, RoomContext, RoomError
+from server.rooms.base import Job, Reply, Room, RoomContext, RoomError
 
 __all__ = ["IceRoom", "MIN_SIDE", "MAX_SIDE", "INLINE_ANSWER", "judge_route", "min_moves_for_side"]
 

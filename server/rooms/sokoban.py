@@ -29,8 +29,8 @@ from shared.sokoban import (Collection, Game, Level, LevelError, LevelIndexError
 from shared.sokoban import Verdict as Judgement
 from shared.sokoban.bundled import bundled_collections
 
-from .base import Job, Reply, Room, RoomContext, RoomError
-from .leaderboard import Leaderboard
+from server.rooms.base import Job, Reply, Room, RoomContext, RoomError
+from server.rooms.leaderboard import Leaderboard
 
 __all__ = ["SokobanRoom", "judge_answer", "solve_hint", "MAX_CELLS", "MAX_BOXES",
            "INLINE_ANSWER"]

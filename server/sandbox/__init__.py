@@ -15,20 +15,20 @@
 * ``validate_bot`` (``validate``): import, create, one short game against ``random``: a ``Validation``.
 """
 
-from .bwrap import SandboxLayout, bwrap_argv
-from .bytecode import compile_host_packages
-from .causes import CAUSES, BotEnd, classify_exit
-from .host import (
+from server.sandbox.bwrap import SandboxLayout, bwrap_argv
+from server.sandbox.bytecode import compile_host_packages
+from server.sandbox.causes import CAUSES, BotEnd, classify_exit
+from server.sandbox.host import (
     BotEntry, BotReport, GameHost, GameSpec, LocalGameHost, Pairing, PairingRefused, PairingResult, default_concurrency,
     play_pairing,
 )
-from .limits import SandboxLimits, rlimits
-from .players import HostedPlayer, HostedPlayers
-from .process import HostedBot, SandboxUnavailable
-from .rows import HostedRows
-from .seat import HostedPeer, HostedSeat, StepTiming
-from .status import INSTALL_HINT, UNSAFE_WARNING, sandbox_notice, sandbox_status
-from .validate import Validation, validate_bot
+from server.sandbox.limits import SandboxLimits, rlimits
+from server.sandbox.players import HostedPlayer, HostedPlayers
+from server.sandbox.process import HostedBot, SandboxUnavailable
+from server.sandbox.rows import HostedRows
+from server.sandbox.seat import HostedPeer, HostedSeat, StepTiming
+from server.sandbox.status import INSTALL_HINT, UNSAFE_WARNING, sandbox_notice, sandbox_status
+from server.sandbox.validate import Validation, validate_bot
 
 __all__ = [
     "BotEnd", "BotEntry", "BotReport", "CAUSES", "GameHost", "GameSpec", "HostedBot", "HostedPeer", "HostedPlayer",

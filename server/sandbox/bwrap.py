@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .limits import MB, SandboxLimits
+from server.sandbox.limits import MB, SandboxLimits
 
 __all__ = ["SandboxLayout", "bwrap_argv", "host_command", "current_layout", "BOT_DIR", "PACKAGES_DIR", "HOST_MODULE",
            "HOST_FLAGS"]

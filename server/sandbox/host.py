@@ -2,7 +2,7 @@
 
 A ``Pairing`` names two bots (built-in, or handed in: a folder and an entry), the games they
 play (colours as given) and the opening plies each game starts from (the ladder's: played for the
-bots, never sent to them, as ``server.ladder_seats.GameSeat`` does). A game host starts one process
+bots, never sent to them, as ``server.ladder.seats.GameSeat`` does). A game host starts one process
 per bot for the whole pairing, before the first turn, plays the games one after the other with the
 server's own ``MatchRunner`` (the referee code every game uses) and returns a ``PairingResult``: each
 game's ``MatchResult`` and how each bot's process ended, with its start time and its steps' wall and
@@ -28,12 +28,12 @@ from shared.protocol import GameOver
 from shared.quoridor import Step
 from shared.referee import RefereeSettings, StepJudged, TurnRequest
 
-from ..match import MatchResult, MatchRunner
-from .causes import BotEnd
-from .limits import SandboxLimits
-from .process import HostedBot
-from .rows import HostedRows
-from .seat import HostedSeat, StepTiming
+from server.games.match import MatchResult, MatchRunner
+from server.sandbox.causes import BotEnd
+from server.sandbox.limits import SandboxLimits
+from server.sandbox.process import HostedBot
+from server.sandbox.rows import HostedRows
+from server.sandbox.seat import HostedSeat, StepTiming
 
 __all__ = ["BotEntry", "GameSpec", "Pairing", "BotReport", "PairingResult", "GameHost", "LocalGameHost",
            "PairingRefused", "OpeningSeat", "default_concurrency", "play_pairing"]

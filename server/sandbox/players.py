@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 from shared.referee import RefereeSettings
 
-from ..players import PlayerSession
-from .causes import BotEnd
-from .host import BotEntry
-from .limits import SandboxLimits
-from .process import HostedBot, SandboxUnavailable
-from .seat import HostedPeer, welcome_for
+from server.seats.players import PlayerSession
+from server.sandbox.causes import BotEnd
+from server.sandbox.host import BotEntry
+from server.sandbox.limits import SandboxLimits
+from server.sandbox.process import HostedBot, SandboxUnavailable
+from server.sandbox.seat import HostedPeer, welcome_for
 
 __all__ = ["HostedPlayer", "HostedPlayers", "Admit"]
 

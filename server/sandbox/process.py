@@ -25,12 +25,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .bwrap import SandboxLayout, bwrap_argv, current_layout, host_command
-from .bytecode import host_packages_compiled
-from .causes import BotEnd, classify_exit
-from .limits import SandboxLimits, rlimits
-from .procfs import UIDS, CpuClock, children, sandbox_uids
-from .status import INSTALL_HINT, sandbox_status
+from server.sandbox.bwrap import SandboxLayout, bwrap_argv, current_layout, host_command
+from server.sandbox.bytecode import host_packages_compiled
+from server.sandbox.causes import BotEnd, classify_exit
+from server.sandbox.limits import SandboxLimits, rlimits
+from server.sandbox.procfs import UIDS, CpuClock, children, sandbox_uids
+from server.sandbox.status import INSTALL_HINT, sandbox_status
 
 __all__ = ["HostedBot", "SandboxUnavailable", "project_root", "sandbox_uids"]
 

@@ -18,11 +18,11 @@ from typing import Protocol
 
 from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord
 
-from ..log_batcher import RowBatcher
-from ..logfile import LiveLogWriter
-from ..match import MatchRunner
-from .causes import BotEnd
-from .seat import StepTiming
+from server.logs.batcher import RowBatcher
+from server.logs.logfile import LiveLogWriter
+from server.games.match import MatchRunner
+from server.sandbox.causes import BotEnd
+from server.sandbox.seat import StepTiming
 
 __all__ = ["HostedRows", "Timed", "enriched"]
 

@@ -26,9 +26,9 @@ from shared.protocol import (
 from shared.quoridor import BLOCK_SUM
 from shared.referee import RefereeSettings
 
-from ..players import PlayerSession
-from .causes import BotEnd
-from .process import HostedBot
+from server.seats.players import PlayerSession
+from server.sandbox.causes import BotEnd
+from server.sandbox.process import HostedBot
 
 __all__ = ["HostedSeat", "HostedPeer", "StepTiming", "welcome_for", "STRIKES_TO_STOP"]
 

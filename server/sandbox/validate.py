@@ -31,11 +31,11 @@ from pathlib import Path, PurePosixPath
 
 from shared.referee import RefereeSettings, StepJudged
 
-from ..match import MatchRunner
-from .host import BotEntry, GameSpec, Pairing, play_pairing
-from .limits import SandboxLimits
-from .process import SandboxUnavailable
-from .status import sandbox_status
+from server.games.match import MatchRunner
+from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
+from server.sandbox.limits import SandboxLimits
+from server.sandbox.process import SandboxUnavailable
+from server.sandbox.status import sandbox_status
 
 __all__ = ["Validation", "validate_bot", "VALIDATION_STEP_CAP", "VALIDATION_OPPONENT"]
 

@@ -4,7 +4,7 @@ The pages themselves are package data of ``shared.web``; they talk to the server
 documented websocket protocol only.
 """
 
-from .desk import WebDesk
-from .http import CONTENT_TYPES, answer_http
+from server.web.desk import WebDesk
+from server.web.http import CONTENT_TYPES, answer_http
 
 __all__ = ["CONTENT_TYPES", "WebDesk", "answer_http"]

@@ -37,8 +37,8 @@ from shared.protocol import (
 )
 from shared.referee import StepJudged
 
-from ..updates import game_update
-from .records import (
+from server.games.updates import game_update
+from server.web.records import (
     list_replays,
     read_log,
     record_from_log,
@@ -85,7 +85,7 @@ class WebDesk:
         #: ``replays_request`` shows of its folder (an answer read from the disk before the results were written
         #: must not reach a page after the final listing and replace it).
         self.final_folder: ReplayFolder | None = None
-        #: On the practice ladder: answers a page's ``ladder_request`` (``server.ladder_web``).
+        #: On the practice ladder: answers a page's ``ladder_request`` (``server.ladder.pages``).
         self.ladder_answer: Callable[[LadderRequest], Awaitable[Any]] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
         #: The finished games among them, in the order they ended (the oldest are forgotten first).

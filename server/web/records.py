@@ -31,8 +31,8 @@ from shared.quoridor import GameStatus, Step, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult, TournamentError, decide_pairing
 
-from .. import logfile
-from ..updates import game_update
+from server.logs import logfile
+from server.games.updates import game_update
 
 __all__ = [
     "champion",
@@ -146,7 +146,7 @@ def log_path(data_dir: Path, relative: str) -> Path | None:
 
 
 def read_log(data_dir: Path, relative: str) -> GameLog:
-    """Read the log ``relative`` names in ``data_dir`` (``server.logfile.read_log``); ``LogFormatError`` naming
+    """Read the log ``relative`` names in ``data_dir`` (``server.logs.logfile.read_log``); ``LogFormatError`` naming
     ``relative`` when there is none or it is not a game log."""
     path = log_path(data_dir, relative)
     if path is None:

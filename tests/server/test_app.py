@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from server.app import ArenaServer, Stage
-from server.ladder import LadderLobby
-from server.lobby import Lobby
+from server.ladder.runner import LadderLobby
+from server.seats.lobby import Lobby
 from server.router import Router
 from server.settings import ServerSettings
 from tests.server.conftest import ScriptedBot, bounded, url

@@ -3,7 +3,7 @@
 import asyncio
 import socket
 
-from server.arrivals import ArrivalClock
+from server.net.arrivals import ArrivalClock
 
 
 class TickingClock:

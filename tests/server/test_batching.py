@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from server.batching import ThreadBatcher
+from server.disk.batching import ThreadBatcher
 from tests.server.conftest import bounded
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from server.connection import Encoded, Gathered
-from server.connections import BROADCAST_CHUNK, GATHER_S, PACED_PASS_BYTES, QUIET_S, Connections
+from server.net.connection import Encoded, Gathered
+from server.net.connections import BROADCAST_CHUNK, GATHER_S, PACED_PASS_BYTES, QUIET_S, Connections
 from server.settings import Limits
 from shared.protocol import ErrorMessage, dump
 

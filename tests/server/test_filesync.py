@@ -6,8 +6,10 @@ import sys
 
 import pytest
 
-from server import filesync, logfile
-from server.logfile import LiveLogWriter, finish_logs, part_path, read_log
+from server.logs import filesync
+
+from server.logs import logfile
+from server.logs.logfile import LiveLogWriter, finish_logs, part_path, read_log
 from shared.gamelog import format_log
 from tests.server.test_logfile import HEADER, LOG, OUTCOME, ROWS
 

@@ -7,7 +7,7 @@ import json
 
 from websockets.asyncio.client import connect
 
-from server.ladder_store import LadderStore
+from server.ladder.store import LadderStore
 
 from .conftest import ScriptedBot, bounded, url
 

@@ -7,7 +7,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from server.ladder import StepTally
+from server.ladder.runner import StepTally
 from server.sandbox import LocalGameHost, Pairing, PairingResult, SandboxLimits
 from server.sandbox.host import PairingRefused
 from shared.gamelog import StepRecord, parse_log

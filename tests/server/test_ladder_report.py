@@ -5,8 +5,8 @@ import json
 from rich.console import Console
 
 from server.cli import main
-from server.ladder_store import LadderGame, LadderStore
-from server.ladder_view import render_report
+from server.ladder.store import LadderGame, LadderStore
+from server.ladder.view import render_report
 from shared.ladder import GameFact, LiveRatings, build_report
 
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from client.replay.listing import NOT_LOGS
-from server.legacy import LegacySession, legacy_identity
+from server.net.legacy import LegacySession, legacy_identity
 from shared.quoridor import Step
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.legacy_client import STEP, LegacyBot, legacy_key

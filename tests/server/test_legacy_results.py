@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from datetime import UTC, timedelta, timezone
 
-from server.legacy_results import (
+from server.tournament.legacy_results import (
     PLAYER_LIST_HEADER, RESULT_HEADER, player_list_csv, result_csv, result_rows,
 )
-from server.store import ResultStore
-from server.store_export import legacy_paths
-from server.store_rows import GameRow, TournamentRow
+from server.tournament.store import ResultStore
+from server.tournament.export import legacy_paths
+from server.tournament.rows import GameRow, TournamentRow
 from shared.tournament import GameResult, ScheduledGame
 
 T0 = "2024-05-01T12:00:00.000+00:00"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from server.live import (
+from server.views.dashboard import (
     LiveReporter, PlainReporter, Snapshot, describe_result, render_dashboard, replay_command, replay_hint,
 )
 from shared.quoridor import Step

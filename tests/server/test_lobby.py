@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from server.legacy import LegacySession
-from server.lobby import AdmissionError, Lobby
+from server.net.legacy import LegacySession
+from server.seats.lobby import AdmissionError, Lobby
 
 
 def peer() -> SimpleNamespace:

@@ -10,9 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from server import log_batcher, logfile
-from server.log_batcher import RowBatcher
-from server.logfile import LiveLogWriter, read_log
+from server.logs import batcher as log_batcher
+
+from server.logs import logfile
+from server.logs.batcher import RowBatcher
+from server.logs.logfile import LiveLogWriter, read_log
 from tests.server.conftest import bounded
 from shared.gamelog import GameHeader, GameOutcome, StepRecord
 from shared.quoridor import GameStatus, Step

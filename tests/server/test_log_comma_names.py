@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.logfile import LiveLogWriter, read_log
+from server.logs.logfile import LiveLogWriter, read_log
 from shared.gamelog import COLUMNS, GameHeader, GameOutcome, StepRecord
 from shared.quoridor import GameStatus, Step
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from server import logfile
-from server.log_batcher import LogUnavailableError, RowBatcher
-from server.logfile import read_log
+from server.logs import logfile
+from server.logs.batcher import LogUnavailableError, RowBatcher
+from server.logs.logfile import read_log
 from shared.gamelog import GameHeader, GameOutcome, StepRecord
 from shared.quoridor import GameStatus, Step
 from tests.server.conftest import bounded
@@ -235,7 +235,7 @@ EVERY_DESCRIPTOR_TAKEN = """
 import asyncio, os, resource, sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from server.log_batcher import RowBatcher
+from server.logs.batcher import RowBatcher
 from shared.gamelog import GameHeader, GameOutcome
 
 async def main(folder):
@@ -271,7 +271,7 @@ def test_a_game_ending_with_every_descriptor_taken_writes_its_log_in_its_live_fi
 async def test_a_game_whose_log_cannot_be_written_is_voided_and_played_again(make_server, monkeypatch):
     import errno
 
-    from server.log_batcher import LogUnavailableError, RowBatcher
+    from server.logs.batcher import LogUnavailableError, RowBatcher
     from tests.server.conftest import ScriptedBot, bounded, url
 
     real_finish = RowBatcher.finish

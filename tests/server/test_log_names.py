@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from server.app import Stage
-from server.tournament import log_name
+from server.tournament.runner import log_name
 from shared.gamelog import parse_log
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.support import Recorder

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from server import logfile
-from server.logfile import LiveLogWriter, part_path, read_log, write_log_atomic
+from server.logs import logfile
+from server.logs.logfile import LiveLogWriter, part_path, read_log, write_log_atomic
 from shared.gamelog import GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_log, format_outcome
 from shared.quoridor import GameStatus, Step
 

@@ -12,7 +12,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from server.match import MatchResult, MatchRunner, game_over
+from server.games.match import MatchResult, MatchRunner, game_over
 from shared.gamelog import parse_log
 from shared.quoridor import GameStatus, Step
 from shared.referee import GameReferee, RefereeSettings, TurnRequest

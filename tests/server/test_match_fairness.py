@@ -11,8 +11,8 @@ import asyncio
 import time
 from pathlib import Path
 
-from server.match import MatchRunner
-from server.players import PlayerSession
+from server.games.match import MatchRunner
+from server.seats.players import PlayerSession
 from shared.quoridor import GameStatus, Step
 from shared.referee import RefereeSettings, TurnRequest
 from tests.server.conftest import bounded

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from server.players import PlayerSession
+from server.seats.players import PlayerSession
 from shared.protocol import GameOver
 from shared.quoridor import ChessboardChange, Location, Step
 from shared.referee import TurnRequest

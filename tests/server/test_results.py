@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from server.results import THREAD_NAME, Results
-from server.store import NotFoundError, StoreError, StoreUsageError
+from server.tournament.results import THREAD_NAME, Results
+from server.tournament.store import NotFoundError, StoreError, StoreUsageError
 from shared.tournament import GameResult, ScheduledGame, round_robin
 from tests.server.conftest import bounded
 

@@ -6,12 +6,12 @@ import pytest
 
 from server.app import ArenaServer
 from server.cli import build_parser, load_roster, main, settings_from_args
-from server.roster import Roster, parse_roster
-from server.lobby import Lobby
+from server.seats.roster import Roster, parse_roster
+from server.seats.lobby import Lobby
 from server.sandbox import BotEntry
 from server.settings import ServerSettings
-from server.submission_seats import LateSeats, SubmittedSeat, named_version
-from server.submissions import StoredVersion
+from server.submissions.seats import LateSeats, SubmittedSeat, named_version
+from server.submissions.store import StoredVersion
 
 V1, V2, V3 = "3f2a9c01b7de", "a01c44e90f12", "0123456789ab"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from server import tournament
-from server.tournament import TournamentRunner
+from server.tournament import runner as tournament
+from server.tournament.runner import TournamentRunner
 from shared.tournament import ScheduledGame
 
 

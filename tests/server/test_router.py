@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from server.connection import CLOSE_POLICY, CLOSE_TRY_LATER
-from server.connections import Connections
-from server.lobby import Lobby
+from server.net.connection import CLOSE_POLICY, CLOSE_TRY_LATER
+from server.net.connections import Connections
+from server.seats.lobby import Lobby
 from server.rooms import RoomError
 from server.router import PUZZLE_BACKLOG, Router
 from server.settings import Limits, ServerSettings

@@ -18,7 +18,7 @@ from server import cli
 from server.app import Stage
 from server.cli import build_parser, interrupted_message, main, read_roster, settings_from_args
 from shared.cli import deprecation_notes
-from server.logfile import LogUnavailableError
+from server.logs.logfile import LogUnavailableError
 from tests.server.conftest import ScriptedBot, bounded
 
 ROOT = Path(__file__).resolve().parents[2]

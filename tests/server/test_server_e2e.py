@@ -183,14 +183,14 @@ async def test_two_tournaments_started_in_the_same_second_keep_their_folders_apa
                                                                                   monkeypatch):
     from datetime import UTC, datetime
 
-    import server.logfile
+    from server.logs import logfile
 
     class SameSecond(datetime):
         @classmethod
         def now(cls, tz=None):
             return datetime(2026, 11, 27, 12, 15, 30, tzinfo=UTC)
 
-    monkeypatch.setattr(server.logfile, "datetime", SameSecond)
+    monkeypatch.setattr(logfile, "datetime", SameSecond)
     data = tmp_path / "same"
     folders = []
     for _ in range(2):

@@ -8,7 +8,7 @@ import json
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.connection import Peer
+from server.net.connection import Peer
 from server.settings import Limits
 from shared.protocol import ErrorMessage
 from tests.server.conftest import ScriptedBot, bounded, url
@@ -301,7 +301,7 @@ async def test_unsent_bytes_are_bounded_even_for_frames_that_must_go():
 
 
 async def test_a_client_that_is_behind_gets_only_the_newest_state_of_each_kind():
-    from server.connection import Encoded
+    from server.net.connection import Encoded
     link = FakeLink(paused=True)
     peer = Peer(link, Limits(send_timeout_s=5))  # type: ignore[arg-type]
     updates = [Encoded.of(ErrorMessage(code="bad_json", message=f"g1 step {n}")) for n in range(100)]

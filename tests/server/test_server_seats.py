@@ -158,7 +158,7 @@ async def test_a_name_with_a_comma_plays_with_a_semicolon_and_is_told_so(make_se
 
 
 async def test_a_player_gone_for_good_forfeits_its_later_games_without_waiting_again(make_server, monkeypatch):
-    from server.players import PlayerSession
+    from server.seats.players import PlayerSession
 
     waits: list[str] = []
     real_wait = PlayerSession.wait_present

@@ -9,11 +9,11 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame
 from websockets.uri import parse_uri
 
-from server.connection import Encoded, Peer
-from server.connections import GATHER_S, HOLD_S, QUIET_S, Connections
+from server.net.connection import Encoded, Peer
+from server.net.connections import GATHER_S, HOLD_S, QUIET_S, Connections
 from server.settings import Limits
-from server.updates import standing_rows
-from server.wire import LinkSettings, WebSocketLink
+from server.games.updates import standing_rows
+from server.net.wire import LinkSettings, WebSocketLink
 from shared.protocol import BoardState, ErrorMessage, GameUpdate, GameUpdates, dump, parse_server
 from shared.tournament import Standings
 from tests.server.conftest import ScriptedBot, bounded, url

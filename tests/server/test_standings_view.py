@@ -5,7 +5,7 @@ import math
 
 from rich.console import Console
 
-from server.standings_view import (
+from server.views.standings import (
     crosstable_text, format_elo, format_points, render_crosstable, render_standings, standings_text,
 )
 from shared.tournament import GameResult, Standings

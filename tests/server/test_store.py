@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from server.store import (
+from server.tournament.store import (
     SCHEMA_VERSION, NotFoundError, ResultStore, StoreError, StoreUsageError,
 )
 from shared.tournament import GameResult, ScheduledGame, Standings, round_robin
@@ -246,7 +246,7 @@ def test_create_tournament_rejects_bad_arguments(db, args, message):
 # -- durability and sharing ---------------------------------------------------------------------------
 CRASHING_WRITER = """
 import os, sys
-from server.store import ResultStore
+from server.tournament.store import ResultStore
 from shared.tournament import GameResult, ScheduledGame
 store = ResultStore(sys.argv[1])
 tid = store.create_tournament("crash", "knockout", 1, 5, ["a", "b"], {})
@@ -453,7 +453,7 @@ def test_an_unusable_path_gives_a_store_error(tmp_path):
 DESCRIPTORS_RUN_OUT = """
 import os, resource, sys
 from pathlib import Path
-from server.store import ResultStore, StoreError
+from server.tournament.store import ResultStore, StoreError
 from shared.tournament import GameResult, ScheduledGame
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 folder = Path(sys.argv[1])

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from server.store import ResultStore, StoreError
-from server.logfile import write_text_atomic
-from server.store_export import CSV_COLUMNS, EXPORT_VERSION
+from server.tournament.store import ResultStore, StoreError
+from server.logs.logfile import write_text_atomic
+from server.tournament.export import CSV_COLUMNS, EXPORT_VERSION
 from shared.tournament import GameResult, ScheduledGame
 
 GAMES = [ScheduledGame(0, 0, 0, "ann", "bo"), ScheduledGame(0, 0, 1, "bo", "ann"),

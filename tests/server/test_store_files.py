@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from server.ladder_store import LadderStore
-from server.sqlite_files import FileSchema, open_store, transaction
-from server.submissions import SubmissionStore
+from server.ladder.store import LadderStore
+from server.disk.sqlite_files import FileSchema, open_store, transaction
+from server.submissions.store import SubmissionStore
 
 V1 = FileSchema("notes", 0x4E4F5445, 1, ("CREATE TABLE notes (text TEXT NOT NULL)",), {})
 V2 = FileSchema("notes", 0x4E4F5445, 2, V1.statements, {1: ("ALTER TABLE notes ADD COLUMN author TEXT",)})

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from server.store import SCHEMA_VERSION, ResultStore, StoreUsageError
+from server.tournament.store import SCHEMA_VERSION, ResultStore, StoreUsageError
 from shared.tournament import GameResult, Swiss, SwissStandings, swiss_tie_breaks
 
 PLAYERS = ["carol", "alice", "bob"]

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from server.submission_files import (
+from server.submissions.files import (
     ArchiveLimits, SubmissionError, content_digest, find_entry, read_archive, safe_name, write_tree,
 )
 from server.settings import ServerSettings
-from server.submission_seats import pairing_limits
-from server.submissions import StoredVersion, SubmissionStore
+from server.submissions.seats import pairing_limits
+from server.submissions.store import StoredVersion, SubmissionStore
 
 LIMITS = ArchiveLimits(max_archive_bytes=64 * 1024, max_files=5, max_unpacked_bytes=256 * 1024)
 BOT = (b"from client.player import Player\n\n\nclass Mine(Player):\n"

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from server import submission_desk
+from server.submissions import desk as submission_desk
 from server.sandbox import SandboxLimits
 from server.sandbox.validate import Validation
-from server.submissions import SubmissionStore
+from server.submissions.store import SubmissionStore
 from shared.protocol import SUBMIT_PART_CHARS
 from tests.server.conftest import bounded, url
 from tests.server.support import Client, hello

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from server.players import PlayerSession
-from server.results import Results
+from server.seats.players import PlayerSession
+from server.tournament.results import Results
 from server.settings import ServerSettings
-from server.tournament import TournamentRunner, log_name
+from server.tournament.runner import TournamentRunner, log_name
 from shared.protocol import GameOver
 from shared.quoridor import Position
 from shared.referee import TurnRequest

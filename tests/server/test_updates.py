@@ -6,7 +6,7 @@ import math
 import random
 from collections.abc import Iterator
 
-from server.updates import game_update, game_update_frame, standing_rows
+from server.games.updates import game_update, game_update_frame, standing_rows
 from shared.gamelog.records import StepRecord
 from shared.protocol import BoardState, GameUpdate, StandingRow, cell, dump, wall
 from shared.quoridor import GameStatus, Position, Step, step_name

@@ -6,7 +6,7 @@ import asyncio
 import io
 
 from server.app import ArenaServer, Stage
-from server.live import PlainReporter
+from server.views.dashboard import PlainReporter
 from server.settings import ServerSettings
 from tests.server.conftest import bounded, url
 from tests.server.support import Client, hello

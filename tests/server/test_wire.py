@@ -12,7 +12,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 from websockets.http11 import Request, Response
 
-from server.wire import LinkSettings, WebSocketLink
+from server.net.wire import LinkSettings, WebSocketLink
 from tests.server.conftest import bounded
 
 

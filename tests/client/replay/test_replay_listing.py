@@ -9,8 +9,8 @@ import pytest
 
 from client.replay import FolderError, list_folder
 from client.replay.cli import main
-from server.store_export import export_documents
-from server.store_rows import GameRow, TournamentRow
+from server.tournament.export import export_documents
+from server.tournament.rows import GameRow, TournamentRow
 from shared.gamelog import GameOutcome, format_log
 from tests.client.replay.helpers import LEGACY, small_log, write_small_log
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from server.queue.host import QueueGameHost, QueueSettings
-from server.results import Results
+from server.tournament.results import Results
 from server.sandbox import BotEntry, GameSpec, Pairing, SandboxLimits
 from shared.referee import RefereeSettings
 from shared.tournament import GameResult, round_robin

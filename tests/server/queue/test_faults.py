@@ -22,7 +22,7 @@ from redis.asyncio import Redis  # noqa: E402
 
 from server.queue import PROTOCOL  # noqa: E402
 from server.web import WebDesk  # noqa: E402
-from server.results import Results  # noqa: E402
+from server.tournament.results import Results  # noqa: E402
 from shared.gamelog import parse_log  # noqa: E402
 from tests.server.queue.conftest import ROOT  # noqa: E402
 from tests.server.queue.cup import run_cup  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from client.bots.runner import race_step
-from server.match import MatchResult
+from server.games.match import MatchResult
 from server.queue import PROTOCOL, JobRefusal, JobResult, ResultLedger, Verdict
 from server.queue.events import AttemptEntry, DoneEntry, StepEntry, attempt_entry, done_entry, parse_entry, step_entry
 from server.queue.jobs import (

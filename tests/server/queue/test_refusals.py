@@ -27,7 +27,7 @@ from server.queue.engine import Keys  # noqa: E402
 from server.queue.host import JobRefused, QueueGameHost, QueueSettings  # noqa: E402
 from server.queue.jobs import JOB_FUNCTION, GameOut, JobResult, ReportOut, job_for  # noqa: E402
 from server.sandbox import BotEntry, GameSpec, Pairing, SandboxLimits  # noqa: E402
-from server.submission_files import content_digest  # noqa: E402
+from server.submissions.files import content_digest  # noqa: E402
 from shared.gamelog import GameOutcome  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
 from tests.server.conftest import bounded  # noqa: E402

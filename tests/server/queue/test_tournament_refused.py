@@ -14,7 +14,7 @@ require_engine_client()         # JobRefused comes with the queue's client
 
 from server.queue.host import JobRefused  # noqa: E402
 from server.sandbox import LocalGameHost, Pairing, PairingResult, SandboxLimits  # noqa: E402
-from server.tournament import GamesNotPlayed  # noqa: E402
+from server.tournament.runner import GamesNotPlayed  # noqa: E402
 from tests.server.conftest import bounded  # noqa: E402
 from tests.server.sandbox.conftest import hand_in, walker  # noqa: E402
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from server import puzzle_desk
-from server.puzzle_desk import PuzzleDesk
+from server.rooms import desk as puzzle_desk
+from server.rooms.desk import PuzzleDesk
 from server.rooms import Job, RoomContext, RoomError, sokoban
 from shared.protocol import Action, PuzzleRequest, Solution
 from tests.server.conftest import bounded, url

@@ -12,8 +12,8 @@ import pytest
 from server.sandbox import SandboxLimits
 from server.sandbox.process import sandbox_uids
 from server.sandbox.procfs import stat_fields
-from server.submission_files import content_digest
-from server.submissions import StoredVersion
+from server.submissions.files import content_digest
+from server.submissions.store import StoredVersion
 from server.timestamps import utc_now_seconds
 
 #: Set (as .ci/run does) to make a missing bubblewrap fail the sandbox tests instead of skipping them.

@@ -7,7 +7,7 @@ import io
 import server.sandbox
 from server.app import ArenaServer
 from server.cli import build_parser, settings_from_args
-from server.live import PlainReporter
+from server.views.dashboard import PlainReporter
 from server.sandbox import UNSAFE_WARNING, SandboxLimits, sandbox_notice
 from server.settings import ServerSettings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.ladder_seats import HostedResidents, LadderLobby
+from server.ladder.seats import HostedResidents, LadderLobby
 from server.sandbox import BotEnd, BotEntry, HostedBot, SandboxLimits
 from shared.gamelog import parse_log
 from shared.referee import RefereeSettings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.submission_seats import SubmittedSeat
+from server.submissions.seats import SubmittedSeat
 from tests.server.conftest import ScriptedBot, url
 from tests.server.sandbox.conftest import hand_in, walker
 from tests.server.support import play

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.sandbox import BotEntry, LocalGameHost, Pairing, PairingResult, SandboxLimits
-from server.submission_seats import SubmittedSeat
+from server.submissions.seats import SubmittedSeat
 from shared.gamelog import parse_log
 from tests.server.conftest import ScriptedBot, url
 from tests.server.sandbox.conftest import hand_in, walker

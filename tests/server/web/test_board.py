@@ -6,7 +6,7 @@ import json
 import random
 
 from client.replay.webpage import inline_modules
-from server.updates import game_update
+from server.games.updates import game_update
 from shared.gamelog.records import StepRecord
 from shared.protocol import dump
 from shared.quoridor import GameStatus, Position

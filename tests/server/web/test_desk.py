@@ -66,7 +66,7 @@ def test_the_listing_names_tournaments_and_their_logs(tmp_path):
 
 
 def test_a_part_file_is_listed_as_unfinished_even_with_result_rows_in_it(tmp_path):
-    from server.logfile import part_path
+    from server.logs.logfile import part_path
     from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord, format_log
     from shared.quoridor import GameStatus, Step
     folder = tmp_path / "data" / "t1"

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import re
 
-from server.submissions import StoredVersion
+from server.submissions.store import StoredVersion
 from tests.server.conftest import ScriptedBot, url
 
 PROJECTOR = {"width": 1920, "height": 1080}

@@ -1,0 +1,1 @@
+"""The server's disk work: one worker thread's batches, our SQLite files."""

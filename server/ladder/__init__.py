@@ -1,0 +1,1 @@
+"""The practice ladder: its runner, seats, store, reports, terminal view and pages."""

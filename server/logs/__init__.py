@@ -1,0 +1,1 @@
+"""Game logs on disk: written as games go, finished in batches, synced."""

@@ -1,0 +1,1 @@
+"""The network: the websocket wire, arrival stamps, peers and their connections, the legacy TCP port."""

@@ -1,0 +1,1 @@
+"""Who plays: player sessions across reconnects, the lobby, the roster."""

@@ -1,0 +1,1 @@
+"""A tournament: its runner (schedules, forfeits, standings), the results store and its exports."""

@@ -1,0 +1,1 @@
+"""What the organiser's terminal shows: the live dashboard and the standings."""
