@@ -4,7 +4,7 @@
 a log appears under its name through ``os.replace`` of a complete, fsynced temporary file in
 the same folder, and the folder is synced after, so a crash leaves the old state or the whole
 new file, never half a log. (The server writes its own logs, live ``.part`` files and all, in
-``server/logfile.py``; the client does not import the server.)
+``server/logs/logfile.py``; the client does not import the server.)
 """
 
 from __future__ import annotations
