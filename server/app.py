@@ -33,7 +33,7 @@ from server.net.descriptors import connection_capacity, raise_open_file_limit
 from server.net.legacy import LegacyPeer, LegacyPort, LegacySession
 from server.ladder.runner import LadderLobby, LadderRunner
 from server.ladder.seats import HostedResidents
-from server.ladder.store import LadderStore
+from server.ladder.records import LadderRecords
 from server.ladder.pages import LadderPages
 from server.seats.lobby import Lobby
 from server.logs.logfile import new_run_folder
@@ -119,7 +119,7 @@ class ArenaServer:
         self.lobby: Any = (LadderLobby(settings.roster) if settings.ladder
                            else Lobby(settings.players, settings.roster, held=settings.roster_submissions))
         self.ladder: LadderRunner | None = None               # the practice ladder (--ladder), once it runs
-        self.ladder_store: LadderStore | None = None
+        self.ladder_store: LadderRecords | None = None
         self.residents: HostedResidents | None = None
         self.hosted: list[Any] = []                           # --players-from-submissions: SubmittedSeats
         #: Where pairings of handed-in bots are played (made with the first such tournament; issue 19 may set its own).
@@ -312,10 +312,9 @@ class ArenaServer:
         if self.server is None:
             await self.start()
         s = self.settings
-        loop = asyncio.get_running_loop()
         self.folder = s.data_dir / "ladder"
         await asyncio.to_thread(self.folder.mkdir, 0o755, True, True)
-        self.ladder_store = store = await loop.run_in_executor(self._log_thread, LadderStore, s.data_dir / "ladder.db")
+        self.ladder_store = store = await LadderRecords.open(s.data_dir / "ladder.db")
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
@@ -393,7 +392,7 @@ class ArenaServer:
         await self.desk.close()
         await self.submissions.close()
         if self.ladder_store is not None:
-            self._log_thread.submit(self.ladder_store.close)
+            await self.ladder_store.close()
         self._log_thread.shutdown(wait=True)
 
     async def __aenter__(self) -> ArenaServer:

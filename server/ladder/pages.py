@@ -2,8 +2,8 @@
 
 ``ladder_frame`` is built on the event loop from what the ``LadderRunner`` keeps (its published table,
 the sessions, why it is idle, its latest games): no disk. A report (``ladder_request`` with ``report``)
-is read from ``ladder.db`` on the store's thread, as ``quoridor-server --ladder --report`` reads it,
-without the CPU times (those come from every game's log; the command line prints them).
+is read from ``ladder.db`` on the store's thread (``LadderRecords.report``), as ``quoridor-server --ladder
+--report`` reads it, without the CPU times (those come from every game's log; the command line prints them).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from shared.ladder import build_report
 from shared.protocol import Ladder, LadderRequest, LadderRow, ProtocolError, ReplayGameEntry
 
 from server.ladder.runner import LadderRunner
@@ -55,18 +54,10 @@ async def answer_ladder_request(runner: LadderRunner | None, request: LadderRequ
     if request.report is None:
         return ladder_frame(runner)
     wanted = request.report
-    store, limit = runner.store, runner.settings.effective_time_limit_ms
-
-    def read() -> dict[str, Any] | None:
-        track = next((t for t in store.tracks() if wanted in (t.label, f"{t.bot}@{t.version}")), None)
-        if track is None:
-            return None
-        return report_json(track, build_report(track.label, store.facts([track.id]), limit))
-
-    report = await asyncio.get_running_loop().run_in_executor(runner.executor, read)
-    if report is None:
+    found = await runner.store.report(wanted, runner.settings.effective_time_limit_ms)
+    if found is None:
         raise ProtocolError("unknown_game", f"no version {wanted!r} on this ladder", request.type)
-    return ladder_frame(runner, report)
+    return ladder_frame(runner, report_json(*found))
 
 
 #: Seconds over which changes of the ladder are gathered into one ``ladder`` frame to the spectators.

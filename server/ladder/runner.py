@@ -2,7 +2,7 @@
 
 It pairs free bots with ``shared.ladder.pick_pairings``, plays each pairing as two colour-swapped
 games from one seeded opening (``shared.ladder.pawn_opening``; ``server.ladder.seats.GameSeat`` plays
-it for the bots), records each result and both new openskill ratings in ``LadderStore`` *before*
+it for the bots), records each result and both new openskill ratings in ``LadderRecords`` *before*
 the players hear of it, refits the published Bradley-Terry table every ``ladder_refit_s``, and
 pauses a bot that violates or times out in ``ladder_pause_after`` games in a row (it is told why,
 and plays again once it reconnects). Who may play, and how, is ``server.ladder.seats``. The pair cap
@@ -37,7 +37,8 @@ from shared.referee import StepJudged
 from shared.tournament import GameResult
 
 from server.ladder.seats import GameSeat, HostedResidents, LadderLobby, LadderSession
-from server.ladder.store import LadderGame, LadderStore, Track
+from server.ladder.records import LadderRecords
+from server.ladder.store import LadderGame, Track
 from server.logs.batcher import RowBatcher
 from server.games.match import MatchResult, MatchRunner
 from server.queue.hosting import server_game_host
@@ -93,7 +94,7 @@ class StepTally:
 class LadderRunner:
     """Pairs the free bots of ``lobby`` for as long as it runs; every result goes to ``store`` first."""
 
-    def __init__(self, settings: ServerSettings, store: LadderStore, lobby: LadderLobby, folder: Path, *,
+    def __init__(self, settings: ServerSettings, store: LadderRecords, lobby: LadderLobby, folder: Path, *,
                  executor: ThreadPoolExecutor, reporter: Any = None,
                  on_step: Callable[[MatchRunner, StepJudged], None] | None = None,
                  on_table: Callable[[list[PublishedRow]], Awaitable[None] | None] | None = None,
@@ -103,7 +104,7 @@ class LadderRunner:
         self.store = store
         self.lobby = lobby
         self.folder = folder
-        self.executor = executor               # the store's one thread
+        self.executor = executor               # the log-writing thread (the store has its own)
         self.rows = RowBatcher(executor)
         self.reporter = reporter
         self.on_step = on_step
@@ -143,18 +144,15 @@ class LadderRunner:
         self._opening: set[LadderSession] = set()          # sessions whose track is being looked up
         lobby.on_join = self._joined
 
-    async def _io(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-
     # -- lifecycle ----------------------------------------------------------------------------
     async def load(self) -> None:
         """Take up where the store left off: pairing numbers, meetings, the last hour's games."""
-        self.pairing = await self._io(self.store.last_pairing)
-        self.meetings = await self._io(self.store.meetings)
+        self.pairing = await self.store.last_pairing()
+        self.meetings = await self.store.meetings()
         now = time.monotonic()
-        for pair, n in (await self._io(self.store.meetings, _hour_ago())).items():
+        for pair, n in (await self.store.meetings(_hour_ago())).items():
             self._add_recent(now, pair, n)
-        for track in await self._io(self.store.tracks):
+        for track in await self.store.tracks():
             self.skills[track.id] = track.skill
 
     async def run(self) -> None:
@@ -198,7 +196,7 @@ class LadderRunner:
     async def _open_track(self, session: LadderSession) -> None:
         try:
             while session.track is None or session.track.version != session.version:   # the version may change meanwhile
-                track = await self._io(self.store.track, session.name, session.version, self.ratings.initial())
+                track = await self.store.track(session.name, session.version, self.ratings.initial())
                 self.skills.setdefault(track.id, track.skill)
                 session.track = track
                 self._message(f"{session.name} joined the ladder as {track.label} ({track.games} games so far)")
@@ -397,7 +395,7 @@ class LadderRunner:
         before = (self.skills[tracks[0].id], self.skills[tracks[1].id])
         after = self.ratings.after_game(before[0], before[1], outcome.winner)
         self.skills[tracks[0].id], self.skills[tracks[1].id] = after
-        await self._io(self.store.record, LadderGame(
+        await self.store.record(LadderGame(
             result.game_id, number, tracks[0], tracks[1], outcome.winner, outcome.reason,
             " ".join(step_name(step) for step in opening), str(result.log_path), result.started_at,
             outcome.thinking_ms, outcome.violations, tally.steps, tally.causes, after))
@@ -437,7 +435,7 @@ class LadderRunner:
     # -- the published table ------------------------------------------------------------------
     async def refit(self) -> list[PublishedRow]:
         """Refit the published table now (on the store's thread)."""
-        self.table, self.table_tracks = await self._io(self.store.published)
+        self.table, self.table_tracks = await self.store.published()
         if self.reporter is not None:
             self.reporter.ladder_table(self.table)
         if self.on_change is not None:

@@ -6,7 +6,7 @@ place and chained like ``server.tournament.store``). A game and the two ratings 
 transaction, before the players hear the result, so a server killed at any moment (``kill -9``
 included) restarts with every finished game and rating, and never with half of one.
 
-Synchronous: the ladder calls it on its own single worker thread.
+Synchronous: the server reaches it on its own worker thread, through ``server.ladder.records.LadderRecords``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from shared.ladder import GameFact, PublishedRow, Skill, pair_key, published_table
+from shared.ladder import BotReport, GameFact, PublishedRow, Skill, build_report, pair_key, published_table
 
 from server.disk.sqlite_files import FileSchema, open_store, transaction
 from server.timestamps import utc_now
@@ -97,6 +97,7 @@ class LadderStore:
         return transaction(self._conn)
 
     def close(self) -> None:
+        """Close the database."""
         self._conn.close()
 
     # -- tracks -------------------------------------------------------------------------------
@@ -192,3 +193,11 @@ class LadderStore:
         games = [(labels[w], labels[b], p) for w, b, p in self.results_between(ids)] if ids else []
         anchor = next((t.label for t in current if t.bot == "random"), None)
         return published_table([labels[i] for i in ids], games, anchor=anchor), {t.label: t for t in current}
+
+    def report(self, wanted: str, limit_ms: int) -> tuple[Track, BotReport] | None:
+        """The report of the version ``wanted`` (its label or ``bot@version``) from its games, with its track; None
+        when no track is called so (``limit_ms``: the time limit its steps are measured against)."""
+        track = next((t for t in self.tracks() if wanted in (t.label, f"{t.bot}@{t.version}")), None)
+        if track is None:
+            return None
+        return track, build_report(track.label, self.facts([track.id]), limit_ms)

@@ -4,8 +4,8 @@ A ``hello`` with the role ``submitter`` is admitted here (with a roster, only it
 connection's ``SubmitterContext`` holds the submission being sent. It is a ``RoomContext``, so the
 router gives the connection a puzzle room's frame size: a bot arrives in parts of up to 96 KiB.
 When the last part is in, the work leaves the event loop: the archive is read and checked
-(``server.submissions.files``) and its files stored (``server.submissions.store``) on the desk's one
-thread, then the bot is validated in the sandbox (``server.sandbox.validate``), one bot at a time.
+(``server.submissions.files``) and its files stored on the store's own thread
+(``server.submissions.records``), then the bot is validated in the sandbox (``server.sandbox.validate``), one bot at a time.
 The desk's guarantees:
 
 * At most ``submission_queue`` finished submissions wait while one is validated, and at most
@@ -24,7 +24,6 @@ import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,9 +39,10 @@ from server.rooms import RoomContext
 from server.sandbox import BotEntry, SandboxLimits, sandbox_status
 from server.sandbox.validate import Validation, validate_bot
 from server.settings import ServerSettings
-from server.submissions.files import ArchiveLimits, SubmissionError, content_digest, find_entry, read_archive
+from server.submissions.files import ArchiveLimits, SubmissionError
+from server.submissions.records import SubmissionRecords
 from server.submissions.seats import named_version
-from server.submissions.store import StoredVersion, SubmissionStore
+from server.submissions.store import StoredVersion
 from server.timestamps import utc_now_seconds
 
 __all__ = ["SubmissionDesk", "SubmitterContext", "SUBMISSION_FRAMES", "MAX_UPLOADS", "UPLOAD_TIMEOUT_S"]
@@ -96,8 +96,7 @@ class SubmissionDesk:
         self.sandbox = sandbox or SandboxLimits()
         self._validate = validate or validate_bot
         self._sandbox_problem = sandbox_problem or sandbox_status
-        self.store: SubmissionStore | None = None
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-submissions")
+        self.store: SubmissionRecords | None = None
         self._one_at_a_time = asyncio.Lock()
         self._waiting = 0                        # finished submissions not yet answered
         self._tasks: set[asyncio.Task[None]] = set()
@@ -111,7 +110,7 @@ class SubmissionDesk:
         ``ValueError`` when a roster entry names a handed-in bot that cannot play (``roster_bots``):
         the server stops before it listens.
         """
-        self.store = await self._run(SubmissionStore, self.settings.data_dir)
+        self.store = await SubmissionRecords.open(self.settings.data_dir)
         if self.settings.roster_submissions:
             await self.roster_bots()
 
@@ -122,9 +121,8 @@ class SubmissionDesk:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.store is not None:
-            await self._run(self.store.close)
+            await self.store.close()
             self.store = None
-        self._thread.shutdown(wait=True)
 
     @property
     def waiting(self) -> int:
@@ -134,7 +132,7 @@ class SubmissionDesk:
     async def accepted_bots(self) -> dict[str, BotEntry]:
         """Each key's newest accepted bot (key -> bot), named as the roster names it; keys off the roster left out."""
         assert self.store is not None
-        latest = await self._run(self.store.latest_accepted)
+        latest = await self.store.latest_accepted()
         roster = self.settings.roster
         return {key: self.bot_entry(version) for key, version in sorted(latest.items())
                 if roster is None or key in roster}
@@ -149,7 +147,7 @@ class SubmissionDesk:
         roster = self.settings.roster or {}
         bots = {}
         for key, wanted in self.settings.roster_submissions.items():
-            versions = await self._run(self.store.versions, key)
+            versions = await self.store.versions(key)
             bots[key] = self.bot_entry(named_version(roster.get(key, key), versions, wanted))
         return bots
 
@@ -256,27 +254,29 @@ class SubmissionDesk:
     # -- the work off the event loop --------------------------------------------------------
     async def _submit(self, peer: Peer, context: SubmitterContext, text: str, entry: str | None) -> None:
         try:
-            problem = None if self.sandbox.unsafe else await self._run(self._sandbox_problem)
+            problem = None if self.sandbox.unsafe else await asyncio.to_thread(self._sandbox_problem)
             if problem is not None:
                 peer.tell("sandbox_unavailable", f"this server cannot run handed-in bots now: {problem}", "submit")
                 return
+            assert self.store is not None
             try:
-                digest, entry, files, size, folder, before = await self._run(self._prepare, context.key, text, entry)
+                received = await self.store.receive(context.key, text, entry, self.archive_limits)
             except SubmissionError as exc:
                 if not peer.strike(exc.code, exc.message, "submit"):
                     peer.close(CLOSE_POLICY, "too many bad frames")
                 return
+            before = received.before
             if before is not None and before.accepted:
                 peer.send_now(_submitted(before, new=False))
                 return
             async with self._one_at_a_time:
                 if peer.closed:             # gone while waiting: nobody to tell, nothing to spend the sandbox on
                     return
-                result = await self._validate(folder, entry, self.sandbox)
-            assert self.store is not None
-            version = StoredVersion(context.key, digest, entry, utc_now_seconds(), result.accepted, result.cause,
-                                    _one_line(result.reason), round(result.seconds, 3), files, size)
-            await self._run(self.store.record, version)
+                result = await self._validate(received.folder, received.entry, self.sandbox)
+            version = StoredVersion(context.key, received.digest, received.entry, utc_now_seconds(), result.accepted,
+                                    result.cause, _one_line(result.reason), round(result.seconds, 3), received.files,
+                                    received.bytes)
+            await self.store.record(version)
             peer.send_now(_submitted(version, new=before is None))
             verdict = "accepted" if version.accepted else f"refused ({version.cause}: {version.reason})"
             self.say(f"{context.player} handed in version {version.version}: {verdict}")
@@ -291,19 +291,10 @@ class SubmissionDesk:
         finally:
             self._waiting -= 1
 
-    def _prepare(self, key: str, text: str, entry: str | None) -> tuple[str, str, int, int, Path, StoredVersion | None]:
-        """On the desk's thread: the archive read and checked, its files stored; the key's earlier version of them."""
-        assert self.store is not None
-        files = read_archive(text, self.archive_limits)
-        entry = find_entry(files, entry)
-        digest = content_digest(files, entry)
-        folder = self.store.put_files(digest, files)
-        return digest, entry, len(files), sum(map(len, files.values())), folder, self.store.find(key, digest)
-
     async def _list(self, peer: Peer, context: SubmitterContext) -> None:
         try:
             assert self.store is not None
-            versions = await self._run(self.store.versions, context.key)
+            versions = await self.store.versions(context.key)
             peer.send_now(Submissions(player=context.player, versions=[_entry(version) for version in versions]))
         except Exception:  # noqa: BLE001 - as in _submit
             log.exception("listing the submissions of %s failed", peer.address)
@@ -314,9 +305,6 @@ class SubmissionDesk:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
 
 
 def _one_line(text: str) -> str:

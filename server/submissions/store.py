@@ -8,7 +8,7 @@ same files handed in again by the same key are the same version (one row, its re
 when it is validated again). Every write is committed before the call returns, so a submitter
 hears only of what is stored.
 
-Synchronous: ``server.submissions.desk`` calls it on its own single worker thread.
+Synchronous: the server reaches it on its own worker thread, through ``server.submissions.records.SubmissionRecords``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.disk.sqlite_files import FileSchema, open_store, transaction
-from server.submissions.files import write_tree
+from server.submissions.files import ArchiveLimits, content_digest, find_entry, read_archive, write_tree
 from server.timestamps import utc_now_seconds
 
-__all__ = ["SubmissionStore", "StoredVersion", "VERSION_CHARS", "SUBMISSIONS_SCHEMA_VERSION",
+__all__ = ["SubmissionStore", "StoredVersion", "Received", "VERSION_CHARS", "SUBMISSIONS_SCHEMA_VERSION",
            "SUBMISSIONS_APPLICATION_ID"]
 
 VERSION_CHARS = 12
@@ -67,6 +67,19 @@ class StoredVersion:
     def version(self) -> str:
         """The version id: the digest's first ``VERSION_CHARS`` hex digits."""
         return self.digest[:VERSION_CHARS]
+
+
+@dataclass(frozen=True)
+class Received:
+    """A handed-in archive, read, checked and its files stored: what to validate, and the key's earlier version of them."""
+
+    digest: str
+    entry: str
+    files: int
+    bytes: int
+    folder: Path
+    #: The version of the same key with the same files, if it handed them in before.
+    before: StoredVersion | None
 
 
 class SubmissionStore:
@@ -113,6 +126,15 @@ class SubmissionStore:
         finally:
             _remove(staging)
         return target
+
+    def receive(self, key: str, text: str, entry: str | None, limits: ArchiveLimits) -> Received:
+        """Read and check the base64 zip ``text`` (``SubmissionError`` when it is refused), store its files, and find
+        ``key``'s earlier version of them."""
+        files = read_archive(text, limits)
+        entry = find_entry(files, entry)
+        digest = content_digest(files, entry)
+        folder = self.put_files(digest, files)
+        return Received(digest, entry, len(files), sum(map(len, files.values())), folder, self.find(key, digest))
 
     # -- versions -----------------------------------------------------------------------------
     def find(self, key: str, digest: str) -> StoredVersion | None:

@@ -69,7 +69,7 @@ async def test_two_residents_play_their_pairing_through_the_game_host(make_serve
         assert log.problems == [] and log.outcome is not None
         assert [s.step for s in log.steps[:2]] == list(first.opening)
         assert list(log.header.players) == [first.bots[game.white].name, first.bots[1 - game.white].name]
-    facts = await asyncio.get_running_loop().run_in_executor(server._log_thread, server.ladder_store.facts)
+    facts = await server.ladder_store.facts()
     assert [f.game_id for f in facts][:2] == ["L1-g1", "L1-g2"]
     assert all(len(f.step_ms[0]) + len(f.step_ms[1]) > 0 for f in facts[:2])     # the bots' own steps, timed
 
@@ -98,7 +98,7 @@ async def test_a_refused_pairing_records_nothing_and_says_why_in_one_line(make_s
             assert "could not be played" in server.ladder.idle.reason and server.ladder.idle.resumes_in_s > 500
         finally:
             await _stop(ladder)
-    facts = await asyncio.get_running_loop().run_in_executor(server._log_thread, server.ladder_store.facts)
+    facts = await server.ladder_store.facts()
     assert facts == []
     lines = [r.getMessage() for r in caplog.records if "not played" in r.getMessage()]
     assert len(lines) == 1 and "L1" in lines[0] and "unfetchable" in lines[0] and "\n" not in lines[0]

@@ -13,7 +13,7 @@ from server.sandbox import SandboxLimits
 from server.sandbox.process import sandbox_uids
 from server.sandbox.procfs import stat_fields
 from server.submissions.files import content_digest
-from server.submissions.store import StoredVersion
+from server.submissions.store import StoredVersion, SubmissionStore
 from server.timestamps import utc_now_seconds
 
 #: Set (as .ci/run does) to make a missing bubblewrap fail the sandbox tests instead of skipping them.
@@ -78,10 +78,17 @@ def zombies_of_this_process() -> list[int]:
 
 
 def hand_in(server, key: str, source: str) -> str:
-    """Store ``source`` as ``key``'s accepted bot (as a validated ``quoridor-submit`` would); its version."""
-    store = server.submissions.store
-    files = {"bot.py": source.encode()}
-    digest = content_digest(files, "bot.py")
-    store.put_files(digest, files)
-    version = StoredVersion(key, digest, "bot.py", utc_now_seconds(), True, "ok", "accepted", 0.1, 1, len(files["bot.py"]))
-    return store.record(version).version
+    """Store ``source`` as ``key``'s accepted bot (as a validated ``quoridor-submit`` would); its version.
+
+    Written through a connection of its own to the server's ``submissions.db``, as another process would.
+    """
+    store = SubmissionStore(server.settings.data_dir)
+    try:
+        files = {"bot.py": source.encode()}
+        digest = content_digest(files, "bot.py")
+        store.put_files(digest, files)
+        version = StoredVersion(key, digest, "bot.py", utc_now_seconds(), True, "ok", "accepted", 0.1, 1,
+                                len(files["bot.py"]))
+        return store.record(version).version
+    finally:
+        store.close()

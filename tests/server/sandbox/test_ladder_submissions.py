@@ -48,7 +48,7 @@ async def test_a_version_accepted_while_the_ladder_runs_replaces_the_old_one_on_
         first_bot = server.residents.bots["alice"]
         new = hand_in(server, "alice", walker(init="self.second = True"))
         store = server.submissions.store
-        server.submissions.on_accepted("alice", server.submissions.bot_entry(store.versions("alice")[0]))
+        server.submissions.on_accepted("alice", server.submissions.bot_entry((await store.versions("alice"))[0]))
         await _until(lambda: (s := server.lobby.session("alice")) is not None and s.connected
                      and s.track is not None and s.track.version == new)
         session = server.lobby.session("alice")
@@ -57,9 +57,9 @@ async def test_a_version_accepted_while_the_ladder_runs_replaces_the_old_one_on_
         assert [s.name for s in server.lobby.sessions].count("alice") == 1
         # and the new one plays (against a newcomer: random's rating fell far below a new track's meanwhile)
         hand_in(server, "bob", walker())
-        server.submissions.on_accepted("bob", server.submissions.bot_entry(store.versions("bob")[0]))
+        server.submissions.on_accepted("bob", server.submissions.bot_entry((await store.versions("bob"))[0]))
         await _until(lambda: server.ladder.meetings[pair_key("alice", "bob")] >= 2)
-        tracks = await asyncio.get_running_loop().run_in_executor(server._log_thread, server.ladder_store.tracks)
+        tracks = await server.ladder_store.tracks()
         assert {t.version for t in tracks if t.bot == "alice"} == {old, new}
     finally:
         ladder.cancel()
@@ -76,17 +76,14 @@ async def test_a_bot_handed_in_while_its_key_plays_connected_takes_the_name_and_
         await _until(lambda: len(fay.games_over) >= 1)        # the key's own client plays as fay
         version = hand_in(server, "fay", walker())
         store = server.submissions.store
-        server.submissions.on_accepted("fay", server.submissions.bot_entry(store.versions("fay")[0]))
+        server.submissions.on_accepted("fay", server.submissions.bot_entry((await store.versions("fay"))[0]))
         await _until(lambda: any(e["code"] == "paused" for e in fay.errors))     # the client is told why
         assert "handed-in bot" in next(e["message"] for e in fay.errors if e["code"] == "paused")
         client.cancel()                                        # Ctrl-C
         await asyncio.gather(client, return_exceptions=True)
         # the handed-in version plays at once (before: every pairing went to the client's gone session)
-        tracks = lambda: server.ladder_store.tracks()          # noqa: E731
-        loop = asyncio.get_running_loop()
-
         async def handed_in_games() -> int:
-            found = await loop.run_in_executor(server._log_thread, tracks)
+            found = await server.ladder_store.tracks()
             return next((t.games for t in found if t.bot == "fay" and t.version == version), 0)
 
         async def played() -> None:

@@ -42,7 +42,7 @@ async def test_the_named_version_plays_and_a_newer_one_does_not_replace_it(make_
     while not server.hosted:
         await asyncio.sleep(0.02)
     hand_in(server, "k-bo", walker(init="self.newer = True"))
-    newer = server.submissions.bot_entry(server.submissions.store.versions("k-bo")[0])
+    newer = server.submissions.bot_entry((await server.submissions.store.versions("k-bo"))[0])
     assert newer.version != old
     server.submissions.on_accepted("k-bo", newer)          # accepted while the seats fill: the roster pins the old
     ana = ScriptedBot(url(server), "k-ana")

@@ -140,11 +140,11 @@ async def test_a_bot_accepted_while_the_seats_fill_takes_its_seat(make_server, s
     while len(server.hosted) < 2:
         await asyncio.sleep(0.02)
     hand_in(server, "bob", walker(init="self.newer = True"))            # bob's newer version replaces the seated one
-    bob = server.submissions.bot_entry(server.submissions.store.versions("bob")[0])
+    bob = server.submissions.bot_entry((await server.submissions.store.versions("bob"))[0])
     server.submissions.on_accepted("bob", bob)
     hand_in(server, "carol", walker())                                   # and carol hands in while the seats fill
     server.submissions.on_accepted("carol", server.submissions.bot_entry(
-        server.submissions.store.versions("carol")[0]))
+        (await server.submissions.store.versions("carol"))[0]))
     standings = await asyncio.wait_for(run, 120)
     assert standings.games_done == 3 and {seat.name for seat in server.hosted} == {"alice", "bob", "carol"}
     assert next(seat for seat in server.hosted if seat.name == "bob").entry.version == bob.version

@@ -115,7 +115,7 @@ async def test_a_refused_bots_reason_reads_on_a_phone(browser, make_server):
     server = await make_server(players=0)
     store = server.submissions.store
     for digest, stamp, accepted in (("a" * 64, "2026-11-20T09:00:00Z", True), ("b" * 64, "2026-11-27T10:15:42Z", False)):
-        store.record(StoredVersion(key="k-ana", digest=digest, entry="mybot.py:MyVeryOwnPlayerClass",
+        await store.record(StoredVersion(key="k-ana", digest=digest, entry="mybot.py:MyVeryOwnPlayerClass",
                                    submitted_at=stamp, accepted=accepted, cause="" if accepted else "import_error",
                                    reason="" if accepted else REASON, seconds=2.4, files=1, bytes=900))
     page = await browser.new_page()

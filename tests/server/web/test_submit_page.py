@@ -115,7 +115,7 @@ async def test_a_bot_handed_in_from_the_page_is_validated_and_a_broken_one_refus
     await page.locator("#send").click()
     await page.wait_for_function("() => document.getElementById('versions').dataset.count === '5'", timeout=90_000)
     assert (await page.locator("#report").inner_text()).startswith("accepted: version ")
-    newest = server.submissions.store.versions(KEY)[0]
+    newest = (await server.submissions.store.versions(KEY))[0]
     assert (newest.entry, newest.files, newest.accepted) == ("main.py", 3, True)
 
     # The same key's versions from a fresh page, which remembers nothing of the key.
@@ -127,7 +127,7 @@ async def test_a_bot_handed_in_from_the_page_is_validated_and_a_broken_one_refus
     await page.wait_for_function("() => document.getElementById('versions').dataset.count === '5'", timeout=10_000)
     assert [result.split(":")[0] for _, result in await versions(page)] == [
         "accepted", "accepted", "no_player", "syntax_error", "accepted"]
-    assert [v.version for v in server.submissions.store.versions(KEY)] == [v for v, _ in await versions(page)]
+    assert [v.version for v in (await server.submissions.store.versions(KEY))] == [v for v, _ in await versions(page)]
     assert not problems, problems
 
 
@@ -148,7 +148,7 @@ async def test_a_bot_the_page_cannot_hand_in_is_said_in_one_line_before_anything
                                  timeout=5000)
     assert "4,194,305 byte archive; no server takes more than 4,194,304 bytes zipped" in \
         await page.locator("#report").inner_text()
-    assert server.submissions.store.versions(KEY) == []
+    assert (await server.submissions.store.versions(KEY)) == []
 
 
 async def test_a_key_off_the_roster_is_told_why_in_the_report(browser, make_server):
@@ -162,4 +162,4 @@ async def test_a_key_off_the_roster_is_told_why_in_the_report(browser, make_serv
                                  timeout=10_000)
     text = await page.locator("#report").inner_text()
     assert text.startswith("the server refused the key: ") and text.endswith("(unknown_key)")
-    assert server.submissions.store.versions("k-nobody") == []
+    assert (await server.submissions.store.versions("k-nobody")) == []
