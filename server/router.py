@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -66,12 +67,17 @@ class _Client:
 
 
 class Router:
-    """Admits, checks and routes the frames of every websocket connection of one server."""
+    """Admits, checks and routes the frames of every websocket connection of one server.
+
+    ``clock`` is the clock of the links' arrival stamps (``server.net.arrivals``); each ``Peer`` reads it.
+    """
 
     def __init__(self, settings: ServerSettings, connections: Connections, lobby: Callable[[], Lobby],
                  desk: PuzzleDesk, welcome: Callable[[str], Welcome], say: Callable[[str], None],
-                 web: WebDesk | None = None, submissions: SubmissionDesk | None = None) -> None:
+                 web: WebDesk | None = None, submissions: SubmissionDesk | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
+        self.clock = clock
         self.limits = settings.limits
         self.connections = connections
         self.lobby = lobby
@@ -89,7 +95,7 @@ class Router:
     # -- the link's events ------------------------------------------------------------------
     def opened(self, link: WebSocketLink) -> bool:
         """Count a new TCP connection; False when it is over a connection limit."""
-        peer = Peer(link, self.limits, debug=self.settings.debug)
+        peer = Peer(link, self.limits, debug=self.settings.debug, clock=self.clock)
         if not self.connections.add(peer):
             log.info("refused a connection from %s: too many connections (from that address, or in all)",
                      link.address)

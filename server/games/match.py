@@ -90,13 +90,14 @@ class MatchRunner:
     """One game: the referee, its two sessions (seat 0 first), its deadline timer and its log.
 
     The log is written through ``rows`` (a ``RowBatcher``, shared by a tournament's games): its rows
-    land in play order and before its end, which is synced on ``executor``.
+    land in play order and before its end, which is synced on ``executor``. Its deadlines are read on
+    ``clock``, the clock of the seats' ``send_turn`` and of the steps' arrival stamps.
     """
 
     def __init__(self, game_id: str, sessions: tuple[Seat, Seat], referee: RefereeSettings,
                  log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,
                  tournament: str | None = None, on_step: StepHook | None = None,
-                 rows: RowBatcher | None = None) -> None:
+                 rows: RowBatcher | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.game_id = game_id
         self.sessions = sessions
         self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
@@ -104,8 +105,9 @@ class MatchRunner:
         self.executor = executor
         #: The game logs' writer (shared by a tournament's games: their rows go out together, and the
         #: logs of games that end together share one sync on ``executor``).
-        self.rows = rows if rows is not None else RowBatcher(executor)
+        self.rows = rows if rows is not None else RowBatcher(executor, clock=clock)
         self.grace_s = grace_s
+        self._clock = clock
         self.tournament = tournament
         self.on_step = on_step
         self.started_at = utc_now()
@@ -258,8 +260,8 @@ class MatchRunner:
     def _set_timer(self, at: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        # Deadlines are on time.monotonic(); the loop's own clock may differ, so go by "how long from now".
-        self._timer = asyncio.get_running_loop().call_later(max(at - time.monotonic(), 0.0), self._on_timer)
+        # Deadlines are on ``clock``; the loop's own clock may differ, so go by "how long from now".
+        self._timer = asyncio.get_running_loop().call_later(max(at - self._clock(), 0.0), self._on_timer)
         self._timer_at = at
 
     def _disarm(self) -> None:
@@ -274,7 +276,7 @@ class MatchRunner:
         deadline = self.referee.deadline()
         if deadline is None:
             return
-        now = time.monotonic()
+        now = self._clock()
         wake = deadline + self.grace_s
         if now < wake:
             self._set_timer(wake)

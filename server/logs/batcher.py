@@ -29,6 +29,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -60,11 +62,15 @@ def _pause(attempt: int) -> float:
 
 
 class RowBatcher:
-    """Opens and feeds game logs on the event loop; finishes them on ``executor`` (see the module docstring)."""
+    """Opens and feeds game logs on the event loop; finishes them on ``executor`` (see the module docstring).
+
+    ``clock`` measures how long a log has been retried (``retry_s``) and the warnings' interval.
+    """
 
     def __init__(self, executor: Executor | None, interval_s: float = FLUSH_INTERVAL_S,
-                 retry_s: float = FD_RETRY_S) -> None:
+                 retry_s: float = FD_RETRY_S, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.executor = executor
+        self._clock = clock
         self.interval_s = interval_s
         #: Seconds opening or finishing a log is retried while file descriptors are out.
         self.retry_s = retry_s
@@ -102,19 +108,19 @@ class RowBatcher:
                 log.error("cannot make the live log %s: %s (the game goes on; its rows are kept for its finished "
                           "log)", writer.part, error)
                 return
-            loop = asyncio.get_running_loop()
-            now = loop.time()
+            now = self._clock()
             since = now if since is None else since
             if now - since >= self.retry_s:
                 log.error("%s: gave up making the live log %s after %.1f s (the game goes on; its rows are kept "
                           "for its finished log)", what, writer.part, now - since)
                 return
             self._warn(what, f"cannot make the live log {writer.part}")
-            self._reopen[writer] = loop.call_later(_pause(attempt), self._try_open, writer, attempt + 1, since)
+            self._reopen[writer] = asyncio.get_running_loop().call_later(_pause(attempt), self._try_open, writer,
+                                                                         attempt + 1, since)
 
     def _warn(self, what: str, detail: str) -> None:
         """One line, at most every ``FD_WARNING_INTERVAL_S``, that descriptors ran out and what is done."""
-        now = asyncio.get_running_loop().time()
+        now = self._clock()
         if now - self._warned_at >= FD_WARNING_INTERVAL_S:
             self._warned_at = now
             log.warning("%s: %s; retrying for up to %g s (raise the limit, or play fewer games at once with -c)",
@@ -169,7 +175,6 @@ class RowBatcher:
             self._finishing.discard(writer)
 
     async def _finish(self, writer: LiveLogWriter, outcome: GameOutcome) -> GameLog:
-        loop = asyncio.get_running_loop()
         since: float | None = None
         attempt = 0
         while True:
@@ -180,7 +185,7 @@ class RowBatcher:
                 what = out_of_descriptors(exc)
                 if what is None:
                     raise
-                now = loop.time()
+                now = self._clock()
                 since = now if since is None else since
                 if now - since >= self.retry_s:
                     log.error("%s: gave up writing the log %s after %.1f s", what, writer.path, now - since)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
@@ -109,10 +109,12 @@ class Peer:
     ``role`` is ``None`` until the connection's ``hello`` is taken, then ``player``,
     ``spectator`` or the puzzle room's name; ``anonymous`` is True for a connection that holds
     no key the server checked (a spectator, a room user without a roster): those are counted
-    per address apart from players.
+    per address apart from players. ``clock`` is the clock of the arrival stamps that ``allow``
+    and ``flooding`` are given (``server.net.arrivals``): the token bucket starts full at its reading.
     """
 
-    def __init__(self, link: Link, limits: Limits, *, debug: bool = False) -> None:
+    def __init__(self, link: Link, limits: Limits, *, debug: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.link = link
         self.limits = limits
         self.debug = debug
@@ -126,7 +128,7 @@ class Peer:
         self.flood_strikes = 0
         self._last_flood = 0.0
         self._tokens = float(limits.burst)
-        self._refilled = time.monotonic()
+        self._refilled = clock()
         #: The newest latest-state message of each kind not written yet (the client was not reading).
         self._latest: dict[Hashable, Encoded] = {}
         self._behind: asyncio.TimerHandle | None = None

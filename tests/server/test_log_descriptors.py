@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from server.logs import logfile
-from server.logs.batcher import LogUnavailableError, RowBatcher
+from server.logs.batcher import RETRY_FIRST_PAUSE_S, LogUnavailableError, RowBatcher
 from server.logs.logfile import read_log
 from shared.gamelog import GameHeader, GameOutcome, StepRecord
 from shared.quoridor import GameStatus, Step
+from tests.clocks import TickingClock, timers_due_within
 from tests.server.conftest import bounded
 
 PLAYERS = ("Ann", "Bob")
@@ -134,15 +135,17 @@ async def test_a_live_log_that_cannot_be_opened_is_opened_on_a_later_try_with_it
 
 
 async def test_a_live_log_never_opened_still_gives_the_whole_finished_log(tmp_path, executor, monkeypatch, caplog):
-    part_files_fail(monkeypatch, None)
-    batcher = RowBatcher(executor, interval_s=60, retry_s=0.3)
+    out = part_files_fail(monkeypatch, None)
+    batcher = RowBatcher(executor, interval_s=60, retry_s=30, clock=TickingClock(10.0))   # 10 s a reading
     writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS))
-    for record in rows(4):
+    for record in rows(2):                                  # played while the file is tried again
         batcher.add(writer, record)
-        batcher.flush()
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(0.3)                                # past the retries
-    assert "gave up making the live log" in caplog.text and not writer.part.exists()
+    batcher.flush()
+    await bounded(until(lambda: "gave up making the live log" in caplog.text))
+    for record in rows(4)[2:]:                              # and after it was given up
+        batcher.add(writer, record)
+    batcher.flush()
+    assert out.refused >= 2 and not writer.part.exists()       # tried again before it gave up
     log = await bounded(batcher.finish(writer, OUTCOME))
     assert same(log, writer.path) and log.steps == rows(4)
 
@@ -152,11 +155,10 @@ async def test_a_game_that_ends_while_its_live_log_waits_for_a_try_leaves_no_par
     out = part_files_fail(monkeypatch, None)
     batcher = RowBatcher(executor, interval_s=60)
     writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS))
-    await bounded(until(lambda: out.refused >= 1))
+    assert out.refused == 1                                 # tried at once; the next try waits for its timer
     await bounded(batcher.finish(writer, OUTCOME))
-    refused = out.refused
-    await asyncio.sleep(0.3)                                # a try left over would come in this time
-    assert out.refused == refused and not writer.part.exists() and writer.path.exists()
+    await bounded(timers_due_within(RETRY_FIRST_PAUSE_S), 5)   # past the moment the next try was due
+    assert out.refused == 1 and not writer.part.exists() and writer.path.exists()
 
 
 async def test_a_finished_log_that_cannot_be_written_is_written_on_a_later_try(tmp_path, executor, monkeypatch):
@@ -210,14 +212,14 @@ async def test_a_finished_log_that_never_can_be_written_raises_log_unavailable(
         return original(path, flags, mode, **kwargs)
     monkeypatch.setattr(logfile.os, "open", os_open)
     renames_of_part_files_fail(monkeypatch)         # the log is written from memory, to a temporary file
-    batcher = RowBatcher(executor, interval_s=60, retry_s=0.3)
+    batcher = RowBatcher(executor, interval_s=60, retry_s=30, clock=TickingClock(10.0))     # 10 s a reading
     writer = batcher.open(tmp_path / "g.csv", GameHeader(players=PLAYERS))
     with pytest.raises(LogUnavailableError) as raised:
         await bounded(batcher.finish(writer, OUTCOME))
     error = raised.value
     assert isinstance(error, OSError) and error.errno == code and error.path == writer.path
     assert str(error).startswith(what) and str(writer.path) in str(error) and "played again" in str(error)
-    assert error.waited_s >= 0.3 and what in caplog.text
+    assert error.waited_s >= 30 and what in caplog.text
     assert writer.part.exists() and not writer.path.exists()   # what was played is still on disk
     assert read_log(writer.part).outcome is None                # and it still says unfinished
 

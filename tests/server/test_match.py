@@ -16,6 +16,7 @@ from server.games.match import MatchResult, MatchRunner, game_over
 from shared.gamelog import parse_log
 from shared.quoridor import GameStatus, Step
 from shared.referee import GameReferee, RefereeSettings, TurnRequest
+from tests.clocks import TickingClock
 from tests.server.conftest import bounded
 
 
@@ -144,3 +145,25 @@ def test_game_over_is_built_for_each_seat_from_the_referees_end():
     unlogged = game_over("g8", ("ann", "bob"), draw, 1, None)
     assert (unlogged.result, unlogged.status, unlogged.winner, unlogged.log, unlogged.thinking_ms) == (
         "draw", GameStatus.NONE, None, None, None)
+
+
+class ClockedSeat(Seat):
+    """A ``Seat`` whose turns leave at a reading of ``clock`` (a bot's clock starts on the match's clock)."""
+
+    def __init__(self, name: str, clock: TickingClock) -> None:
+        super().__init__(name)
+        self.clock = clock
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        super().send_turn(game, request)
+        return self.clock()
+
+
+async def test_deadlines_are_read_on_the_clock_the_match_is_given(tmp_path):
+    # Far from the machine's clock, and 100 s per reading: a minute's limit is past at the next reading.
+    clock = TickingClock(100.0, start=1e9)
+    white, black = ClockedSeat("white", clock), ClockedSeat("black", clock)
+    match = MatchRunner("g1", (white, black), RefereeSettings(time_limit_ms=60_000, step_cap=1),  # type: ignore[arg-type]
+                        tmp_path / "g1.csv", clock=clock)
+    await bounded(match.run(), 5)       # at once: on the machine's clock no deadline is near
+    assert [(r.status, r.thinking_ms) for r in match.referee.records] == [(GameStatus.TIMEOUT, 60_000)] * 2

@@ -7,14 +7,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Iterator, Set as AbstractSet
+from collections.abc import Coroutine, Iterator, Set as AbstractSet
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from server.tournament.results import THREAD_NAME, Results
-from server.tournament.store import NotFoundError, StoreError, StoreUsageError
+from server.tournament.store import NotFoundError, ResultStore, StoreError, StoreUsageError
 from shared.tournament import GameResult, ScheduledGame, round_robin
 from tests.server.conftest import bounded
 
@@ -56,6 +56,43 @@ def write_lock(db: Path) -> Iterator[None]:
         other.close()
 
 
+class Batches:
+    """Tells when the store's thread begins a batch of calls (before it asks for the write lock)."""
+
+    def __init__(self) -> None:
+        self.began = threading.Event()
+
+    def expect(self) -> None:
+        """Forget the batches begun so far: ``next`` waits for one begun after this call."""
+        self.began.clear()
+
+    async def next(self) -> None:
+        """Wait (at most 10 s) until the thread has begun a batch since ``expect``."""
+        assert await asyncio.to_thread(self.began.wait, 10), "the store's thread began no batch"
+
+
+@pytest.fixture
+def batches(monkeypatch: pytest.MonkeyPatch) -> Batches:
+    """Each batch the store's thread begins, told (``ResultStore.batch`` wrapped; it is taken at ``Results.open``)."""
+    told = Batches()
+    batch = ResultStore.batch
+
+    @contextmanager
+    def telling(store: ResultStore) -> Iterator[None]:
+        told.began.set()
+        with batch(store):
+            yield
+    monkeypatch.setattr(ResultStore, "batch", telling)
+    return told
+
+
+async def queued(*calls: Coroutine[object, object, object]) -> list[asyncio.Future[object]]:
+    """The ``calls`` as tasks, each queued on the store's thread by the time this returns."""
+    tasks = [asyncio.ensure_future(call) for call in calls]
+    await asyncio.sleep(0)      # a yield, not a wait: each task runs up to its first await, its call queued
+    return tasks
+
+
 def store_threads(besides: AbstractSet[threading.Thread] = frozenset()) -> list[str]:
     """The names of the store threads alive now, but for those in ``besides`` (other tests' servers)."""
     return [t.name for t in threading.enumerate() if t.name.startswith(THREAD_NAME) and t not in besides]
@@ -83,41 +120,40 @@ async def test_every_operation_of_a_tournament_works_from_the_event_loop(db, tmp
         assert json_path.exists() and csv_path.exists()
 
 
-async def test_calls_that_queue_while_the_thread_works_share_one_commit(db):
+async def test_calls_that_queue_while_the_thread_works_share_one_commit(db, batches):
     games = plan()
     async with await bounded(Results.open(db)) as results:
         tid = await new_tournament(results)
         await results.schedule(tid, games)
         before = results.commits
         with write_lock(db):
+            batches.expect()
             first = asyncio.ensure_future(results.mark_started(tid, key(games[0]), "g1", "t0"))
-            await asyncio.sleep(0.1)                    # the thread took it and waits for the lock
-            rest = [asyncio.ensure_future(results.mark_started(tid, key(g), f"g{n}", "t0"))
-                    for n, g in enumerate(games[1:], 2)]
-            rest.append(asyncio.ensure_future(results.record_timeout(tid, "alice")))
-            await asyncio.sleep(0.1)
+            await batches.next()                        # the thread took it and waits for the lock
+            rest = await queued(*[results.mark_started(tid, key(g), f"g{n}", "t0") for n, g in enumerate(games[1:], 2)],
+                                results.record_timeout(tid, "alice"))
         await bounded(asyncio.gather(first, *rest))
         # Four calls, one commit with the first or one after it: never one commit each.
         assert results.commits - before <= 2
         assert [g.game_id for g in await results.games(tid)] == ["g1", "g2", "g3"]
 
 
-async def test_a_failing_call_fails_alone_and_the_others_of_its_batch_are_committed(db):
+async def test_a_failing_call_fails_alone_and_the_others_of_its_batch_are_committed(db, batches):
     games = plan()
     async with await bounded(Results.open(db)) as results:
         tid = await new_tournament(results)
         await results.schedule(tid, games)
         await record(results, tid, games[2])
         with write_lock(db):
+            batches.expect()
             blocker = asyncio.ensure_future(results.record_timeout(tid, "carol"))
-            await asyncio.sleep(0.1)
+            await batches.next()                        # the thread took it and waits for the lock
             before = results.commits
-            calls = [asyncio.ensure_future(call) for call in (
+            calls = await queued(
                 results.mark_started(tid, key(games[0]), "g1", "t0"),
                 results.mark_started(tid, (9, 9, 9), "gx", "t0"),            # not scheduled
                 record(results, tid, games[2], winner=1),                    # results are final
-                results.mark_started(tid, key(games[1]), "g2", "t0"))]
-            await asyncio.sleep(0.1)
+                results.mark_started(tid, key(games[1]), "g2", "t0"))
         outcomes = await bounded(asyncio.gather(blocker, *calls, return_exceptions=True))
         assert outcomes[0] == 1 and outcomes[1] is None and outcomes[4] is None
         assert isinstance(outcomes[2], NotFoundError) and isinstance(outcomes[3], StoreUsageError)
@@ -126,17 +162,18 @@ async def test_a_failing_call_fails_alone_and_the_others_of_its_batch_are_commit
             ("running", "g1", None), ("running", "g2", None), ("finished", f"g{key(games[2])}", 0)]
 
 
-async def test_close_waits_for_the_writes_asked_for_later_and_the_file_reopens(db):
+async def test_close_waits_for_the_writes_asked_for_later_and_the_file_reopens(db, batches):
     others = set(threading.enumerate())
     results = await bounded(Results.open(db))
     tid = await new_tournament(results)
     with write_lock(db):
+        batches.expect()
         for _ in range(3):
             results.record_timeout_later(tid, "bob")          # from a callback: returns at once
         results.record_timeout_later(tid, "alice", kicked=True)
-        closing = asyncio.ensure_future(results.close())
-        await asyncio.sleep(0.1)
-        assert not closing.done()                             # the writes are still waiting for the lock
+        [closing] = await queued(results.close())
+        await batches.next()                                  # the thread took the writes and waits for the lock
+        assert not closing.done()
     await bounded(closing)
     assert results.closed and not store_threads(others)
     async with await bounded(Results.open(db)) as again:
@@ -154,12 +191,13 @@ async def test_a_failed_write_asked_for_later_is_logged_and_the_others_are_made(
         assert (await results.player_states(tid))["bob"] == (1, False)
 
 
-async def test_a_call_whose_wait_is_cancelled_is_still_made(db):
+async def test_a_call_whose_wait_is_cancelled_is_still_made(db, batches):
     async with await bounded(Results.open(db)) as results:
         tid = await new_tournament(results)
         with write_lock(db):
+            batches.expect()
             waiting = asyncio.ensure_future(results.record_timeout(tid, "bob"))
-            await asyncio.sleep(0.1)
+            await batches.next()                              # the thread took it and waits for the lock
             waiting.cancel()
         assert (await bounded(results.player_states(tid)))["bob"] == (1, False)
 
@@ -180,8 +218,7 @@ async def test_a_file_that_is_not_a_database_is_refused_and_leaves_no_thread(tmp
     others = set(threading.enumerate())
     with pytest.raises(StoreError, match="is not a Quoridor Arena results database"):
         await bounded(Results.open(path))
-    for _ in range(100):                                      # bounded: at most 1 s for the thread to end
-        if not store_threads(others):
-            break
-        await asyncio.sleep(0.01)
+    for thread in set(threading.enumerate()) - others:        # the store's, if it has not ended yet
+        if thread.name.startswith(THREAD_NAME):
+            await asyncio.to_thread(thread.join, 5)
     assert not store_threads(others)

@@ -8,9 +8,13 @@ import json
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.net.connection import Peer
-from server.settings import Limits
+from server.net.connection import CLOSE_POLICY, Peer
+from server.net.connections import Connections
+from server.router import Router
+from server.seats.lobby import Lobby
+from server.settings import Limits, ServerSettings
 from shared.protocol import ErrorMessage
+from tests.clocks import TickingClock, timers_due_within
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.support import Client, hello, play
 
@@ -35,19 +39,24 @@ async def test_a_flood_is_rate_limited_then_closed(make_server):
     assert len(errors) == 4 and code is not None               # closed on the 4th strike in a row
 
 
-async def test_a_flood_between_accepted_frames_is_closed_all_the_same(make_server):
-    # One token every 50 ms: of each pair sent 60 ms apart the first is taken and the second refused.
-    server = await make_server(limits=Limits(messages_per_second=20, burst=1, strikes_to_close=4))
-    client = await spectator(server)
-    for _ in range(10):
-        try:
-            await client.send({"type": "watch", "game": "*"})
-            await client.send({"type": "watch", "game": "*"})
-        except ConnectionClosed:
-            break
-        await asyncio.sleep(0.06)
-    assert await client.closed() is not None
-    assert [f["code"] for f in client.frames if f["type"] == "error"] == ["rate_limited"] * 4
+async def test_a_flood_between_accepted_frames_is_closed_all_the_same():
+    # One token every 50 ms: of each pair that arrives 60 ms after the one before, the first is taken and the
+    # second refused. The arrival stamps are on the router's clock (stopped at 0: only the stamps move).
+    settings = ServerSettings(data_dir="unused", limits=Limits(messages_per_second=20, burst=1, strikes_to_close=4))
+    router = Router(settings, Connections(settings.limits), lambda: Lobby(2), None,  # type: ignore[arg-type]
+                    lambda name: json.dumps({"type": "welcome", "player": name}),  # type: ignore[arg-type,return-value]
+                    lambda line: None, clock=TickingClock(0.0))
+    link = FakeLink()
+    assert router.opened(link)  # type: ignore[arg-type]
+    router.ready(link)  # type: ignore[arg-type]
+    router.received(link, json.dumps(hello("eye", "spectator")).encode(), True, 0.0)  # type: ignore[arg-type]
+    for pair in range(1, 11):
+        for _ in range(2):
+            router.received(link, b'{"type": "watch", "game": "*"}', True, pair * 0.06)  # type: ignore[arg-type]
+    frames = [json.loads(payload) for payload in link.written]
+    assert frames[0]["type"] == "welcome" and link.closes == [(CLOSE_POLICY, "flooding")]
+    assert [f["code"] for f in frames if f["type"] == "error"] == ["rate_limited"] * 4
+    router.closed(link)  # type: ignore[arg-type]
 
 
 async def test_fast_bots_are_never_refused_for_the_rate(make_server):
@@ -252,6 +261,8 @@ class FakeLink:
         self.gone = not open
         self.written: list[bytes] = []
         self.closes: list[tuple[int, str]] = []
+        #: Set at the first close.
+        self.closing = asyncio.Event()
 
     def send_text(self, payload: bytes) -> bool:
         if self.gone:
@@ -266,6 +277,7 @@ class FakeLink:
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closes.append((code, reason))
+        self.closing.set()
 
     def abort(self) -> None:
         self.gone = True
@@ -276,18 +288,19 @@ async def test_a_turn_written_to_a_client_that_stopped_reading_closes_it_later()
     peer = Peer(link, Limits(send_timeout_s=0.05))  # type: ignore[arg-type]
     assert peer.send_now('{"type":"turn"}') is True          # buffered: the game never waits for a client
     assert link.written == [b'{"type":"turn"}'] and link.closes == []
-    await asyncio.sleep(0.2)
+    await bounded(link.closing.wait(), 5)
     assert link.closes and link.closes[0][0] == 1008 and "not reading" in link.closes[0][1] and peer.closed
     assert peer.send_now('{"type":"turn"}') is False
 
 
 async def test_a_client_that_catches_up_is_kept():
+    limits = Limits(send_timeout_s=0.05)
     link = FakeLink(paused=True)
-    peer = Peer(link, Limits(send_timeout_s=0.05))  # type: ignore[arg-type]
+    peer = Peer(link, limits)  # type: ignore[arg-type]
     assert peer.send_now('{"type":"turn"}') is True
     link.paused = False                                       # it read its buffer in time
     peer.drained()
-    await asyncio.sleep(0.2)
+    await bounded(timers_due_within(limits.send_timeout_s), 5)    # past the moment it would have been cut
     assert link.closes == [] and not peer.closed and peer.send_now('{"type":"turn"}') is True
 
 
