@@ -8,9 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,21 @@ async def finished_games(data: Path) -> list:
         row = await results.latest_unfinished()
         assert row is None, "the cup is not finished"
         return await results.games(1)
+
+
+async def until(condition: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Wait until ``condition()`` is true; an AssertionError after ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"not within {seconds:g} s")
+
+
+def played(workers: Any) -> Counter[str]:
+    """How many times each job was played, from the workers' logs."""
+    return Counter(line.split("played job ")[1].split(" ")[0] for name in ("w1", "w2")
+                   for line in workers.log(name).splitlines() if "played job" in line)
 
 
 def assert_complete(games: list, data: Path, expected: int) -> None:
@@ -86,7 +102,7 @@ async def test_a_worker_killed_mid_game_loses_nothing_and_counts_nothing_twice(e
     assert all(attempt >= 2 for _, attempt in restarted)
 
 
-async def test_the_engine_stopped_for_seconds_mid_run_loses_nothing(engine, workers, tmp_path, sleeper):
+async def test_the_engine_stopped_for_seconds_mid_run_loses_nothing(engine, workers, tmp_path, sleeper, caplog):
     for name in ("w1", "w2"):
         workers.start(name)
     workers.wait_ready("w1", "w2")
@@ -100,10 +116,14 @@ async def test_the_engine_stopped_for_seconds_mid_run_loses_nothing(engine, work
         if steps == 5:
             stopped.set()
 
+    def noticed() -> bool:
+        """The server and a worker both found the engine gone (their clients wait for it, with backoff)."""
+        return "does not answer" in caplog.text and any("does not answer" in workers.log(name) for name in ("w1", "w2"))
+
     async def outage() -> None:
         await stopped.wait()
         await asyncio.to_thread(engine.stop)
-        await asyncio.sleep(3)
+        await until(noticed, 30)
         await asyncio.to_thread(engine.start)
 
     data = tmp_path / "cup"
@@ -129,13 +149,12 @@ async def test_the_server_killed_and_resumed_while_workers_play_records_every_ga
                                     start_new_session=True)
 
     first = server("--hold-after", "1")         # one whole pairing recorded, then killed: never between two games
-    deadline = time.monotonic() + 60
-    while sum(recorded(data).values()) < 2 and time.monotonic() < deadline and first.poll() is None:
-        await asyncio.sleep(0.05)
+    await until(lambda: sum(recorded(data).values()) >= 2 or first.poll() is not None)
     first.send_signal(signal.SIGKILL)
     first.wait(10)
     assert sum(recorded(data).values()) < 6, "the cup ended before the server could be killed"
-    await asyncio.sleep(1.5)                    # the workers go on playing the pairings they hold
+    before = sum(played(workers).values())      # the workers go on playing the pairings they hold: one more
+    await until(lambda: sum(played(workers).values()) > before or len(played(workers)) == 3)
     second = server()
     try:
         assert second.wait(90) == 0, (data / "server.log").read_text()
@@ -143,9 +162,7 @@ async def test_the_server_killed_and_resumed_while_workers_play_records_every_ga
         if second.poll() is None:
             os.killpg(second.pid, signal.SIGKILL)
     assert_complete(await finished_games(data), data, 6)
-    plays = Counter(line.split("played job ")[1].split(" ")[0] for name in ("w1", "w2")
-                    for line in workers.log(name).splitlines() if "played job" in line)
-    assert len(plays) == 3                      # the three pairings (saq may replay one: recorded once all the same)
+    assert len(played(workers)) == 3                      # the three pairings (saq may replay one: recorded once all the same)
     redis = Redis.from_url(engine.url)
     try:
         jobs = [key async for key in redis.scan_iter(f"saq:job:quoridor-p{PROTOCOL}:*")]
