@@ -10,6 +10,7 @@ from websockets.asyncio.client import connect
 from server.ladder.store import LadderStore
 
 from .conftest import ScriptedBot, bounded, url
+from .support import Client, hello
 
 
 async def _until(predicate, seconds: float = 30.0) -> None:
@@ -205,3 +206,29 @@ async def test_two_bots_play_on_past_the_pair_cap_and_a_lone_bot_is_told_why_not
     await _until(lambda: server.ladder.idle is not None and server.ladder.idle.reason.startswith("only alice"))
     assert server.ladder.idle.resumes_in_s is None
     await _cancel(ladder, *tasks)
+
+
+async def test_a_page_asks_for_a_versions_report_and_hears_unknown_game_for_a_version_not_on_the_ladder(make_server):
+    server = await make_server(**LADDER)
+    ladder = asyncio.create_task(server.run_ladder())
+    bots = [ScriptedBot(url(server), key) for key in ("alice", "bob")]
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    try:
+        await _until(lambda: server.ladder is not None and server.ladder.games_played >= 2)
+        page = await Client.open(url(server))
+        await page.send(hello("eye", role="spectator"))
+        await page.next("welcome")
+        await page.send({"type": "ladder_request", "report": "alice"})
+
+        async def answer() -> dict:
+            while (frame := await page.next("ladder", "error"))["type"] == "ladder" and frame["report"] is None:
+                pass                                                        # the pushed frames carry none
+            return frame
+        frame = await bounded(answer(), 10)
+        assert frame["report"]["track"] == "alice" and frame["report"]["games"] >= 2     # read on the store's thread
+        await page.send({"type": "ladder_request", "report": "nobody"})
+        error = await page.next("error")
+        assert error["code"] == "unknown_game" and "'nobody'" in error["message"]
+        await page.close()
+    finally:
+        await _cancel(ladder, *tasks)
