@@ -16,8 +16,9 @@ violation) and counts as a crash.
 
 Games come in pairs that share a *seeded opening*: ``--opening-plies`` random legal plies (each a
 random pawn move, or with probability ``WALL_SHARE`` a random wall) drawn from the seed
-``--seed`` + the pair's number and played for the bots, who hear them through their hooks like any
-turn; then the bots take over. ``strong`` is seat 0 in a pair's first game and seat 1 in its second.
+``--seed`` + the pair's number and played by the referee (``play_game``'s ``opening``), the bots
+hearing them through their hooks like any turn; then the bots take over. ``strong`` is seat 0 in
+a pair's first game and seat 1 in its second.
 The openings and the random bot are seeded, so a run is repeatable up to the search depth the clock
 allows.
 
@@ -81,50 +82,17 @@ def random_opening(seed: int, plies: int = OPENING_PLIES, wall_share: float = WA
     return steps
 
 
-class _Scripted:
-    """Stands in for a bot on an opening turn: the bot's ``observe`` and ``step_sent`` hear it, ``step`` answers."""
-
-    def __init__(self, bot: Any, step: Step) -> None:
-        self.bot = bot
-        self.step = step
-
-    def observe(self, *turn: Any) -> None:
-        """The bot takes in the turn (whatever the driver tells it: the change, the walls left, ...)."""
-        hook = getattr(self.bot, "observe", None)
-        if hook is not None:
-            hook(*turn)
-
-    def next_step(self, change: ChessboardChange) -> Step:
-        """The opening's step, the bot not asked."""
-        return self.step
-
-    def step_sent(self, step: Step) -> None:
-        """The bot hears which step went out for it."""
-        hook = getattr(self.bot, "step_sent", None)
-        if hook is not None:
-            hook(step)
-
-
-class OpeningDriver(BotDriver):
-    """A ``BotDriver`` that plays the steps in ``script`` for its bot on its next turns, then asks the bot."""
+class TimedDriver(BotDriver):
+    """A ``BotDriver`` that notes the process CPU time of each of its bot's own answers."""
 
     def __init__(self, bot: Any, on_problem: Callable[[BotProblem], None] | None = None) -> None:
         super().__init__(bot, on_problem)
-        #: This seat's opening steps still to play, first first.
-        self.script: list[Step] = []
         #: The process CPU time (ms) of the bot's last own answer: with the wall time it took, it tells
         #: slow work apart from time the process spent waiting for a CPU on a busy machine.
         self.cpu_ms = 0.0
 
     def ask_now(self, change: ChessboardChange, *turn: Any) -> Step:
-        """The next scripted step (through the bot's hooks) while there is one, else the bot's own.
-
-        ``turn`` is the rest of what ``BotDriver.ask_now`` takes (the walls left, the time limit, ...),
-        passed on as it comes.
-        """
-        if self.script:
-            stand_in = BotDriver(_Scripted(self.bot, self.script.pop(0)), self.on_problem)
-            return stand_in.ask_now(change, *turn)
+        """The bot's own step; ``turn`` is the rest of what ``BotDriver.ask_now`` takes, passed on as it comes."""
         started = time.process_time()
         try:
             return super().ask_now(change, *turn)
@@ -171,23 +139,17 @@ def make_opponent(name: str) -> Player:
     return RandomPlayer(name, seed=RANDOM_SEED) if name == "random" else BOTS[name](name)
 
 
-def play_one(drivers: tuple[OpeningDriver, OpeningDriver], strong: StrongPlayer, strong_seat: int,
+def play_one(drivers: tuple[TimedDriver, TimedDriver], strong: StrongPlayer, strong_seat: int,
              opening: Sequence[Step], tally: Pairing) -> None:
     """Play one refereed game after ``opening`` (``drivers``: strong's, then the opponent's) and add it to ``tally``."""
     seated = drivers if strong_seat == 0 else (drivers[1], drivers[0])
     names = ("strong", tally.opponent) if strong_seat == 0 else (tally.opponent, "strong")
-    for seat, driver in enumerate(seated):
-        driver.script = list(opening[seat::2])
-    judged_steps = 0
     won_at: tuple[int, int] | None = None      # (strong's steps so far, its path then) when the race was first won
     own_steps = 0
 
     def judged(event: RefereeEvent) -> None:
-        nonlocal judged_steps, won_at, own_steps
-        if not isinstance(event, StepJudged):
-            return
-        judged_steps += 1
-        if judged_steps <= len(opening):
+        nonlocal won_at, own_steps
+        if not isinstance(event, StepJudged) or event.opening:
             return
         if event.seat == strong_seat:
             own_steps += 1
@@ -201,7 +163,7 @@ def play_one(drivers: tuple[OpeningDriver, OpeningDriver], strong: StrongPlayer,
         if won_at is None and event.position.turn == strong_seat and won_race(event.position, strong_seat):
             won_at = (own_steps, event.position.distance(strong_seat) or 0)
 
-    game = play_game(seated, names, RefereeSettings(), time.perf_counter, judged)
+    game = play_game(seated, names, RefereeSettings(), time.perf_counter, judged, opening)
     outcome = game.outcome
     tally.games += 1
     tally.plies.append(len(game.records))
@@ -239,7 +201,7 @@ def run_pairing(opponent: str, games: int, budget_ms: int, plies: int, seed: int
             tally.crashes[side] += 1
         return count
 
-    drivers = (OpeningDriver(strong, crashed(0)), OpeningDriver(make_opponent(opponent), crashed(1)))
+    drivers = (TimedDriver(strong, crashed(0)), TimedDriver(make_opponent(opponent), crashed(1)))
     opening: list[Step] = []
     for number in range(games):
         if number % 2 == 0:

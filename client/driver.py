@@ -22,6 +22,8 @@ Two ways to ask: ``await ask(...)`` for a caller on an event loop (a plain ``nex
 a worker thread, so a connection stays alive while the bot thinks; an ``async`` one is awaited),
 and ``ask_now(...)`` for a caller without one (a plain ``next_step`` is called right here; an
 ``async`` one runs on the driver's own event loop, kept from turn to turn until ``close()``).
+A turn the referee answered for the bot (a ply of the game's opening) reaches its ``observe`` and
+``step_sent`` hooks through ``hear``.
 """
 
 from __future__ import annotations
@@ -184,6 +186,12 @@ class BotDriver:
         except Exception as exc:  # noqa: BLE001 - a bot's bug is a violation, never the end of a match
             return self._sent(self._raised("next_step", exc))
         return self._sent(self._checked(result))
+
+    def hear(self, change: ChessboardChange, walls_left: tuple[int, int] | None, step: Step) -> None:
+        """A turn answered for the bot (a ply of the game's opening): its ``observe`` and ``step_sent`` hooks hear
+        the turn and ``step``; ``next_step`` is not asked."""
+        self._call("observe", change, walls_left)
+        self._sent(step)
 
     def close(self) -> None:
         """Close the event loop an ``async`` bot ran on in ``ask_now`` (if any); safe to call twice."""

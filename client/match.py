@@ -9,11 +9,12 @@ their specs; every finished game comes back to the caller in this process, as a 
 tallied, every game's log written (the same CSV the server writes). ``quoridor-match``
 (``client.match_cli``) is the command line; the bot benchmarks and tests call ``play_game``.
 
-An opening's plies are played *for* the bots: the referee judges and records them like any step
-(the log shows them as the seats' first rows, 0 ms each), and each bot hears its own opening
-turns through its ``observe`` and ``step_sent`` hooks, without ``next_step`` being called, so a
-``Player``'s board (``BoardTracker``) holds the opening's walls and pawns when its first real turn
-comes. A bot that keeps its own board from ``next_step``'s changes alone learns only what that
+An opening's plies are played *for* the bots by the referee (``GameReferee``'s ``opening``): it
+judges and records them like any step (the log shows them as the seats' first rows, 0 ms each),
+and each bot hears its own opening turns (``StepJudged.opening_turn``) through its ``observe`` and
+``step_sent`` hooks (``BotDriver.hear``), without ``next_step`` being called, so a ``Player``'s
+board (``BoardTracker``) holds the opening's walls and pawns when its first real turn comes. A
+bot that keeps its own board from ``next_step``'s changes alone learns only what that
 first change says (both pawns, the opponent's last wall).
 """
 
@@ -31,12 +32,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any
 
 from shared.gamelog import GameHeader, GameLog
 from shared.quoridor import Step
-from shared.quoridor.types import ChessboardChange
-from shared.referee import RefereeEvent, RefereeSettings, TurnRequest
+from shared.referee import RefereeEvent, RefereeSettings, StepJudged, TurnRequest
 from shared.referee.local import LocalGame, play_local_game
 
 from .driver import BotDriver, BotProblem, ProblemKind
@@ -96,48 +95,30 @@ class MatchTally:
 
 
 # -- one game -----------------------------------------------------------------------------------
-class _OpeningPly:
-    """Stands in for a bot on a turn the opening plays for it: the bot's hooks hear the turn, ``step`` answers."""
-
-    def __init__(self, bot: Any, step: Step) -> None:
-        self.bot = bot
-        self.step = step
-
-    def observe(self, change: ChessboardChange, walls_left: tuple[int, int] | None) -> None:
-        hook = getattr(self.bot, "observe", None)
-        if hook is not None:
-            hook(change, walls_left)
-
-    def next_step(self, change: ChessboardChange) -> Step:
-        return self.step
-
-    def step_sent(self, step: Step) -> None:
-        hook = getattr(self.bot, "step_sent", None)
-        if hook is not None:
-            hook(step)
-
-
 def play_game(drivers: tuple[BotDriver, BotDriver], names: tuple[str, str], settings: RefereeSettings,
               clock: Callable[[], float] = time.perf_counter,
               on_event: Callable[[RefereeEvent], None] | None = None,
               opening: Sequence[Step] = ()) -> LocalGame:
     """One refereed game, ``drivers`` and ``names`` seat 0 first: each bot is told the limit, begins, plays, ends.
 
-    The first ``len(opening)`` turns are answered with the opening's steps (legal ones: see the
-    module docstring for what the bots hear of them).
+    The game starts from ``opening``'s plies, played by the referee (see the module docstring for what
+    the bots hear of them); ``RefereeError`` (``bad_opening``) when one is illegal.
     """
     for seat, driver in enumerate(drivers):
         driver.tell_time_limit(settings.time_limit_ms)
         driver.begin_game(seat, settings.ruleset)
 
     def ask(seat: int, request: TurnRequest) -> Step:
-        driver = drivers[seat]
-        if request.turn < len(opening):
-            stand_in = BotDriver(_OpeningPly(driver.bot, opening[request.turn]), driver.on_problem)
-            return stand_in.ask_now(request.change, request.walls_left, request.time_limit_ms, request.judgement)
-        return driver.ask_now(request.change, request.walls_left, request.time_limit_ms, request.judgement)
+        return drivers[seat].ask_now(request.change, request.walls_left, request.time_limit_ms, request.judgement)
 
-    game = play_local_game(names, ask, clock, settings, on_event)
+    def heard(event: RefereeEvent) -> None:
+        if isinstance(event, StepJudged) and event.opening_turn is not None:
+            turn = event.opening_turn
+            drivers[event.seat].hear(turn.change, turn.walls_left, event.record.step)
+        if on_event is not None:
+            on_event(event)
+
+    game = play_local_game(names, ask, clock, settings, heard, opening)
     for driver in drivers:
         driver.end_game()
     return game

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +87,7 @@ class MatchResult:
 
 
 class MatchRunner:
-    """One game: the referee, its two sessions (seat 0 first), its deadline timer and its log.
+    """One game: the referee (which plays ``opening``'s plies), its two sessions (seat 0 first), its timer and its log.
 
     The log is written through ``rows`` (a ``RowBatcher``, shared by a tournament's games): its rows
     land in play order and before its end, which is synced on ``executor``. Its deadlines are read on
@@ -96,11 +96,11 @@ class MatchRunner:
 
     def __init__(self, game_id: str, sessions: tuple[Seat, Seat], referee: RefereeSettings,
                  log_path: Path, *, executor: Executor | None = None, grace_s: float = 0.05,
-                 tournament: str | None = None, on_step: StepHook | None = None,
+                 tournament: str | None = None, on_step: StepHook | None = None, opening: Sequence[Step] = (),
                  rows: RowBatcher | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.game_id = game_id
         self.sessions = sessions
-        self.referee = GameReferee((sessions[0].name, sessions[1].name), referee)
+        self.referee = GameReferee((sessions[0].name, sessions[1].name), referee, tuple(opening))
         self.log_path = log_path
         self.executor = executor
         #: The game logs' writer (shared by a tournament's games: their rows go out together, and the

@@ -1,8 +1,8 @@
 """``LadderRunner``: the practice ladder, always on: bots come and go, get paired and keep their ratings.
 
 It pairs free bots with ``shared.ladder.pick_pairings``, plays each pairing as two colour-swapped
-games from one seeded opening (``shared.ladder.pawn_opening``; ``server.ladder.seats.GameSeat`` plays
-it for the bots), records each result and both new openskill ratings in ``LadderRecords`` *before*
+games from one seeded opening (``shared.ladder.pawn_opening``; each game's referee plays it, never the
+bots), records each result and both new openskill ratings in ``LadderRecords`` *before*
 the players hear of it, refits the published Bradley-Terry table every ``ladder_refit_s``, and
 pauses a bot that violates or times out in ``ladder_pause_after`` games in a row (it is told why,
 and plays again once it reconnects). Who may play, and how, is ``server.ladder.seats``. The pair cap
@@ -324,10 +324,10 @@ class LadderRunner:
             if tally.add(judged) and self.on_step is not None:     # the opening's plies were played for the bots
                 self.on_step(runner, judged)
 
-        match = MatchRunner(game_id, (GameSeat(white, opening), GameSeat(black, opening)),
+        match = MatchRunner(game_id, (GameSeat(white), GameSeat(black)),
                             self.settings.referee_settings(), path, executor=self.executor,
                             grace_s=self.settings.timeout_grace_s, tournament="ladder", on_step=on_step,
-                            rows=self.rows)
+                            rows=self.rows, opening=opening)
         self.running[game_id] = match
         if self.reporter is not None:
             self.reporter.game_started(game_id, white.name, black.name)

@@ -4,8 +4,9 @@
   twice is refused with a roster and renamed (``bot_1``) without one, as a tournament's lobby does.
   A hello may say how many games at once the bot accepts (``concurrency``) and its ``version``.
 * ``LadderSession`` is a player that may hold several games at once: steps are routed by game id.
-* ``GameSeat`` is what a ``MatchRunner`` sees of one session in one game; it plays the pairing's
-  opening plies for the bot (they are never sent to it: its first turn shows the pawns moved).
+* ``GameSeat`` is what a ``MatchRunner`` sees of one session in one game. The pairing's opening plies
+  are the game's referee's to play (``MatchRunner``'s ``opening``): they are never sent to the bot,
+  whose first turn shows the pawns moved.
 * ``HostedResidents`` runs the residents in the server's own machinery: the built-in bots, and each
   key's newest accepted handed-in bot (a resident that never disconnects). Each is a hosted bot
   process (``server.sandbox``: ``python -m client.hosted SPEC``, in the sandbox where bubblewrap
@@ -85,12 +86,11 @@ class LadderSession(PlayerSession):
 
 
 class GameSeat:
-    """One session in one game, as the ``MatchRunner`` sees it; plays the opening's plies for the bot."""
+    """One session in one game, as the ``MatchRunner`` sees it: its turns and its end go to the session."""
 
-    def __init__(self, session: LadderSession, opening: tuple[Step, ...]) -> None:
+    def __init__(self, session: LadderSession) -> None:
         self.session = session
         self.name = session.name
-        self.opening = opening
         self.match: MatchRunner | None = None
         self.seat: int | None = None
 
@@ -104,17 +104,7 @@ class GameSeat:
         return self.session._send(GameStart(game=game, opponent=opponent, seat=seat))
 
     def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        if request.turn < len(self.opening):
-            if not self.session.connected:
-                return None
-            # Answered for the bot right after the turn is "sent": 0 ms, judged like any step.
-            asyncio.get_running_loop().call_soon(self._play, request.turn)
-            return time.monotonic()
         return self.session.send_turn(game, request)
-
-    def _play(self, turn: int) -> None:
-        if self.match is not None and self.seat is not None:
-            self.match.submit_step(self.seat, turn, self.opening[turn], time.monotonic())
 
     async def send_game_over(self, message: GameOver) -> bool:
         self.session.games.pop(message.game, None)

@@ -1,8 +1,8 @@
 """``GameHost``: where games of hosted bots are played; ``LocalGameHost`` plays them on this machine.
 
 A ``Pairing`` names two bots (built-in, or handed in: a folder and an entry), the games they
-play (colours as given) and the opening plies each game starts from (the ladder's: played for the
-bots, never sent to them, as ``server.ladder.seats.GameSeat`` does). A game host starts one process
+play (colours as given) and the opening plies each game starts from (the ladder's: played by each
+game's referee, never sent to the bots, as in the ladder's own games). A game host starts one process
 per bot for the whole pairing, before the first turn, plays the games one after the other with the
 server's own ``MatchRunner`` (the referee code every game uses) and returns a ``PairingResult``: each
 game's ``MatchResult`` and how each bot's process ended, with its start time and its steps' wall and
@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from shared.protocol import GameOver
 from shared.quoridor import Step
-from shared.referee import RefereeSettings, StepJudged, TurnRequest
+from shared.referee import RefereeSettings, StepJudged
 
 from server.games.match import MatchResult, MatchRunner
 from server.sandbox.causes import BotEnd
@@ -36,7 +34,7 @@ from server.sandbox.rows import HostedRows
 from server.sandbox.seat import HostedSeat, StepTiming
 
 __all__ = ["BotEntry", "GameSpec", "Pairing", "BotReport", "PairingResult", "GameHost", "LocalGameHost",
-           "PairingRefused", "OpeningSeat", "default_concurrency", "play_pairing"]
+           "PairingRefused", "default_concurrency", "play_pairing"]
 
 StepHook = Callable[[MatchRunner, StepJudged], None]
 
@@ -84,7 +82,7 @@ class Pairing:
     games: tuple[GameSpec, ...]
     referee: RefereeSettings = field(default_factory=RefereeSettings)
     tournament: str | None = None
-    #: Plies every game starts from, played for the bots at 0 ms (the ladder's seeded opening); ``()``: none.
+    #: Plies every game starts from, played by the referee at 0 ms (the ladder's seeded opening); ``()``: none.
     opening: tuple[Step, ...] = ()
 
 
@@ -136,68 +134,6 @@ class PairingResult:
     reports: tuple[BotReport, BotReport]
 
 
-class OpeningSeat:
-    """A seat whose first turns (``opening``) are played for it: those turns never reach ``inner``'s bot.
-
-    Everything else goes to ``inner`` (a ``HostedSeat``), which also holds the game's ``match`` and ``seat``
-    (its bot's steps go through it). An opening turn is "sent" and answered at once: 0 ms, judged as any step.
-    """
-
-    def __init__(self, inner: HostedSeat, opening: tuple[Step, ...]) -> None:
-        self.inner = inner
-        self.opening = opening
-
-    @property
-    def name(self) -> str:
-        """The player's name."""
-        return self.inner.name
-
-    @property
-    def peer(self) -> object:
-        """The bot's process as a connection."""
-        return self.inner.peer
-
-    @property
-    def match(self) -> MatchRunner | None:
-        """The game in progress (held by ``inner``)."""
-        return self.inner.match
-
-    @match.setter
-    def match(self, value: MatchRunner | None) -> None:
-        self.inner.match = value
-
-    @property
-    def seat(self) -> int | None:
-        """The seat in the game in progress (held by ``inner``)."""
-        return self.inner.seat
-
-    @seat.setter
-    def seat(self, value: int | None) -> None:
-        self.inner.seat = value
-
-    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
-        """Announce the game to the bot."""
-        return await self.inner.send_game_start(game, opponent, seat)
-
-    def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        """An opening turn is answered for the bot right after it is "sent"; a later one goes to the bot."""
-        if request.turn >= len(self.opening):
-            return self.inner.send_turn(game, request)
-        if not self.inner.connected:
-            return None
-        asyncio.get_running_loop().call_soon(self._play, request.turn)
-        return time.monotonic()
-
-    def _play(self, turn: int) -> None:
-        match, seat = self.inner.match, self.inner.seat
-        if match is not None and seat is not None:
-            match.submit_step(seat, turn, self.opening[turn], time.monotonic())
-
-    async def send_game_over(self, message: GameOver) -> bool:
-        """Tell the bot its game ended."""
-        return await self.inner.send_game_over(message)
-
-
 class GameHost(Protocol):
     """Plays pairings of hosted bots (here, or on workers elsewhere: issue 19)."""
 
@@ -223,7 +159,7 @@ async def play_pairing(pairing: Pairing, limits: SandboxLimits, *, on_step: Step
     """Start both bots (before any turn), play the games in order, stop the bots; never raises for a bot's fault.
 
     A bot that cannot start (or dies) loses its games as a disconnect; its report says why. The pairing's
-    ``opening`` plies are played for the bots (``OpeningSeat``).
+    ``opening`` plies are played by each game's referee (``MatchRunner``'s ``opening``), never by the bots.
     """
     seats = tuple(HostedSeat(bot.name, HostedBot(bot.spec, bot.folder, limits, trusted=bot.trusted),
                              pairing.referee) for bot in pairing.bots)
@@ -233,10 +169,9 @@ async def play_pairing(pairing: Pairing, limits: SandboxLimits, *, on_step: Step
         results = []
         for game in pairing.games:
             white, black = seats[game.white], seats[1 - game.white]
-            players = (white, black) if not pairing.opening else \
-                (OpeningSeat(white, pairing.opening), OpeningSeat(black, pairing.opening))
-            runner = MatchRunner(game.game_id, players, pairing.referee, game.log_path,  # type: ignore[arg-type]
-                                 tournament=pairing.tournament, on_step=on_step, rows=hosted_rows)
+            runner = MatchRunner(game.game_id, (white, black), pairing.referee, game.log_path,
+                                 tournament=pairing.tournament, on_step=on_step, rows=hosted_rows,
+                                 opening=pairing.opening)
             hosted_rows.watch(runner, (white, black))
             results.append(await runner.run())
     finally:

@@ -17,6 +17,13 @@ what it returns. The rules it enforces are ``quoridor-rules.md``:
 * a seat that disconnects loses (EnemyClosed to the other); a seat that never shows up forfeits,
   and a game neither seat shows up for is a draw.
 
+A game may start from an ``opening``: a few plies both games of a colour-swapped pair start
+from (the ladder's ``shared.ladder.pawn_opening``, ``quoridor-match --openings``). ``start``
+plays them itself before the first ``turn`` a bot is sent: each is judged and recorded like any
+step, in 0 ms, as the first rows of the log, and the first turn a bot gets carries the position
+after them (the opponent's last opening wall included). A ply the rules refuse is a
+``RefereeError`` (``bad_opening``) when the referee is made, never a violation charged to a seat.
+
 Its events say everything the transports need, so none of them re-derives a fact beside it: a
 judged step carries its ``Cause`` (``late``, or the rule it broke: ``not_reachable``,
 ``wall_overlaps``, ...) and the reason for people; the end carries the ``Termination``, each
@@ -25,12 +32,15 @@ seat's status and result, and each seat's last verdict that no turn told it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Literal
 
 from ..gamelog.records import GameOutcome, StepRecord
-from ..quoridor import COURSE, STEP_CAP, VIOLATIONS_TO_LOSE, Cause, GameStatus, Position, Ruleset, StepVerdict
+from ..quoridor import (
+    COURSE, STEP_CAP, VIOLATIONS_TO_LOSE, Cause, GameStatus, IllegalStepError, Position, Ruleset, StepVerdict,
+    step_name,
+)
 from ..quoridor.types import NO_WALL, BlockBar, ChessboardChange, Step
 
 __all__ = [
@@ -117,6 +127,14 @@ class StepJudged:
     clocks_ms: tuple[int, int]    # total thinking time per seat so far
     cause: Cause | None = None
     reason: str = ""
+    #: For a ply of the game's opening (played by the referee, no seat asked): the turn it answered, as the
+    #: seat would have been told it; ``None`` for a step a seat sent (or a timeout).
+    opening_turn: TurnRequest | None = None
+
+    @property
+    def opening(self) -> bool:
+        """True when the step was a ply of the game's opening, played by the referee for the seat."""
+        return self.opening_turn is not None
 
     @property
     def late(self) -> bool:
@@ -164,10 +182,15 @@ class _Seat:
 
 @dataclass
 class GameReferee:
-    """One game between ``players`` (seat 0 first); see the module docstring for the rules."""
+    """One game between ``players`` (seat 0 first), from ``opening``'s plies; see the module docstring for the rules.
+
+    Raises ``RefereeError`` (``bad_opening``) when a ply of ``opening`` is illegal where it is played.
+    """
 
     players: tuple[str, str]
     settings: RefereeSettings = field(default_factory=RefereeSettings)
+    #: Plies the game starts from, played by the referee at ``start`` (seat 0's first); ``()``: none.
+    opening: tuple[Step, ...] = ()
     position: Position = field(init=False)
     records: list[StepRecord] = field(init=False, default_factory=list)
     outcome: GameOutcome | None = field(init=False, default=None)
@@ -178,6 +201,17 @@ class GameReferee:
     def __post_init__(self) -> None:
         self.position = Position.initial(self.settings.ruleset)
         self._seats = (_Seat(), _Seat())
+        self.opening = tuple(self.opening)
+        position = self.position
+        for ply, step in enumerate(self.opening):
+            if position.is_over():
+                raise RefereeError("bad_opening", f"the opening's ply {ply + 1} of {len(self.opening)} "
+                                                  f"({step_name(step)}) comes after the game is won")
+            try:
+                position = position.play(step)
+            except IllegalStepError as exc:
+                raise RefereeError("bad_opening", f"the opening's ply {ply + 1} of {len(self.opening)} "
+                                                  f"({step_name(step)}) is illegal: {exc.judgement.reason}") from None
 
     # -- reading ----------------------------------------------------------------------
     @property
@@ -213,10 +247,21 @@ class GameReferee:
 
     # -- driving ----------------------------------------------------------------------
     def start(self) -> list[RefereeEvent]:
-        """Begin the game: the first ``turn`` goes to seat 0."""
+        """Begin the game: play the opening's plies (each judged, 0 ms, ``StepJudged.opening``), then the first
+        ``turn`` goes to the seat to move (seat 0 without an opening)."""
         if self.turn != -1:
             raise RefereeError("already_started", "the game has already started")
-        return [self._next_turn()]
+        events: list[RefereeEvent] = []
+        request = self._next_turn()
+        for step in self.opening:
+            judged, *after = self._apply(step, 0)     # the step's StepJudged, then the next turn (or the end)
+            assert isinstance(judged, StepJudged)
+            events.append(replace(judged, opening_turn=request))
+            if self.is_over:                          # an opening longer than the step cap allows
+                return events + after
+            assert isinstance(after[0], TurnRequest)
+            request = after[0]
+        return [*events, request]
 
     def clock_started(self, turn: int, at: float) -> None:
         """The ``turn`` numbered ``turn`` went on the wire at ``at``: the mover's clock runs from here."""

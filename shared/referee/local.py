@@ -12,7 +12,7 @@ played elsewhere (another process), in the ``LocalGame``: each record's ``reason
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..gamelog.records import GameOutcome, StepRecord
@@ -42,12 +42,16 @@ class LocalGame:
 
 def play_local_game(players: tuple[str, str], ask: Ask, clock: Callable[[], float],
                     settings: RefereeSettings | None = None,
-                    on_event: Callable[[RefereeEvent], None] | None = None) -> LocalGame:
-    """Referee one game: ``ask(seat, turn)`` returns each step; thinking time is measured with ``clock``.
+                    on_event: Callable[[RefereeEvent], None] | None = None,
+                    opening: Sequence[Step] = ()) -> LocalGame:
+    """Referee one game from ``opening``'s plies: ``ask(seat, turn)`` returns each step; thinking time is measured
+    with ``clock``.
 
-    ``on_event`` hears every event as it happens (each ``StepJudged`` with its ``cause`` and ``reason``).
+    ``on_event`` hears every event as it happens (each ``StepJudged`` with its ``cause`` and ``reason``; an opening
+    ply's with the turn it answered, ``opening_turn``: ``ask`` is never called for it). ``RefereeError``
+    (``bad_opening``) for an opening with an illegal ply.
     """
-    referee = GameReferee(players, settings or RefereeSettings())
+    referee = GameReferee(players, settings or RefereeSettings(), tuple(opening))
     events = referee.start()
     causes: list[Cause | None] = []
     while True:

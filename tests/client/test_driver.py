@@ -121,6 +121,23 @@ def test_a_player_hears_why_its_previous_step_was_a_violation_before_it_observes
     assert bot.last_judgement is None                   # a new game starts with nothing to tell
 
 
+def test_a_turn_played_for_the_bot_reaches_its_observe_and_step_sent_but_never_next_step():
+    bot = Spy()
+    BotDriver(bot).hear(START, (10, 10), E2)
+    assert bot.calls == [("observe", START, (10, 10), None), ("step_sent", E2)]
+    BotDriver(object()).hear(START, None, E2)               # a bot without those hooks hears nothing
+
+    class Broken(Spy):
+        def observe(self, change, walls_left):
+            raise KeyError("board")
+
+    problems: list[BotProblem] = []
+    broken = Broken()
+    BotDriver(broken, problems.append).hear(START, (10, 10), E2)
+    assert [(p.hook, p.bot, p.error_text) for p in problems] == [("observe", "Broken", "KeyError: 'board'")]
+    assert broken.calls == [("step_sent", E2)]
+
+
 def test_a_bot_without_last_judgement_is_left_alone():
     bot = Spy()
     BotDriver(bot).tell_judgement(StepVerdict(GameStatus.TIMEOUT, Cause.LATE, "late", 1000))

@@ -1,8 +1,10 @@
 """The referee state machine, driven by steps and times only (no sockets, no clock)."""
 
+import re
+
 import pytest
 
-from shared.quoridor import STANDARD, BlockBar, GameStatus, Location, Step, parse_step
+from shared.quoridor import STANDARD, BlockBar, GameStatus, Location, Position, Step, parse_step
 from shared.referee import (
     DRAW_STATUS, VIOLATIONS_TO_LOSE, Cause, GameFinished, GameReferee, RefereeError, RefereeSettings, StepJudged,
     StepVerdict, Termination, TurnRequest,
@@ -20,8 +22,8 @@ def finished(events):
 class Driver:
     """Feeds a referee: every turn is sent at time t and answered ``think`` seconds later."""
 
-    def __init__(self, **settings):
-        self.ref = GameReferee(("alice", "bob"), RefereeSettings(**settings))
+    def __init__(self, opening=(), **settings):
+        self.ref = GameReferee(("alice", "bob"), RefereeSettings(**settings), opening)
         self.now = 100.0
         self.events = self.ref.start()
         self.pending = turns(self.events)[-1]
@@ -407,3 +409,66 @@ def test_an_answer_to_an_old_turn_is_stale_whoever_moves_now():
 
 def test_the_violation_limit_is_the_one_constant():
     assert RefereeSettings().violations_to_lose == VIOLATIONS_TO_LOSE == 3
+
+
+# -- openings: plies the referee plays before the first turn a seat is sent ----------------------------
+def plies(text):
+    return tuple(parse_step(name) for name in text.split())
+
+
+def test_an_opening_is_judged_and_recorded_as_the_first_steps_then_the_seat_to_move_gets_the_first_turn():
+    opening = plies("e2 e8 c3h")
+    ref = GameReferee(("alice", "bob"), opening=opening)
+    events = ref.start()
+    played = judged(events)
+    assert [(e.seat, e.record.player, e.record.turn, e.record.step, e.record.status, e.record.thinking_ms, e.cause)
+            for e in played] == [(0, "alice", 0, opening[0], GameStatus.OK, 0, None),
+                                 (1, "bob", 1, opening[1], GameStatus.OK, 0, None),
+                                 (0, "alice", 2, opening[2], GameStatus.OK, 0, None)]
+    assert ref.records == [e.record for e in played]                   # the log's first rows
+    assert all(e.opening for e in played) and played[-1].position == Position.initial().play(opening[0]).play(
+        opening[1]).play(opening[2])
+    assert ref.clocks_ms == (0, 0) and ref.steps_made == (2, 1) and ref.violations == (0, 0)
+    # Each ply carries the turn it answered, as its seat would have been told it.
+    assert [(e.opening_turn.seat, e.opening_turn.turn) for e in played] == [(0, 0), (1, 1), (0, 2)]
+    told = played[2].opening_turn.change
+    assert (told.my_loc, told.enemy_loc) == (Location(5, 2), Location(5, 8))
+    # Then the first turn a seat is sent: bob's, with alice's opening wall and the pawns after the opening.
+    [first] = turns(events)
+    assert events[-1] is first and (first.seat, first.turn) == (1, 3)
+    assert (first.change.status, first.change.my_loc, first.change.enemy_loc) == (
+        GameStatus.OK, Location(5, 8), Location(5, 2))
+    assert first.change.new_enemy_wall == BlockBar.of(2, 3, 4, 3) and first.walls_left == (10, 9)
+    assert first.judgement is None and ref.deadline() is None          # no clock ran during the opening
+
+
+def test_after_an_opening_the_bots_play_on_and_the_opening_turns_are_over():
+    d = Driver(opening=plies("e2 e8"))
+    assert (d.pending.seat, d.pending.turn) == (0, 2) and d.pending.change.enemy_loc == Location(5, 8)
+    with pytest.raises(RefereeError) as info:                          # answering a turn the referee played
+        d.ref.receive_step(0, 0, parse_step("e3"), d.now)
+    assert info.value.code == "stale_turn"
+    [step] = judged(d.play(parse_step("e3"), think=0.25))
+    assert not step.opening and step.record.thinking_ms == 250 and d.ref.clocks_ms == (250, 0)
+    assert (d.pending.seat, d.pending.turn) == (1, 3) and d.pending.change.enemy_loc == Location(5, 3)
+
+
+@pytest.mark.parametrize("opening, message", [
+    ("e3", "the opening's ply 1 of 1 (e3) is illegal: e3 is not reachable in one step from e1"),
+    ("c3h e8 c3h", "the opening's ply 3 of 3 (c3h) is illegal: "),
+    ("e2 d9 e3 d8 e4 d7 e5 d6 e6 d5 e7 d4 e8 d3 e9 d2", "the opening's ply 16 of 16 (d2) comes after the game is won"),
+])
+def test_a_bad_opening_is_an_error_when_the_referee_is_made_never_a_violation(opening, message):
+    with pytest.raises(RefereeError, match=re.escape(message)) as info:
+        GameReferee(("alice", "bob"), opening=plies(opening))
+    assert info.value.code == "bad_opening" and isinstance(info.value, ValueError)
+
+
+def test_an_opening_that_ends_the_game_ends_it_at_the_start_as_any_step_would():
+    won = GameReferee(("alice", "bob"), opening=plies("e2 d9 e3 d8 e4 d7 e5 d6 e6 d5 e7 d4 e8 d3 e9"))
+    end = finished(won.start())
+    assert end.termination is Termination.GOAL and end.outcome.winner == 0 and len(won.records) == 15
+    capped = GameReferee(("alice", "bob"), RefereeSettings(step_cap=1), plies("e2 e8 e3"))
+    events = capped.start()
+    assert finished(events).termination is Termination.STEP_CAP and not turns(events)
+    assert len(capped.records) == 2 and finished(events).outcome.winner is None     # 0 ms each: a draw

@@ -47,3 +47,24 @@ def test_a_bot_that_plays_a5_hears_why_and_the_game_keeps_the_cause():
     assert game.records[0].reason == "a5 is not reachable in one step from e1"
     again = pickle.loads(pickle.dumps(game))             # a game played in a worker process comes back whole
     assert again.causes == game.causes and again.records == game.records
+
+
+def test_a_game_from_an_opening_asks_the_bots_only_after_it():
+    opening = (parse_step("e2"), parse_step("e8"), parse_step("d2"))
+    asked: list[TurnRequest] = []
+    heard: list[StepJudged] = []
+
+    def ask(seat: int, request: TurnRequest) -> Step:
+        asked.append(request)
+        return Step()                       # an empty step: every answer a violation, the game short
+
+    def follow(event):
+        if isinstance(event, StepJudged):
+            heard.append(event)
+
+    game = play_local_game(("a", "b"), ask, lambda: 0.0, RefereeSettings(), follow, opening)
+    assert (asked[0].seat, asked[0].turn) == (1, 3) and asked[0].change.enemy_loc == parse_step("d2").new_loc
+    assert all(r.turn >= 3 for r in asked)
+    assert [r.step for r in game.records[:3]] == list(opening) and game.causes[:3] == [None, None, None]
+    assert [e.opening for e in heard[:4]] == [True, True, True, False]
+    assert (game.outcome.winner, game.outcome.reason, game.outcome.violations) == (0, "violations", (2, 3))
