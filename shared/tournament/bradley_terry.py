@@ -45,8 +45,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import mul
 from statistics import NormalDist
+
+from .linalg import cholesky, dot, inverse, softplus, solve, win_probability
 
 __all__ = ["Encounter", "Rating", "LEVEL", "fit_ratings", "interval_margin", "interval_text", "rating_intervals",
            "rate"]
@@ -106,73 +107,6 @@ def interval_text(low: float | None, high: float | None) -> str:
     return f"[{low:+.0f}, {high:+.0f}]"
 
 
-# -- linear algebra on small dense matrices (lists of rows; pure Python) -----------------------------------
-def _cholesky(matrix: list[list[float]]) -> list[list[float]] | None:
-    """The lower factor ``L`` (rows of growing length) of a positive definite ``matrix``; None when it is not."""
-    factor: list[list[float]] = []
-    for i, row in enumerate(matrix):
-        current: list[float] = []
-        for j in range(i):
-            other = factor[j]
-            current.append((row[j] - sum(map(mul, current, other))) / other[j])
-        square = row[i] - sum(map(mul, current, current))
-        if not square > 0.0:
-            return None
-        current.append(math.sqrt(square))
-        factor.append(current)
-    return factor
-
-
-def _solve(factor: list[list[float]], vector: Sequence[float]) -> list[float]:
-    """``x`` with ``L L^T x = vector``."""
-    y: list[float] = []
-    for row, value in zip(factor, vector):
-        y.append((value - sum(map(mul, row, y))) / row[-1])
-    for i in range(len(y) - 1, -1, -1):
-        row = factor[i]
-        y[i] /= row[i]
-        xi = y[i]
-        if xi:
-            y[:i] = [a - b * xi for a, b in zip(y[:i], row)]
-    return y
-
-
-def _inverse(factor: list[list[float]]) -> list[list[float]]:
-    """``(L L^T)^-1`` from its factor: the columns of ``L^-1`` by forward substitution, then their dot products."""
-    size = len(factor)
-    columns = []                 # column a of L^-1, from row a down
-    for a in range(size):
-        column: list[float] = []
-        for i in range(a, size):
-            row = factor[i]
-            column.append(((1.0 if i == a else 0.0) - sum(map(mul, row[a:i], column))) / row[i])
-        columns.append(column)
-    inverse = [[0.0] * size for _ in range(size)]
-    for a in range(size):
-        ca = columns[a]
-        for b in range(a, size):
-            value = sum(map(mul, ca[b - a:], columns[b]))
-            inverse[a][b] = inverse[b][a] = value
-    return inverse
-
-
-def _dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum(map(mul, a, b))
-
-
-def _softplus(x: float) -> float:
-    """``log(1 + e^x)`` without overflow."""
-    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
-
-
-def _win_probability(difference: float) -> float:
-    """The logistic ``1 / (1 + e^-difference)``, without overflow."""
-    if difference >= 0:
-        return 1.0 / (1.0 + math.exp(-difference))
-    e = math.exp(difference)
-    return e / (1.0 + e)
-
-
 # -- the model -------------------------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Point:
@@ -204,7 +138,7 @@ class _Model:
         log = math.log
         for a, b, games, points in self.pairs:
             d = strengths[a] - strengths[b]
-            p = _win_probability(d)
+            p = win_probability(d)
             probabilities.append(p)
             # log(1 + e^d) = d - log p = -log(1 - p), each the accurate one on its side
             value += points * d - games * (d - log(p) if d > 0 else -math.log1p(-p))
@@ -214,7 +148,7 @@ class _Model:
             row_b[b] += w
             row_a[b] -= w
             row_b[a] -= w
-        factor = _cholesky(info[:size])
+        factor = cholesky(info[:size])
         if factor is None or not math.isfinite(value):
             return None
         if self.penalised:          # 1/2 log det I = sum of log of L's diagonal
@@ -225,13 +159,13 @@ class _Model:
         """The score at ``at``, penalised: Firth's, each pairing's residual plus ``h (1/2 - p)``, ``h`` its leverage."""
         gradient = [0.0] * (self.size + 1)            # the anchor's (-1) is dropped
         if self.penalised:
-            inverse = _inverse(at.factor)
-            for row in inverse:
+            covariance = inverse(at.factor)
+            for row in covariance:
                 row.append(0.0)                       # the anchor's strength is fixed: no variance
-            inverse.append([0.0] * (self.size + 1))
+            covariance.append([0.0] * (self.size + 1))
             for (a, b, games, points), p in zip(self.pairs, at.probabilities):
-                row_a = inverse[a]
-                spread = row_a[a] + inverse[b][b] - 2.0 * row_a[b]
+                row_a = covariance[a]
+                spread = row_a[a] + covariance[b][b] - 2.0 * row_a[b]
                 residual = points - games * p + games * p * (1.0 - p) * spread * (0.5 - p)
                 gradient[a] += residual
                 gradient[b] -= residual
@@ -249,12 +183,12 @@ class _Model:
         multiplier (the profile's slope) and ``I^-1 contrast`` at the last step."""
         at, multiplier, along = start, 0.0, None
         for _ in range(max_iterations):
-            u = _solve(at.factor, self.gradient(at))
+            u = solve(at.factor, self.gradient(at))
             if contrast is None:
                 step = u
             else:
-                along = _solve(at.factor, contrast)
-                multiplier = _dot(contrast, u) / _dot(contrast, along)
+                along = solve(at.factor, contrast)
+                multiplier = dot(contrast, u) / dot(contrast, along)
                 step = [x - multiplier * y for x, y in zip(u, along)]
             largest = max(map(abs, step), default=0.0)
             if largest < tolerance:
@@ -279,22 +213,22 @@ class _Model:
         ``z^2 / 2`` below its maximum, and maximal there given the contrast", each step the end of the
         quadratic model at the point; None when it does not settle (the caller then brackets)."""
         target = fit.value - z * z / 2.0
-        centre = _dot(contrast, fit.theta)
+        centre = dot(contrast, fit.theta)
         at = self.point([x + side * z * y / math.sqrt(curvature) for x, y in zip(fit.theta, along)])
         for _ in range(20):
             if at is None:
                 return None
             gradient = self.gradient(at)
-            u = _solve(at.factor, gradient)
-            v = _solve(at.factor, contrast)
-            cu, cv = _dot(contrast, u), _dot(contrast, v)
+            u = solve(at.factor, gradient)
+            v = solve(at.factor, contrast)
+            cu, cv = dot(contrast, u), dot(contrast, v)
             # The model's profile at a change d of the contrast: value + gu/2 - (cu - d)^2 / (2 cv).
-            reach = cv * (2.0 * (at.value - target) + _dot(gradient, u))
+            reach = cv * (2.0 * (at.value - target) + dot(gradient, u))
             shift = side * math.sqrt(reach) / cv if reach > 0 else 0.0
             step = [x + shift * y for x, y in zip(u, v)]
             if abs(at.value - target) < 1e-5 and max(map(abs, step)) < 1e-5:
                 # settled: the last step is below 1e-5 (0.002 Elo), and what it leaves is smaller still
-                t = _dot(contrast, at.theta) + _dot(contrast, step)
+                t = dot(contrast, at.theta) + dot(contrast, step)
                 return t if side * (t - centre) > 0 else None
             at = self.point([t + s for t, s in zip(at.theta, step)])
         return None
@@ -315,9 +249,9 @@ class _Model:
         if single is not None:
             ends = sorted(end * contrast[0] for end in _binomial_interval(*single, z))
             return ends[0], ends[1]
-        centre = _dot(contrast, fit.theta)
-        along = _solve(fit.factor, contrast)
-        curvature = _dot(contrast, along)                # the variance of the contrast at the fit
+        centre = dot(contrast, fit.theta)
+        along = solve(fit.factor, contrast)
+        curvature = dot(contrast, along)                # the variance of the contrast at the fit
         ends = []
         for side in (-1.0, 1.0):
             quick = self._end(fit, contrast, side, z, along, curvature)
@@ -336,7 +270,7 @@ class _Model:
                     continue
                 at, slope, path = self.climb(at, contrast, tolerance=1e-6, max_iterations=30)
                 if path is not None:
-                    tangent, tangent_curvature = path, _dot(contrast, path)
+                    tangent, tangent_curvature = path, dot(contrast, path)
                 drop = max(2.0 * (fit.value - at.value), 0.0)
                 root = side * math.sqrt(drop)
                 if abs(root - side * z) < 1e-3:
@@ -366,7 +300,7 @@ def _binomial_interval(points: float, games: float, z: float) -> tuple[float, fl
     top = math.log(points / (games - points))
 
     def value(theta: float) -> float:
-        return points * theta - games * _softplus(theta)
+        return points * theta - games * softplus(theta)
 
     floor = value(top) - z * z / 2.0
     spread = 1.0 / math.sqrt(games * (points / games) * (1.0 - points / games))
@@ -374,7 +308,7 @@ def _binomial_interval(points: float, games: float, z: float) -> tuple[float, fl
     for side in (-1.0, 1.0):
         theta = top + side * z * spread
         for _ in range(100):
-            slope = points - games * _win_probability(theta)
+            slope = points - games * win_probability(theta)
             step = (floor - value(theta)) / slope
             theta += step
             if abs(step) < 1e-12:
@@ -494,8 +428,8 @@ def _intervals(fit: _Fit, centred: bool, z: float, profile: bool = True) -> dict
         if profile:
             low, high = fit.model.interval(fit.best, contrast, z)
         else:                                       # the quadratic (Wald) interval at the fit: I^-1 once per rating
-            centre = _dot(contrast, fit.best.theta)
-            reach = z * math.sqrt(_dot(contrast, _solve(fit.best.factor, contrast)))
+            centre = dot(contrast, fit.best.theta)
+            reach = z * math.sqrt(dot(contrast, solve(fit.best.factor, contrast)))
             low, high = centre - reach, centre + reach
         intervals[fit.names[player]] = (_ELO * low + 0.0, _ELO * high + 0.0)
     return intervals
