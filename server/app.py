@@ -14,6 +14,7 @@ import logging
 import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
 from pathlib import Path
@@ -27,10 +28,12 @@ from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
 from shared.tournament import GameResult, Standings, interval_text
 
 from server import __version__
+from server.net.arrivals import ArrivalClock
 from server.net.connection import Encoded
 from server.net.connections import Connections
 from server.net.descriptors import connection_capacity, raise_open_file_limit
-from server.net.legacy import LegacyPeer, LegacyPort, LegacySession
+from server.net.legacy import LegacyPeer
+from server.seats.legacy import LegacyPort, LegacySession
 from server.ladder.runner import LadderLobby, LadderRunner
 from server.ladder.seats import HostedResidents
 from server.ladder.records import LadderRecords
@@ -104,8 +107,12 @@ class SilentReporter:
 class ArenaServer:
     """Serve one tournament: wait for the players, run it, record it, say goodbye."""
 
-    def __init__(self, settings: ServerSettings, reporter: Reporter | None = None) -> None:
+    def __init__(self, settings: ServerSettings, reporter: Reporter | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
+        #: The server's one clock: arrival stamps, deadlines, the rate, keep-alives, the standings' pace, matchmaking.
+        self.clock = clock
+        self.arrivals = ArrivalClock(clock)
         self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
         self.server: asyncio.Server | None = None
         self.legacy_server: asyncio.Server | None = None
@@ -116,8 +123,8 @@ class ArenaServer:
         self._standings_timer: asyncio.TimerHandle | None = None
         self._standings_sent = -math.inf
         self._standings_cost_s = 0.0                          # the last broadcast's bytes / the budget
-        self.lobby: Any = (LadderLobby(settings.roster) if settings.ladder
-                           else Lobby(settings.players, settings.roster, held=settings.roster_submissions))
+        self.lobby: Any = (LadderLobby(settings.roster, clock=clock) if settings.ladder
+                           else Lobby(settings.players, settings.roster, held=settings.roster_submissions, clock=clock))
         self.ladder: LadderRunner | None = None               # the practice ladder (--ladder), once it runs
         self.ladder_store: LadderRecords | None = None
         self.residents: HostedResidents | None = None
@@ -163,17 +170,19 @@ class ArenaServer:
             if ignored:
                 self.reporter.message("resuming with the tournament's own settings; ignored: " + ", ".join(ignored))
             reset = await results.reset_unfinished(row.id)
-            self.lobby = Lobby(len(row.players), s.roster, expected=row.players, held=s.roster_submissions)
+            self.lobby = Lobby(len(row.players), s.roster, expected=row.players, held=s.roster_submissions,
+                               clock=self.clock)
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
         await self.submissions.open()
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
         router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say,
-                        web=self.web, submissions=self.submissions)
+                        web=self.web, submissions=self.submissions, clock=self.clock)
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
                                      handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
                                      ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
-                                     high_water=s.limits.send_high_water, send_buffer=s.limits.socket_send_buffer)
+                                     high_water=s.limits.send_high_water, send_buffer=s.limits.socket_send_buffer,
+                                     arrivals=self.arrivals)
         self.router = router
         try:
             self.server = await asyncio.get_running_loop().create_server(lambda: WebSocketLink(router, link_settings),
@@ -185,7 +194,7 @@ class ArenaServer:
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
-                              on_open=self.connections.add, on_close=self.connections.remove)
+                              on_open=self.connections.add, on_close=self.connections.remove, arrivals=self.arrivals)
             try:
                 self.legacy_server = await asyncio.get_running_loop().create_server(port.protocol, s.host,
                                                                                     s.legacy_port)
@@ -267,7 +276,7 @@ class ArenaServer:
         self.runner = TournamentRunner(
             self.settings, self.results, self.tournament_id, self.folder, sessions,
             executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
-            on_step=self._spectate, on_game_over=self._game_over)
+            on_step=self._spectate, on_game_over=self._game_over, clock=self.clock)
         self.runner.rows = HostedRows(self._log_thread, find=lambda name, seats=self.runner.sessions: hosted_peer(seats.get(name)))     # hosted bots' CPU times in the logs
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
@@ -318,7 +327,7 @@ class ArenaServer:
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
                                    reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
-                                   seed=seed, host=self.game_host, on_restart=self._game_restarted)
+                                   seed=seed, host=self.game_host, on_restart=self._game_restarted, clock=self.clock)
         # The pages (issue 29): the ladder's table, games, idle reason and reports, not a tournament's.
         pages = LadderPages(self.connections, self.ladder)
         self.ladder.on_change, self.web.ladder_answer, self.web.tournament = pages.changed, pages.answer, "ladder"
@@ -466,7 +475,7 @@ class ArenaServer:
     def _keepalive(self) -> None:
         """Ping the quiet connections (one timer for all of them)."""
         if self.router is not None:
-            now = time.monotonic()
+            now = self.clock()
             for link in self.router.links():
                 link.keepalive(now)
         self._pinger = asyncio.get_running_loop().call_later(PING_INTERVAL_S / 4, self._keepalive)
@@ -508,7 +517,7 @@ class ArenaServer:
         if self._standings_timer is not None:
             return
         interval = max(self.settings.standings_interval_s, self._standings_cost_s)
-        wait = self._standings_sent + interval - time.monotonic()
+        wait = self._standings_sent + interval - self.clock()
         if wait <= 0:
             self._send_standings()
         else:
@@ -519,7 +528,7 @@ class ArenaServer:
         standings, self._standings = self._standings, None
         if standings is None or self.folder is None:
             return
-        self._standings_sent = time.monotonic()
+        self._standings_sent = self.clock()
         playing = self._playing()
         recipients = [c for c in self.connections.greeted if c not in playing]
         tournament = self.folder.name
@@ -544,7 +553,8 @@ class ArenaServer:
         running = list(self.runner.running.values()) if self.runner is not None else []
         if self.ladder is not None:
             running += self.ladder.running.values()
-        return {session.peer for match in running for session in match.sessions}
+        players = {name for match in running for name in match.referee.players}
+        return {session.peer for session in self.lobby.sessions if session.name in players and session.peer is not None}
 
     def _games_total(self) -> int:
         runner = self.runner

@@ -3,15 +3,16 @@
 It is the ``LinkHandler`` of ``server.net.wire``: a link's events arrive here and are handled at
 once, with no task per connection. A connection first says ``hello`` (within
 ``hello_timeout_s``), then is a player (its steps go to its game through
-``PlayerSession.submit``), a spectator (``watch``), or a puzzle-room user (its frames go to the
+``PlayerSession.submit``, one call that returns the game's verdict), a spectator (``watch``), or a puzzle-room user (its frames go to the
 ``PuzzleDesk``, answered in order by one small task per connection), or a submitter handing a bot
 in (its hello and frames go to the ``SubmissionDesk``).
 
 Every frame passes the same checks, in this order, each cheap before the next:
 
-1. the rate: every frame takes a token, except the one step the player's game is waiting for
-   (a fast bot is never refused into a timeout); frames over the rate are refused, and a
-   connection refused ``strikes_to_close`` times is closed;
+1. the rate, one check per frame: every frame takes a token, except the one step the player's game
+   is waiting for (a fast bot is never refused into a timeout); a player in a game pays once its
+   frame is known not to be that step (the step walks into its game once, and the verdict says);
+   frames over the rate are refused, and a connection refused ``strikes_to_close`` times is closed;
 2. the size, then the syntax (``parse_client``);
 3. what the frame asks: a step the game cannot take (an old turn, a duplicate, another game),
    a frame of the wrong room or role, earns a strike; ``strikes_to_close`` bad frames in a row
@@ -156,22 +157,16 @@ class Router:
     # -- the checks -------------------------------------------------------------------------
     def _received(self, peer: Peer, client: _Client, payload: bytes, text: bool, arrived: float) -> None:
         session = client.session
-        over = not peer.allow(arrived)
-        # Over the rate, only a player whose game awaits a step may still be sending that step.
-        if over and (session is None or session.match is None):
+        # A player in a game pays the rate once its frame is known not to be the step its game awaits: the one
+        # frame that never spends it (a fast bot is never refused into a timeout). Anyone else pays first.
+        deferred = session is not None and session.playing
+        if not deferred and not peer.allow(arrived):
             self._flooded(peer, arrived)
             return
-        limit = self.limits.max_puzzle_frame_bytes if client.room is not None else self.limits.max_frame_bytes
-        if (len(payload) > limit and peer.role == "spectator" and self.web is not None
-                and b'"log_upload"' in payload):
-            limit = self.limits.max_puzzle_frame_bytes     # an uploaded log (read, never stored)
-        if len(payload) > limit:
-            self._strike(peer, "frame_too_large", f"frames may be at most {limit} bytes (got {len(payload)})")
-            return
         try:
-            message = parse_client(_text(payload) if text else payload)
+            message = parse_client(self._payload(peer, client, payload, text))
         except ProtocolError as exc:
-            if over:
+            if deferred and not peer.allow(arrived):
                 self._flooded(peer, arrived)
             elif exc.code == "protocol_version" and peer.role is None:
                 # A client that speaks another version cannot go on: say so and close (docs/protocol.md).
@@ -180,12 +175,21 @@ class Router:
             else:
                 self._strike(peer, exc.code, exc.message, exc.frame_type)
             return
-        if session is not None and isinstance(message, StepMessage) and session.awaits(message.game, message.turn):
-            if not over:
-                peer.refund()               # the awaited answer never spends the rate
-        elif over:
-            self._flooded(peer, arrived)
-            return
+        if deferred:
+            assert session is not None
+            refusal = None
+            if isinstance(message, StepMessage):
+                # The step walks into its game once; the verdict says whether it was the awaited answer.
+                refusal = session.submit(message.game, message.turn, to_step(message), arrived)
+                if refusal is None:
+                    peer.good_frame()
+                    return
+            if not peer.allow(arrived):
+                self._flooded(peer, arrived)
+                return
+            if refusal is not None:
+                self._strike(peer, *refusal, message.type)
+                return
         greeted = peer.role is not None
         problem = self._route(peer, client, message, arrived)
         if problem is None:
@@ -193,6 +197,16 @@ class Router:
                 peer.good_frame()
         else:
             self._strike(peer, *problem, message.type)
+
+    def _payload(self, peer: Peer, client: _Client, payload: bytes, text: bool) -> str | bytes:
+        """The frame to parse; ``ProtocolError`` (``frame_too_large``, ``bad_json``) when it is too big or not text."""
+        limit = self.limits.max_puzzle_frame_bytes if client.room is not None else self.limits.max_frame_bytes
+        if (len(payload) > limit and peer.role == "spectator" and self.web is not None
+                and b'"log_upload"' in payload):
+            limit = self.limits.max_puzzle_frame_bytes     # an uploaded log (read, never stored)
+        if len(payload) > limit:
+            raise ProtocolError("frame_too_large", f"frames may be at most {limit} bytes (got {len(payload)})")
+        return _text(payload) if text else payload
 
     def _strike(self, peer: Peer, code: str, message: str, frame_type: str | None = None) -> None:
         if not peer.strike(code, message, frame_type):

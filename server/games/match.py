@@ -47,17 +47,35 @@ Refusal = tuple[str, str]
 
 
 class Seat(Protocol):
-    """What a match needs of a player (``server.seats.players.PlayerSession``, and its legacy subclass)."""
+    """A player as a match sees it, whatever plays it: a connected bot, a legacy bot, a hosted or handed-in bot's
+    process, a ladder player in several games (``server.seats.players.PlayerSession`` and its subclasses).
+
+    The match enters the seat in its game before the game starts (from then on, steps the seat's connection reads
+    for ``match.game_id`` reach ``match.submit_step`` as ``seat``) and takes it out once the game is over and
+    announced; in between it only sends the three frames of a game.
+    """
 
     name: str
-    match: MatchRunner | None
-    seat: int | None
 
-    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool: ...
+    def enter(self, match: MatchRunner, seat: int) -> None:
+        """``match`` starts with this player as ``seat``: route its steps for that game there."""
+        ...
 
-    def send_turn(self, game: str, request: TurnRequest) -> float | None: ...
+    def leave(self, match: MatchRunner) -> None:
+        """``match`` is over (or was stopped): route no more steps there."""
+        ...
 
-    async def send_game_over(self, message: GameOver) -> bool: ...
+    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
+        """Announce the game; False when the player is not there."""
+        ...
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        """Write a turn now; when it went on the wire (the match's clock), or None when the player is gone."""
+        ...
+
+    async def send_game_over(self, message: GameOver) -> bool:
+        """Tell the player how its game ended."""
+        ...
 
 
 def game_over(game_id: str, players: tuple[str, str], finished: GameFinished, seat: int,
@@ -143,11 +161,6 @@ class MatchRunner:
         except RefereeError:
             return []
 
-    def awaits(self, seat: int, turn: int) -> bool:
-        """True when the game waits for ``seat``'s answer to ``turn`` (that step is exempt from the rate)."""
-        ref = self.referee
-        return self._running() and ref.mover == seat and ref.turn == turn and ref.clock_start is not None
-
     def submit_disconnect(self, seat: int) -> None:
         """``seat``'s connection closed."""
         if self._running():
@@ -173,7 +186,7 @@ class MatchRunner:
                             tournament=self.tournament, started=self.started_at)
         self._writer = writer = self.rows.open(self.log_path, header)
         for seat, session in enumerate(self.sessions):
-            session.match, session.seat = self, seat
+            session.enter(self, seat)
         self._ended = asyncio.get_running_loop().create_future()
         try:
             absent = [seat for seat in (0, 1) if not await self.sessions[seat].send_game_start(
@@ -181,20 +194,21 @@ class MatchRunner:
             self._handle(ref.start)
             for seat in absent:
                 self.submit_disconnect(seat)
-            finished = await self._ended
+            try:
+                finished = await self._ended
+            finally:
+                self._disarm()
+                if not self._ended.done():
+                    self._ended.cancel()
+            await self.rows.finish(writer, finished.outcome)     # its last rows first, then the finished log
+            result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, utc_now(),
+                                 len(ref.records))
+            if on_result is not None:
+                await on_result(result)
+            await self._announce(finished)
         finally:
-            self._disarm()
-            if not self._ended.done():
-                self._ended.cancel()
-            for session in self.sessions:
-                if session.match is self:
-                    session.match, session.seat = None, None
-        await self.rows.finish(writer, finished.outcome)     # its last rows first, then the finished log
-        result = MatchResult(self.game_id, finished.outcome, self.log_path, self.started_at, utc_now(),
-                             len(ref.records))
-        if on_result is not None:
-            await on_result(result)
-        await self._announce(finished)
+            for session in self.sessions:       # in the game until its game_over is sent (a step now is refused)
+                session.leave(self)
         return result
 
     def _handle(self, produce: Callable[[], list[RefereeEvent]]) -> None:

@@ -36,7 +36,7 @@ from shared.quoridor import Step, find_ruleset, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult
 
-from server.ladder.seats import GameSeat, HostedResidents, LadderLobby, LadderSession
+from server.ladder.seats import HostedResidents, LadderLobby, LadderSession
 from server.ladder.records import LadderRecords
 from server.ladder.store import LadderGame, Track
 from server.logs.batcher import RowBatcher
@@ -47,7 +47,7 @@ from server.sandbox.host import PairingRefused
 from server.settings import ServerSettings
 from server.tournament.runner import log_name
 
-__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "GameSeat", "HostedResidents", "TICK_S",
+__all__ = ["LadderRunner", "LadderLobby", "LadderSession", "HostedResidents", "TICK_S",
            "StepTally"]
 
 log = logging.getLogger("quoridor.server")
@@ -99,13 +99,15 @@ class LadderRunner:
                  on_step: Callable[[MatchRunner, StepJudged], None] | None = None,
                  on_table: Callable[[list[PublishedRow]], Awaitable[None] | None] | None = None,
                  seed: int = 0, host: GameHost | None = None, on_restart: Callable[[str], None] | None = None,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
+        #: The clock of matchmaking: the hourly pair cap, the bars on failed pairs, how long a bot has been free.
+        self.clock = clock
         self.store = store
         self.lobby = lobby
         self.folder = folder
         self.executor = executor               # the log-writing thread (the store has its own)
-        self.rows = RowBatcher(executor)
+        self.rows = RowBatcher(executor, clock=clock)
         self.reporter = reporter
         self.on_step = on_step
         self.on_table = on_table
@@ -126,7 +128,7 @@ class LadderRunner:
         self.pairing = 0
         #: Pairings being played now.
         self.pairings_running = 0
-        #: Pairs not to pair again before a time (``time.monotonic``): their last pairing was refused.
+        #: Pairs not to pair again before a time (on ``clock``): their last pairing was refused.
         self.barred: dict[tuple[str, str], float] = {}
         #: Why nothing is paired (and when play resumes), while nothing is played; None while games are.
         self.idle: Idle | None = None
@@ -149,7 +151,7 @@ class LadderRunner:
         """Take up where the store left off: pairing numbers, meetings, the last hour's games."""
         self.pairing = await self.store.last_pairing()
         self.meetings = await self.store.meetings()
-        now = time.monotonic()
+        now = self.clock()
         for pair, n in (await self.store.meetings(_hour_ago())).items():
             self._add_recent(now, pair, n)
         for track in await self.store.tracks():
@@ -237,7 +239,7 @@ class LadderRunner:
 
     def candidates(self) -> list[Candidate]:
         """The free bots, as matchmaking sees them."""
-        now = time.monotonic()
+        now = self.clock()
         return [self._candidate(s, now) for s in self.lobby.sessions if self._free(s)]
 
     def _add_recent(self, when: float, pair: tuple[str, str], games: int) -> None:
@@ -246,7 +248,7 @@ class LadderRunner:
 
     def _recent_counts(self) -> Counter[tuple[str, str]]:
         """Games per pair in the last hour (kept as they come and go: a busy small ladder plays thousands)."""
-        cutoff = time.monotonic() - 3600.0
+        cutoff = self.clock() - 3600.0
         while self.recent and self.recent[0][0] < cutoff:
             _, pair, games = self.recent.popleft()
             self._recent_games[pair] -= games
@@ -256,7 +258,7 @@ class LadderRunner:
 
     def match_now(self) -> int:
         """One matchmaking decision: start every pairing it picks; how many. Then say why nothing plays, if so."""
-        now = time.monotonic()
+        now = self.clock()
         for pair in [pair for pair, until in self.barred.items() if until <= now]:
             del self.barred[pair]
         candidates = self.candidates()
@@ -270,7 +272,7 @@ class LadderRunner:
             self.pairing += 1
             a.busy += 1
             b.busy += 1
-            now = time.monotonic()
+            now = self.clock()
             self._add_recent(now, pair_key(a.name, b.name), self.rules.games_per_pairing)
             self.pairings_running += 1
             self._spawn(self._play_pairing(self.pairing, a, b))
@@ -280,7 +282,7 @@ class LadderRunner:
     def _why_idle(self, candidates: list[Candidate], field: list[str]) -> Idle:
         paused = [s.name for s in self.lobby.sessions if s.connected and s.paused is not None]
         if len(candidates) >= 2 and self.barred:
-            left = min(self.barred.values()) - time.monotonic()
+            left = min(self.barred.values()) - self.clock()
             pairs = ", ".join(f"{a}-{b}" for a, b in sorted(self.barred))
             return Idle(f"the last pairings of {pairs} could not be played (the server's screen says why)", left)
         return idle_reason(candidates, field, paused=paused)
@@ -309,7 +311,7 @@ class LadderRunner:
             self.pairings_running -= 1
             for session in (a, b):
                 session.busy -= 1
-                session.free_since = time.monotonic()
+                session.free_since = self.clock()
             self._wake.set()
 
     async def _play_game(self, number: int, game: int, white: LadderSession, black: LadderSession,
@@ -324,10 +326,10 @@ class LadderRunner:
             if tally.add(judged) and self.on_step is not None:     # the opening's plies were played for the bots
                 self.on_step(runner, judged)
 
-        match = MatchRunner(game_id, (GameSeat(white), GameSeat(black)),
+        match = MatchRunner(game_id, (white, black),
                             self.settings.referee_settings(), path, executor=self.executor,
                             grace_s=self.settings.timeout_grace_s, tournament="ladder", on_step=on_step,
-                            rows=self.rows, opening=opening)
+                            rows=self.rows, opening=opening, clock=self.clock)
         self.running[game_id] = match
         if self.reporter is not None:
             self.reporter.game_started(game_id, white.name, black.name)
@@ -377,7 +379,7 @@ class LadderRunner:
                     "nothing is recorded")
             log.error("%s", line)
             self._message(line)
-            self.barred[pair_key(pair[0].name, pair[1].name)] = time.monotonic() + REFUSED_BAR_S
+            self.barred[pair_key(pair[0].name, pair[1].name)] = self.clock() + REFUSED_BAR_S
             return
         finally:
             for spec in specs:

@@ -3,10 +3,11 @@
 * ``LadderLobby`` admits players at any time (a roster as in tournaments, or anyone); the same key
   twice is refused with a roster and renamed (``bot_1``) without one, as a tournament's lobby does.
   A hello may say how many games at once the bot accepts (``concurrency``) and its ``version``.
-* ``LadderSession`` is a player that may hold several games at once: steps are routed by game id.
-* ``GameSeat`` is what a ``MatchRunner`` sees of one session in one game. The pairing's opening plies
-  are the game's referee's to play (``MatchRunner``'s ``opening``): they are never sent to the bot,
-  whose first turn shows the pawns moved.
+* ``LadderSession`` is a player (``PlayerSession``, the one seat type) with what the ladder keeps of it:
+  its version and rating track, how many games at once it accepts, whether it is paused. It may be in
+  several games at once: a session routes steps by game id. The pairing's opening plies are the game's
+  referee's to play (``MatchRunner``'s ``opening``): they are never sent to the bot, whose first turn
+  shows the pawns moved.
 * ``HostedResidents`` runs the residents in the server's own machinery: the built-in bots, and each
   key's newest accepted handed-in bot (a resident that never disconnects). Each is a hosted bot
   process (``server.sandbox``: ``python -m client.hosted SPEC``, in the sandbox where bubblewrap
@@ -22,107 +23,51 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from shared.gamelog import log_safe_name
 from shared.hosting import BUILTIN_BOTS
-from shared.protocol import GameOver, GameStart
-from shared.quoridor import Step
-from shared.referee import RefereeSettings, TurnRequest
+from shared.referee import RefereeSettings
 
 from server.ladder.store import Track
 from server.seats.lobby import AdmissionError, unique_name
-from server.games.match import MatchRunner, Refusal
+from server.net.connection import Connection
 from server.seats.players import PlayerSession
 from server.sandbox import BotEntry, HostedPeer, SandboxLimits
 from server.sandbox.players import HostedPlayer, HostedPlayers
 
-__all__ = ["LadderLobby", "LadderSession", "GameSeat", "HostedResidents"]
+__all__ = ["LadderLobby", "LadderSession", "HostedResidents"]
 
 
 class LadderSession(PlayerSession):
     """A ladder player: a key, a name, a version, up to ``capacity`` games at once, across reconnects."""
 
-    def __init__(self, key: str, name: str, version: str = "", capacity: int = 1) -> None:
-        self.games: dict[str, GameSeat] = {}
-        super().__init__(key, name)
+    def __init__(self, key: str, name: str, version: str = "", capacity: int = 1, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(key, name, clock=clock)
         self.version = version
         self.capacity = capacity
         self.track: Track | None = None
         self.busy = 0                       # pairings in progress
-        self.free_since = time.monotonic()
+        self.free_since = clock()
         self.bad_streak = 0
         self.paused: str | None = None
         self.resident = False
-
-    @property  # type: ignore[override]
-    def match(self) -> MatchRunner | None:
-        """Some game in progress (the router only asks whether there is one)."""
-        return next((g.match for g in self.games.values() if g.match is not None), None)
-
-    @match.setter
-    def match(self, value: MatchRunner | None) -> None:
-        pass                                # each game's match is on its GameSeat
-
-    def submit(self, game: str, turn: int, step: Step, arrived_at: float) -> Refusal | None:
-        seat = self.games.get(game)
-        if seat is None or seat.match is None or seat.seat is None:
-            return "wrong_game", f"you have no game {game!r} in progress"
-        return seat.match.submit_step(seat.seat, turn, step, arrived_at)
-
-    def awaits(self, game: str, turn: int) -> bool:
-        seat = self.games.get(game)
-        return seat is not None and seat.match is not None and seat.seat is not None \
-            and seat.match.awaits(seat.seat, turn)
-
-    def unbind(self, peer: Any) -> None:
-        if self.peer is not peer:
-            return
-        self.peer = None
-        self.present.clear()
-        for game in list(self.games.values()):          # every game in progress is lost (EnemyClosed)
-            if game.match is not None and game.seat is not None:
-                game.match.submit_disconnect(game.seat)
-
-
-class GameSeat:
-    """One session in one game, as the ``MatchRunner`` sees it: its turns and its end go to the session."""
-
-    def __init__(self, session: LadderSession) -> None:
-        self.session = session
-        self.name = session.name
-        self.match: MatchRunner | None = None
-        self.seat: int | None = None
-
-    @property
-    def peer(self) -> Any:
-        """The session's connection now (the server leaves players in a game out of broadcasts)."""
-        return self.session.peer
-
-    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
-        self.session.games[game] = self
-        return self.session._send(GameStart(game=game, opponent=opponent, seat=seat))
-
-    def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        return self.session.send_turn(game, request)
-
-    async def send_game_over(self, message: GameOver) -> bool:
-        self.session.games.pop(message.game, None)
-        return self.session._send(message)
 
 
 class LadderLobby:
     """Who may play on the ladder: the roster's keys (or anyone), plus the residents' secret keys."""
 
-    def __init__(self, roster: dict[str, str] | None = None) -> None:
+    def __init__(self, roster: dict[str, str] | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.roster = roster
+        #: The clock of its sessions (their turns' send times, since when each is free).
+        self.clock = clock
         self.sessions: list[LadderSession] = []
         self.residents: dict[str, str] = {}             # secret key -> built-in bot name
         self.started = True                            # the doors never close
         self.full = asyncio.Event()
         self.on_join: Callable[[LadderSession], None] | None = None
 
-    def admit(self, key: str, wanted_name: str | None, peer: Any, *, version: str | None = None,
+    def admit(self, key: str, wanted_name: str | None, peer: Connection, *, version: str | None = None,
               concurrency: int | None = None) -> LadderSession:
         """Seat ``peer``; ``AdmissionError`` (``unknown_key``, ``key_in_use``) when it may not play."""
         resident = key in self.residents
@@ -140,7 +85,7 @@ class LadderLobby:
             else:
                 name = log_safe_name(self.roster[key] if self.roster is not None else (wanted_name or key))
                 name = unique_name(name, {s.name for s in self.sessions} | set(self.residents.values()))
-            session = LadderSession(key, name)
+            session = LadderSession(key, name, clock=self.clock)
             session.resident = resident
             self.sessions.append(session)
         session.version = version or ""
@@ -148,7 +93,7 @@ class LadderLobby:
         session.paused = None                          # a reconnect is a fresh start
         session.bad_streak = 0
         session.bind(peer)
-        session.free_since = time.monotonic()
+        session.free_since = self.clock()
         if self.on_join is not None:
             self.on_join(session)
         return session
@@ -166,7 +111,7 @@ class LadderLobby:
         if session in self.sessions:
             self.sessions.remove(session)
 
-    def leave(self, session: PlayerSession, peer: Any) -> None:
+    def leave(self, session: PlayerSession, peer: Connection) -> None:
         """``peer`` closed: its games in progress are lost; the session waits for a comeback."""
         session.unbind(peer)
 

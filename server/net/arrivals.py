@@ -13,8 +13,9 @@ and never later than the first callback could see them. The stamp is dropped by 
 scheduled with ``call_soon``, which the loop (asyncio's and uvloop's alike) runs only after the
 I/O callbacks of the current pass.
 
-``ARRIVALS`` is the one clock every transport of the server uses (websocket and legacy TCP alike),
-so reads of one pass share one stamp whatever port they came in on.
+A server has one arrival clock for every transport (websocket and legacy TCP alike: the links'
+``LinkSettings.arrivals``, the legacy port's ``arrivals``), so reads of one pass share one stamp
+whatever port they came in on. ``ARRIVALS``, on ``time.monotonic``, is the default.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class ArrivalClock:
     """One monotonic stamp per pass of the event loop's socket reads (``now()``; see the module docstring)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
+        #: The clock stamps are read from (a match's deadlines and a turn's send time must be on the same one).
+        self.clock = clock
         self._stamp: float | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -42,7 +44,7 @@ class ArrivalClock:
         stamp = self._stamp
         loop = asyncio.get_running_loop()
         if stamp is None or loop is not self._loop:     # a new pass (or a new loop: a stamp never outlives its loop)
-            stamp = self._stamp = self._clock()
+            stamp = self._stamp = self.clock()
             self._loop = loop
             loop.call_soon(self._forget)
         return stamp
@@ -51,5 +53,5 @@ class ArrivalClock:
         self._stamp = None
 
 
-#: The server's arrival clock (see the module docstring).
+#: The default arrival clock, on ``time.monotonic`` (see the module docstring).
 ARRIVALS = ArrivalClock()

@@ -1,4 +1,9 @@
-"""``Peer``: what the server knows of one websocket connection — its rate, its strikes, what it may be sent.
+"""``Connection``, what the server needs of any connection, and ``Peer``, one websocket connection's rate, strikes and sends.
+
+Three transports satisfy ``Connection``: a websocket (``Peer``), the legacy TCP port
+(``server.net.legacy.LegacyPeer``) and a hosted bot's process (``server.sandbox.seat.HostedPeer``).
+A session holds one as its ``peer``, the registry (``server.net.connections``) counts and
+broadcasts to them, and neither needs to know which transport it is.
 
 A peer sends through its link (``server.net.wire.WebSocketLink``) and never waits: a write goes to
 the transport at once. What a client that stops reading can cost is bounded two ways:
@@ -23,9 +28,9 @@ from typing import Any, Protocol
 
 from shared.protocol import ErrorMessage, GameUpdate, dump
 
-from server.settings import Limits
+from server.net.limits import Limits
 
-__all__ = ["Peer", "Encoded", "Gathered", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "CLOSE_TRY_LATER", "FRAME_OVERHEAD"]
+__all__ = ["Connection", "Peer", "Encoded", "Gathered", "Link", "FLOOD_MEMORY_S", "CLOSE_POLICY", "CLOSE_TRY_LATER", "FRAME_OVERHEAD"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -77,6 +82,41 @@ def _batch_of(items: list[tuple[Hashable, Encoded]]) -> bytes | None:
     if not all(encoded.batchable for _, encoded in items):
         return None
     return _BATCH_HEAD + b",".join([encoded.payload for _, encoded in items]) + _BATCH_TAIL
+
+
+class Connection(Protocol):
+    """What sessions, lobbies and the registry need of a connection, whatever its transport."""
+
+    address: str
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is gone (closed by either side)."""
+        ...
+
+    def send_now(self, message: Any) -> bool:
+        """Write a protocol message now; False when the connection is gone."""
+        ...
+
+    def send_latest(self, kind: Hashable, message: Encoded) -> bool:
+        """Send a latest-state message of ``kind``, replacing an unsent older one; False when gone."""
+        ...
+
+    def send_latest_many(self, gathered: Gathered) -> None:
+        """Send several latest-state messages in order."""
+        ...
+
+    def forget_latest(self, kind: Hashable) -> None:
+        """Drop the unsent latest-state message of ``kind``."""
+        ...
+
+    def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
+        """Send an ``error`` frame, counting no strike."""
+        ...
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the connection (idempotent)."""
+        ...
 
 
 class Link(Protocol):
@@ -144,10 +184,6 @@ class Peer:
             return False
         self._tokens -= 1
         return True
-
-    def refund(self) -> None:
-        """Give back the token of a message that is exempt from the rate (the step a game awaits)."""
-        self._tokens = min(float(self.limits.burst), self._tokens + 1)
 
     def flooding(self, now: float) -> bool:
         """Count a frame refused for the rate; True once the connection floods often enough to be closed.

@@ -48,10 +48,10 @@ from __future__ import annotations
 import asyncio
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from server.net.connection import Encoded, Gathered
-from server.settings import Limits
+from server.net.connection import Connection, Encoded, Gathered
+from server.net.limits import Limits
 
 __all__ = [
     "BROADCAST_CHUNK",
@@ -62,7 +62,6 @@ __all__ = [
     "QUIET_S",
     "STANDINGS",
     "WATCHERS_KEPT",
-    "Connection",
     "Connections",
 ]
 
@@ -82,23 +81,6 @@ MAX_WAITING = 256
 PACED_PASS_BYTES = 64 * 1024
 #: The kind of latest-state message the standings are (a newer table replaces an unsent older one).
 STANDINGS = "standings"
-
-
-class Connection(Protocol):
-    """What the registry needs of a connection (``server.net.connection.Peer``, ``server.net.legacy.LegacyPeer``)."""
-
-    address: str
-    closed: bool
-
-    def send_now(self, message: Any) -> bool: ...
-
-    def send_latest(self, kind: Hashable, message: Encoded) -> bool: ...
-
-    def send_latest_many(self, gathered: Gathered) -> None: ...
-
-    def forget_latest(self, kind: Hashable) -> None: ...
-
-    def close(self, code: int = 1000, reason: str = "") -> None: ...
 
 
 class Connections:

@@ -1,44 +1,62 @@
-"""The legacy TCP port: the course's C++ bots, unchanged, in the same tournaments as websocket bots.
+"""The legacy TCP port's transport: the course's C++ bots' connections, read and written as ``legacy-tcp.md`` frames.
 
-``legacy-tcp.md`` gives the frames (``shared.legacy``). A legacy player is a ``PlayerSession``
-whose ``send_*`` methods write binary frames, so the lobby, the referee, the time limit and the
-logs are the very same. The protocol has no turn numbers, but the old client answers every board
-change that is not final with exactly one step, in order: so each step answers the oldest board
-change not yet answered. The server remembers those as (game, turn) across games, and a late
-answer is matched to its own expired turn (even one of a game already over) and discarded, never
-applied to a later one. Garbage, a wrong frame id, a step under another key or a short read at
-close disconnects that client only; its opponent wins with EnemyClosed. Its steps reach their game
-the same way a websocket player's do (``PlayerSession.submit``), stamped as they are read.
+``LegacyProtocol`` is one TCP connection: it stamps each read's arrival, decodes frames
+(``shared.legacy``), hands the key frame to its gate (``server.seats.legacy.LegacyPort``, which
+seats it in the lobby as a ``LegacySession``) and each step frame to that session. ``LegacyPeer``
+is the connection as the server sees any connection (``server.net.connection.Connection``): the
+session writes its board changes through it. Garbage, a wrong frame id, a step under another key
+or a short read at close disconnects that client only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections import deque
-from collections.abc import Callable, Hashable
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, Protocol
 
-from shared.legacy import (
-    KeyFrame, LegacyDecoder, LegacyProtocolError, StepFrame, encode_board_change, encode_close, name_from_key,
-)
-from shared.protocol import GameOver, TournamentOver
-from shared.quoridor import NO_LOCATION, NO_WALL, GameStatus
-from shared.quoridor.types import ChessboardChange
-from shared.referee import TurnRequest
+from shared.legacy import KeyFrame, LegacyDecoder, LegacyProtocolError, StepFrame, encode_close, name_from_key
+from shared.protocol import TournamentOver
 
-from server.net.arrivals import ARRIVALS
+from server.net.arrivals import ArrivalClock
 from server.net.connection import Encoded, Gathered
-from server.seats.lobby import AdmissionError, Lobby
-from server.seats.players import PlayerSession
 
-__all__ = ["LegacySession", "LegacyPeer", "LegacyProtocol", "LegacyPort", "FINAL_STATUS_FOR_DRAW", "legacy_identity"]
+__all__ = ["LegacyPeer", "LegacyProtocol", "LegacyGate", "LegacyPlayer"]
 
 log = logging.getLogger("quoridor.server")
 
-#: The old client only restarts on Win, Lost, EnemyClosed or RulesBreaker; a draw is reported as Lost.
-FINAL_STATUS_FOR_DRAW = GameStatus.LOST
+
+class LegacyPlayer(Protocol):
+    """What a legacy connection's frames go to once its key is taken (``server.seats.legacy.LegacySession``)."""
+
+    def take_step(self, frame: StepFrame, arrived_at: float) -> None:
+        """A step frame that arrived at ``arrived_at``."""
+        ...
+
+
+class LegacyGate(Protocol):
+    """What a legacy connection needs of the port (``server.seats.legacy.LegacyPort``): counting, admission, leaving."""
+
+    key_timeout_s: float
+    debug: bool
+    #: The clock of the arrival stamps (the server's one, shared with its websocket links).
+    arrivals: ArrivalClock
+
+    def on_open(self, peer: LegacyPeer) -> bool:
+        """Count a new connection; False refuses it."""
+        ...
+
+    def on_close(self, peer: LegacyPeer) -> None:
+        """Stop counting a connection."""
+        ...
+
+    def admit(self, key: str, peer: LegacyPeer) -> LegacyPlayer | None:
+        """Seat the key frame's player; None when refused."""
+        ...
+
+    def leave(self, player: LegacyPlayer, peer: LegacyPeer) -> None:
+        """The connection of a seated player closed."""
+        ...
 
 
 class LegacyPeer:
@@ -91,59 +109,14 @@ class LegacyPeer:
             self.transport.close()
 
 
-class LegacySession(PlayerSession):
-    """A player on the legacy port: turns become 44-byte board changes."""
-
-    def __init__(self, key: str, name: str) -> None:
-        super().__init__(key, name)
-        #: (game, turn) of the board changes sent and not answered yet, oldest first.
-        self.expected: deque[tuple[str, int]] = deque()
-
-    def bind(self, peer: Any) -> None:
-        """A new connection answers only what is sent to it from now on."""
-        self.expected.clear()
-        super().bind(peer)
-
-    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
-        """No such frame in the legacy protocol: the first board change starts the game."""
-        return self.connected
-
-    def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        """Write the board change; the clock starts when it is on the wire."""
-        peer = self.peer
-        if not isinstance(peer, LegacyPeer) or not peer.write(encode_board_change(request.change)):
-            return None
-        self.expected.append((game, request.turn))
-        return time.monotonic()
-
-    async def send_game_over(self, message: GameOver) -> bool:
-        """A final board change: the game result with every location -1 (the client then restarts)."""
-        peer = self.peer
-        status = GameStatus(message.status)
-        if status is GameStatus.NONE:
-            status = FINAL_STATUS_FOR_DRAW
-        change = ChessboardChange(status, NO_LOCATION, NO_LOCATION, NO_WALL)
-        return isinstance(peer, LegacyPeer) and peer.write(encode_board_change(change))
-
-    def take_step(self, frame: StepFrame, arrived_at: float) -> None:
-        """A step frame arrived: it answers the oldest unanswered board change (a stale one is dropped)."""
-        if not self.expected:
-            log.info("legacy %s: a step that answers no board change; discarded", self.name)
-            return
-        game, turn = self.expected.popleft()
-        refused = self.submit(game, turn, frame.step(), arrived_at)
-        if refused is not None:
-            log.info("legacy %s: step for %s turn %d discarded: %s", self.name, game, turn, refused[1])
-
-
 class LegacyProtocol(asyncio.Protocol):
     """One legacy TCP connection: stamps arrivals in ``data_received``, decodes, admits, routes."""
 
-    def __init__(self, port: LegacyPort) -> None:
+    def __init__(self, port: LegacyGate) -> None:
         self.port = port
         self.decoder = LegacyDecoder()
         self.peer: LegacyPeer | None = None
-        self.session: LegacySession | None = None
+        self.session: LegacyPlayer | None = None
         self._key_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -155,7 +128,7 @@ class LegacyProtocol(asyncio.Protocol):
         self._key_timer = loop.call_later(self.port.key_timeout_s, self._drop, "no key frame in time")
 
     def data_received(self, data: bytes) -> None:
-        arrived = ARRIVALS.now()          # when this pass of the loop began reading: see server.net.arrivals
+        arrived = self.port.arrivals.now()   # when this pass of the loop began reading: see server.net.arrivals
         assert self.peer is not None
         try:
             frames = self.decoder.feed(data)
@@ -199,54 +172,3 @@ class LegacyProtocol(asyncio.Protocol):
             self.port.on_close(self.peer)
             if self.session is not None:
                 self.port.leave(self.session, self.peer)
-
-
-def legacy_identity(key: str, roster: dict[str, str] | None) -> tuple[str, str]:
-    """The lobby key and the display name of a legacy key frame.
-
-    Without a roster the whole key is the lobby key (two bots on one machine share it and get
-    ``NAME``, ``NAME_1``, as the old server named them) and the name is the text before the first
-    ``_``. With a roster, that text is the player key the student configured (the old client
-    sent it uppercased), looked up without regard to case; the roster gives the name.
-    """
-    player_key = name_from_key(key)
-    if roster is None:
-        return key, player_key
-    listed = next((k for k in roster if k.upper() == player_key.upper()), player_key)
-    return listed, roster.get(listed, player_key)
-
-
-class LegacyPort:
-    """The ``--legacy-port`` listener's admission: legacy key frames take seats in the server's lobby."""
-
-    def __init__(self, lobby: Callable[[], Lobby], roster: dict[str, str] | None, *,
-                 on_admit: Callable[[LegacySession, LegacyPeer], None], key_timeout_s: float, debug: bool,
-                 on_open: Callable[[LegacyPeer], bool], on_close: Callable[[LegacyPeer], None]) -> None:
-        """``on_open`` counts a new connection (False refuses it); ``on_admit`` is told of a seated one."""
-        self.lobby = lobby
-        self.roster = roster
-        self.on_admit = on_admit
-        self.key_timeout_s = key_timeout_s
-        self.debug = debug
-        self.on_open = on_open
-        self.on_close = on_close
-
-    def protocol(self) -> LegacyProtocol:
-        """A protocol instance for one new TCP connection (the ``create_server`` factory)."""
-        return LegacyProtocol(self)
-
-    def admit(self, key: str, peer: LegacyPeer) -> LegacySession | None:
-        """Seat a legacy client; None (and a log line: the protocol has no error frame) when refused."""
-        lobby_key, name = legacy_identity(key, self.roster)
-        try:
-            session = self.lobby().admit(lobby_key, name, peer, LegacySession)
-        except AdmissionError as exc:
-            log.warning("legacy client %s (%s) refused: %s", peer.address, name, exc.message)
-            return None
-        assert isinstance(session, LegacySession)
-        self.on_admit(session, peer)
-        return session
-
-    def leave(self, session: LegacySession, peer: LegacyPeer) -> None:
-        """The TCP connection closed: as a websocket closing, the seat waits for a comeback or is freed."""
-        self.lobby().leave(session, peer)  # type: ignore[arg-type]

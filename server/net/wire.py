@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -35,7 +34,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from server.net.arrivals import ARRIVALS
+from server.net.arrivals import ARRIVALS, ArrivalClock
 
 __all__ = ["LinkSettings", "LinkHandler", "WebSocketLink"]
 
@@ -57,6 +56,8 @@ class LinkSettings:
     high_water: int = 64 * 1024
     #: The socket's kernel send buffer (SO_SNDBUF); None leaves the system's (autotuned) size.
     send_buffer: int | None = 64 * 1024
+    #: The clock of the arrival stamps (the server's one, shared with its legacy port).
+    arrivals: ArrivalClock = ARRIVALS
 
 
 class LinkHandler(Protocol):
@@ -75,7 +76,7 @@ class LinkHandler(Protocol):
         ...
 
     def received(self, link: WebSocketLink, payload: bytes, text: bool, arrived: float) -> None:
-        """A complete message (UTF-8 bytes when ``text``) that arrived at ``arrived`` (``time.monotonic``)."""
+        """A complete message (UTF-8 bytes when ``text``) that arrived at ``arrived`` (the arrival clock's stamp)."""
         ...
 
     def drained(self, link: WebSocketLink) -> None:
@@ -100,7 +101,7 @@ class WebSocketLink(asyncio.Protocol):
         self.peer: Any = None
         #: True while the transport holds more than ``high_water`` unsent bytes.
         self.paused = False
-        #: When the other side was last heard from (``time.monotonic``).
+        #: When the other side was last heard from (on ``settings.arrivals``' clock).
         self.last_heard = 0.0
         self._pinged = False
         self._timer: asyncio.TimerHandle | None = None
@@ -138,7 +139,7 @@ class WebSocketLink(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio.Transport subclasses
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, (tuple, list)) else str(peer)
-        self.last_heard = time.monotonic()
+        self.last_heard = self.settings.arrivals.clock()
         if not self.handler.opened(self):
             self._gone = True
             transport.abort()
@@ -154,7 +155,7 @@ class WebSocketLink(asyncio.Protocol):
         self._timer = asyncio.get_running_loop().call_later(self.settings.handshake_timeout_s, self._handshake_late)
 
     def data_received(self, data: bytes) -> None:
-        arrived = ARRIVALS.now()            # when this pass of the loop began reading: see server.net.arrivals
+        arrived = self.settings.arrivals.now()   # when this pass of the loop began reading: see server.net.arrivals
         if self._gone or self._hanging_up:
             return
         self.last_heard = arrived

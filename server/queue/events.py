@@ -23,7 +23,7 @@ from shared.quoridor import BlockBar, Cause, GameStatus, Location, Step, parse_p
 from shared.referee import RefereeSettings, StepJudged
 
 __all__ = ["FIELD", "StepEntry", "AttemptEntry", "DoneEntry", "Entry", "step_entry", "attempt_entry", "done_entry",
-           "parse_entry", "RemoteReferee", "RemoteSeat", "RemoteMatch"]
+           "parse_entry", "RemoteReferee", "RemoteMatch"]
 
 FIELD = "e"
 """The one field of a stream entry: its JSON."""
@@ -132,18 +132,8 @@ class RemoteReferee:
 
 
 @dataclass
-class RemoteSeat:
-    """A seat of a worker's game as step hooks see a session: its player's name (no connection here)."""
-
-    name: str
-    timeouts: int = 0
-    kicked: bool = False
-    peer: None = None
-
-
-@dataclass
 class RemoteMatch:
-    """A worker's game as step hooks see a ``MatchRunner``: ``game_id``, ``log_path``, ``referee``, ``sessions``."""
+    """A worker's game as step hooks see a ``MatchRunner``: ``game_id``, ``log_path``, ``referee`` (its players)."""
 
     game_id: str
     log_path: Path
@@ -157,11 +147,6 @@ class RemoteMatch:
     worker: str | None = None
     #: Seats whose removal a hook asked for (a worker's game is not stopped from here: see ``submit_forfeit``).
     forfeits: set[int] = field(default_factory=set)
-    #: The two seats, seat 0 first.
-    sessions: tuple[RemoteSeat, RemoteSeat] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.sessions = (RemoteSeat(self.referee.players[0]), RemoteSeat(self.referee.players[1]))
 
     def submit_forfeit(self, seat: int) -> None:
         """Note that ``seat`` was removed: the game on the worker plays on, the pairing's result stands as played."""

@@ -42,8 +42,7 @@ class HostedPlayer:
 
 def _idle(session: PlayerSession) -> bool:
     """True when the session is in no game (a ladder session also in no pairing)."""
-    games = getattr(session, "games", None)
-    return session.match is None and not games and getattr(session, "busy", 0) == 0
+    return not session.playing and getattr(session, "busy", 0) == 0
 
 
 class HostedPlayers:

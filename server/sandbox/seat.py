@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from shared.protocol import (
-    ErrorMessage, GameOver, ProtocolError, RulesInfo, StepMessage, Welcome, dump, parse_client, to_step,
+    ErrorMessage, GameOver, ProtocolError, ProtocolModel, RulesInfo, StepMessage, Welcome, dump, parse_client, to_step,
 )
 from shared.quoridor import BLOCK_SUM
 from shared.referee import RefereeSettings
 
+from server.net.connection import Encoded, Gathered
 from server.seats.players import PlayerSession
 from server.sandbox.causes import BotEnd
 from server.sandbox.process import HostedBot
@@ -58,7 +60,8 @@ def welcome_for(name: str, referee: RefereeSettings, server: str = "quoridor-are
 
 
 class HostedPeer:
-    """A hosted bot's process as a connection: ``send_now`` and ``closed`` for its session, steps into ``submit``."""
+    """A hosted bot's process as a connection (``server.net.connection.Connection``): frames become lines on its
+    stdin, its step lines go into its session's ``submit``."""
 
     def __init__(self, bot: HostedBot, session: PlayerSession | None = None) -> None:
         self.bot = bot
@@ -93,7 +96,25 @@ class HostedPeer:
         if isinstance(message, GameOver):
             for key in [k for k in self._turn_at if k[0] == message.game]:
                 del self._turn_at[key]
-        return self.bot.send(dump(message))  # type: ignore[arg-type]
+        if isinstance(message, Encoded):
+            return self.bot.send(message.payload.decode())
+        if not isinstance(message, ProtocolModel):
+            raise TypeError(f"a hosted bot is sent frames, not {type(message).__name__}")
+        return self.bot.send(dump(message))
+
+    def send_latest(self, kind: Hashable, message: Encoded) -> bool:
+        """Standings and game updates are not a bot's business: ignored (as on the legacy port)."""
+        return not self.closed
+
+    def send_latest_many(self, gathered: Gathered) -> None:
+        """Game updates are not a bot's business: ignored."""
+
+    def forget_latest(self, kind: Hashable) -> None:
+        """A bot is sent no latest-state messages: nothing to forget."""
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Stop the process (its games in progress end as a disconnect); ``reason`` is how it ended."""
+        self.bot.stop(BotEnd("ok", f"closed by the server: {reason}" if reason else "closed by the server"))
 
     def tell(self, code: str, message: str, frame_type: str | None = None) -> None:
         """Send an ``error`` frame (no strike). A bot the ladder pauses is restarted: it cannot reconnect itself."""

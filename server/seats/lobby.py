@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+import time
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from shared.gamelog import log_safe_name
 
+from server.net.connection import Connection
 from server.seats.players import PlayerSession
 
 __all__ = ["Lobby", "AdmissionError", "unique_name"]
@@ -47,8 +48,11 @@ class Lobby:
     """The seats of one tournament."""
 
     def __init__(self, seats: int, roster: dict[str, str] | None = None,
-                 expected: Sequence[str] | None = None, held: Iterable[str] = ()) -> None:
+                 expected: Sequence[str] | None = None, held: Iterable[str] = (), *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.seats = seats
+        #: The clock its sessions send their turns on (the matches' clock).
+        self.clock = clock
         self.roster = roster
         self.expected = list(expected) if expected is not None else None
         #: Keys whose seats wait for their handed-in bots (roster ``submission``): no connection takes them,
@@ -61,7 +65,7 @@ class Lobby:
     def _by_key(self, key: str) -> list[PlayerSession]:
         return [s for s in self.sessions if s.key == key]
 
-    def admit(self, key: str, wanted_name: str | None, peer: Any,
+    def admit(self, key: str, wanted_name: str | None, peer: Connection,
               kind: type[PlayerSession] = PlayerSession) -> PlayerSession:
         """Seat the connection ``peer`` holding ``key`` as a ``kind`` session; ``AdmissionError`` when it may not play."""
         if self.roster is not None and key not in self.roster:
@@ -96,7 +100,7 @@ class Lobby:
                                  + (" (some by handed-in bots)" if self.held else ""))
         else:
             name = unique_name(name, {s.name for s in self.sessions})
-        session = kind(key, name)
+        session = kind(key, name, clock=self.clock)
         session.bind(peer)
         self.sessions.append(session)
         if len(self.sessions) >= (len(self.expected) if self.expected is not None else self.seats):
@@ -107,7 +111,7 @@ class Lobby:
         """The handed-in bots the roster names are seated (or were not able to be): their seats are held no more."""
         self.held.clear()
 
-    def leave(self, session: PlayerSession, peer: Any) -> None:
+    def leave(self, session: PlayerSession, peer: Connection) -> None:
         """``peer`` closed: before the start the seat is freed, afterwards the session waits for a comeback."""
         session.unbind(peer)
         if not self.started and not session.connected and session in self.sessions:

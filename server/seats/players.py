@@ -1,23 +1,27 @@
 """``PlayerSession``: a player as the tournament knows it, across reconnects and transports.
 
 A session outlives its connections: a player who drops mid-tournament may come back with the
-same key and is bound to the same session. Every step a player sends, over a websocket or the
-legacy TCP port, reaches its game through one method, ``submit``: the game and turn are checked
-there once (by the match and its referee). The match talks to seats only through the
-``send_*`` methods, so another transport (the legacy TCP port) is one subclass.
+same key and is bound to the same session. It is the one seat type (``server.games.match.Seat``):
+a match enters it in its game (``enter``), sends it the game's frames (``send_*``) and takes it out
+(``leave``); a ladder player holds several games at once, a tournament player one. Every step a
+player sends, over a websocket, the legacy TCP port or a hosted bot's pipe, reaches its game
+through one call, ``submit``, which walks to the referee once and returns its verdict. Another
+transport is a ``Connection`` (``server.net.connection``); another way to send a game's frames
+(the legacy port's board changes) is one subclass.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from collections.abc import Callable
 
 from shared.protocol import GameOver, GameStart, turn_frame
 from shared.quoridor import Step
 from shared.referee import TurnRequest
 
 from server.games.match import MatchRunner, Refusal
+from server.net.connection import Connection
 
 __all__ = ["PlayerSession"]
 
@@ -25,18 +29,20 @@ __all__ = ["PlayerSession"]
 class PlayerSession:
     """One seat-holder: a key, a display name, the current connection (if any) and the current game."""
 
-    def __init__(self, key: str, name: str) -> None:
+    def __init__(self, key: str, name: str, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.key = key
         self.name = name
-        #: The connection now bound (``server.net.connection.Peer`` or ``server.net.legacy.LegacyPeer``).
-        self.peer: Any = None
-        self.match: MatchRunner | None = None
-        self.seat: int | None = None
+        #: The connection now bound: a websocket, the legacy port's or a hosted bot's process.
+        self.peer: Connection | None = None
+        #: The games this player is in now, by id: the match and this player's seat in it (``enter``).
+        self.games: dict[str, tuple[MatchRunner, int]] = {}
         self.timeouts = 0
         self.kicked = False
         #: True once the player missed a game's rejoin wait: its later games are forfeited at once until it is back.
         self.gone_for_good = False
         self.present = asyncio.Event()
+        #: The clock ``send_turn`` reads (the clock of the matches' deadlines and of the arrival stamps).
+        self.clock = clock
 
     # -- presence -------------------------------------------------------------------------
     @property
@@ -44,20 +50,25 @@ class PlayerSession:
         """True while a live connection is bound to this session."""
         return self.peer is not None and not self.peer.closed
 
-    def bind(self, peer: Any) -> None:
+    @property
+    def playing(self) -> bool:
+        """True while this player is in a game (from its start until its ``game_over`` is sent)."""
+        return bool(self.games)
+
+    def bind(self, peer: Connection) -> None:
         """Attach a (new) connection."""
         self.peer = peer
         self.gone_for_good = False
         self.present.set()
 
-    def unbind(self, peer: Any) -> None:
-        """Detach ``peer`` if it is the current connection; tell the game in progress."""
+    def unbind(self, peer: Connection) -> None:
+        """Detach ``peer`` if it is the current connection; every game in progress hears of it (EnemyClosed)."""
         if self.peer is not peer:
             return
         self.peer = None
         self.present.clear()
-        if self.match is not None and self.seat is not None:
-            self.match.submit_disconnect(self.seat)
+        for match, seat in list(self.games.values()):
+            match.submit_disconnect(seat)
 
     async def wait_present(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a connection; True when one is bound."""
@@ -70,18 +81,25 @@ class PlayerSession:
             return False
         return self.connected
 
+    # -- the seat a match enters ----------------------------------------------------------
+    def enter(self, match: MatchRunner, seat: int) -> None:
+        """``match`` starts with this player as ``seat``: its steps for that game go there."""
+        self.games[match.game_id] = (match, seat)
+
+    def leave(self, match: MatchRunner) -> None:
+        """``match`` is over: its steps go nowhere now."""
+        if self.games.get(match.game_id, (None, 0))[0] is match:
+            del self.games[match.game_id]
+
     # -- the one way in for steps ---------------------------------------------------------
     def submit(self, game: str, turn: int, step: Step, arrived_at: float) -> Refusal | None:
-        """A step for ``game``'s ``turn`` that arrived at ``arrived_at``; why it could not be taken, or None."""
-        match, seat = self.match, self.seat
-        if match is None or seat is None or match.game_id != game:
+        """A step for ``game``'s ``turn`` that arrived at ``arrived_at``, judged at once; None when the game took it
+        (it was the answer the game awaited), else why it could not be taken (nothing changed)."""
+        entry = self.games.get(game)
+        if entry is None:
             return "wrong_game", f"you have no game {game!r} in progress"
+        match, seat = entry
         return match.submit_step(seat, turn, step, arrived_at)
-
-    def awaits(self, game: str, turn: int) -> bool:
-        """True when this player's game waits for exactly this answer (exempt from the rate limit)."""
-        match, seat = self.match, self.seat
-        return match is not None and seat is not None and match.game_id == game and match.awaits(seat, turn)
 
     # -- what a match sends -------------------------------------------------------------
     async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
@@ -95,7 +113,7 @@ class PlayerSession:
                            request.judgement)
         if peer is None or not peer.send_now(frame):
             return None
-        return time.monotonic()
+        return self.clock()
 
     async def send_game_over(self, message: GameOver) -> bool:
         """Tell the player its game ended."""

@@ -192,5 +192,5 @@ class LateSeats:
 
 def hosted_peer(session: PlayerSession | None) -> HostedPeer | None:
     """``session``'s process when the server hosts its player (a handed-in bot, a resident), else None."""
-    peer = getattr(session, "peer", None)
+    peer = None if session is None else session.peer
     return peer if isinstance(peer, HostedPeer) else None

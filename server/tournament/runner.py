@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -112,8 +113,11 @@ class TournamentRunner:
                  sessions: Sequence[PlayerSession], *, executor: Executor,
                  reporter: Reporter, broadcast: Callable[[Standings], Any],
                  on_step: Callable[[MatchRunner, StepJudged], None],
-                 on_game_over: Callable[[str, GameResult], None] | None = None) -> None:
+                 on_game_over: Callable[[str, GameResult], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
+        #: The clock of its games' deadlines (the sessions' and the arrival stamps' clock).
+        self.clock = clock
         self.results = results
         self.tid = tournament_id
         self.folder = folder
@@ -236,13 +240,13 @@ class TournamentRunner:
         todo = [game for game in games if game_key(game) not in self.finished]
         if not todo:
             return
-        submitted = [self.sessions[name] for name in (todo[0].white, todo[0].black)
-                     if isinstance(self.sessions[name], SubmittedSeat)]
+        submitted = [seat for seat in (self.sessions[todo[0].white], self.sessions[todo[0].black])
+                     if isinstance(seat, SubmittedSeat)]
         if len(submitted) == 2 and self.host is not None:
-            await self._hosted_pairing(todo)
+            await self._hosted_pairing(todo, (submitted[0], submitted[1]))
         elif submitted:
             async with self.local_pairings:
-                await self._pairing_with_processes(todo, submitted)      # type: ignore[arg-type]
+                await self._pairing_with_processes(todo, submitted)
         else:
             await self._play_games(todo, self.sessions)
 
@@ -292,19 +296,19 @@ class TournamentRunner:
         finally:
             await asyncio.gather(*(h.close() for h in started if isinstance(h, HostedSeat)))
 
-    async def _hosted_pairing(self, games: Sequence[ScheduledGame]) -> None:
-        """A pairing of two handed-in bots, played by the game host; each game recorded once the pairing is over."""
+    async def _hosted_pairing(self, games: Sequence[ScheduledGame], seats: tuple[SubmittedSeat, SubmittedSeat]) -> None:
+        """A pairing of two handed-in bots (``seats``: the first game's white, then black), played by the game host;
+        each game recorded once the pairing is over."""
         assert self.host is not None
-        first = games[0]
-        names = (first.white, first.black)
-        entries = tuple(self.sessions[name].entry for name in names)      # type: ignore[attr-defined]
+        names = (seats[0].name, seats[1].name)
+        entries = (seats[0].entry, seats[1].entry)
         played: PairingResult | None = None
         for attempt in range(VOID_REPLAYS + 1):
             suffix = "" if attempt == 0 else f"-replay{attempt}"
             ids = [self._game_id(g) + suffix for g in games]
             specs = tuple(GameSpec(game_id, self.folder / log_name(game_id, g.white, g.black),
                                    white=names.index(g.white)) for game_id, g in zip(ids, games))
-            pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament=self.name)  # type: ignore
+            pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament=self.name)
             try:
                 if self.limit is None:
                     played = await self.host.play(pairing, on_step=self._hosted_step)
@@ -350,8 +354,8 @@ class TournamentRunner:
         if runner.game_id not in self.running:
             self.running[runner.game_id] = runner
             self.reporter.game_started(runner.game_id, *runner.referee.players)
-            for seat, session in enumerate(runner.sessions):
-                if self.sessions[session.name].kicked:
+            for seat, name in enumerate(runner.referee.players):
+                if self.sessions[name].kicked:
                     runner.submit_forfeit(seat)
         self._on_step(runner, judged)
         if runner.referee.is_over:
@@ -382,7 +386,7 @@ class TournamentRunner:
         log_path = self.folder / log_name(game_id, white.name, black.name)
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
-                             tournament=self.name, on_step=self._on_step, rows=self.rows)
+                             tournament=self.name, on_step=self._on_step, rows=self.rows, clock=self.clock)
         hosted = tuple(s if isinstance(s, HostedSeat) else None for s in (white, black))
         if hosted != (None, None) and isinstance(self.rows, HostedRows):
             self.rows.watch(runner, hosted)         # their steps' CPU times go in the log
@@ -445,7 +449,7 @@ class TournamentRunner:
         # A timeout that is the 3rd violation is recorded as RulesBreaker, but it is a timeout all the same.
         if kick is not None and judged.late:
             # the tournament's own session: a handed-in bot's process for one pairing is only at the board
-            session = self.sessions.get(runner.sessions[judged.seat].name, runner.sessions[judged.seat])
+            session = self.sessions[runner.referee.players[judged.seat]]
             session.timeouts += 1
             removed = session.timeouts >= kick and not session.kicked
             # Stored, so that a resumed tournament still counts them (and keeps a removed bot out).

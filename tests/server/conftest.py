@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -13,9 +14,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import ArenaServer
+from server.games.match import MatchRunner
 from server.sandbox import sandbox_status
 from server.settings import ServerSettings
 from shared.quoridor import BlockBar, Location, Position, Step
+from shared.referee import TurnRequest
 
 Policy = Callable[[Position, int], Step | None]
 
@@ -134,3 +137,39 @@ def sandbox() -> None:
         if os.environ.get("QUORIDOR_REQUIRE_SANDBOX") == "1":
             pytest.fail(f"QUORIDOR_REQUIRE_SANDBOX=1 but {problem}")
         pytest.skip(problem)
+
+
+class SocketlessSeat:
+    """A ``server.games.match.Seat`` without a socket: what the runner sends it is recorded; ``present`` decides whether it is there."""
+
+    def __init__(self, name: str, present: bool = True) -> None:
+        self.name = name
+        self.games: dict[str, tuple[MatchRunner, int]] = {}
+        self.present = present
+        self.started: list[tuple[str, str, int]] = []
+        self.turns: asyncio.Queue[TurnRequest] = asyncio.Queue()
+        self.over: list = []
+        self.heard_over_at: float | None = None
+        self.in_game_when_told: bool | None = None
+
+    def enter(self, match: MatchRunner, seat: int) -> None:
+        self.games[match.game_id] = (match, seat)
+
+    def leave(self, match: MatchRunner) -> None:
+        del self.games[match.game_id]
+
+    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
+        self.started.append((game, opponent, seat))
+        return self.present
+
+    def send_turn(self, game: str, request: TurnRequest) -> float | None:
+        if not self.present:
+            return None
+        self.turns.put_nowait(request)
+        return time.monotonic()
+
+    async def send_game_over(self, message) -> bool:
+        self.over.append(message)
+        self.heard_over_at = time.monotonic()
+        self.in_game_when_told = message.game in self.games
+        return True

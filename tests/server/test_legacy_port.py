@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from client.replay.listing import NOT_LOGS
-from server.net.legacy import LegacySession, legacy_identity
+from server.seats.legacy import LegacySession, legacy_identity
 from shared.quoridor import Step
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.legacy_client import STEP, LegacyBot, legacy_key
@@ -122,8 +122,7 @@ async def test_a_late_step_is_a_timeout_and_never_counts_for_a_later_turn(make_s
 def test_a_step_for_a_game_that_is_over_is_dropped():
     submitted = []
     session = LegacySession("k", "K")
-    session.match = SimpleNamespace(game_id="g2", submit_step=lambda *args: submitted.append(args))
-    session.seat = 0
+    session.enter(SimpleNamespace(game_id="g2", submit_step=lambda *args: submitted.append(args)), 0)
     session.expected.append(("g1", 40))                        # the last, expired turn of game 1
     session.expected.append(("g2", 1))
     frame = SimpleNamespace(step=lambda: Step())

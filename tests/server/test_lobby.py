@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from server.net.legacy import LegacySession
+from server.seats.legacy import LegacySession
 from server.seats.lobby import AdmissionError, Lobby
 
 

@@ -17,36 +17,7 @@ from shared.gamelog import parse_log
 from shared.quoridor import GameStatus, Step
 from shared.referee import GameReferee, RefereeSettings, TurnRequest
 from tests.clocks import TickingClock
-from tests.server.conftest import bounded
-
-
-class Seat:
-    """A seat without a socket: what the runner sends it is recorded; ``present`` decides whether it is there."""
-
-    def __init__(self, name: str, present: bool = True) -> None:
-        self.name = name
-        self.match: MatchRunner | None = None
-        self.seat: int | None = None
-        self.present = present
-        self.started: list[tuple[str, str, int]] = []
-        self.turns: asyncio.Queue[TurnRequest] = asyncio.Queue()
-        self.over: list = []
-        self.heard_over_at: float | None = None
-
-    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
-        self.started.append((game, opponent, seat))
-        return self.present
-
-    def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        if not self.present:
-            return None
-        self.turns.put_nowait(request)
-        return time.monotonic()
-
-    async def send_game_over(self, message) -> bool:
-        self.over.append(message)
-        self.heard_over_at = time.monotonic()
-        return True
+from tests.server.conftest import SocketlessSeat as Seat, bounded
 
 
 def runner(tmp_path: Path, *seats: Seat, **settings) -> MatchRunner:
@@ -69,7 +40,9 @@ async def test_turns_alternate_and_each_step_is_judged_as_it_is_submitted(tmp_pa
     result = await bounded(game, 5)
     assert result.outcome.reason == "step_cap" and result.steps == 4
     assert len(parse_log(result.log_path.read_text(encoding="utf-8")).steps) == 4
-    assert white.match is None and black.match is None            # seats are free for their next game
+    # In the game until its game_over is sent, then free for the next one.
+    assert white.in_game_when_told and black.in_game_when_told
+    assert white.games == {} and black.games == {}
 
 
 async def test_a_step_the_referee_cannot_take_is_refused_with_its_reason_and_changes_nothing(tmp_path):
@@ -79,7 +52,6 @@ async def test_a_step_the_referee_cannot_take_is_refused_with_its_reason_and_cha
     await bounded(white.turns.get(), 5)
     code, message = match.submit_step(1, 0, Step.move(5, 8), time.monotonic())
     assert code == "not_your_turn" and "turn 0" in message
-    assert match.awaits(0, 0) and not match.awaits(1, 0) and not match.awaits(0, 1)
     assert match.submit_step(0, 0, Step.move(5, 2), time.monotonic()) is None
     code, _ = match.submit_step(0, 0, Step.move(5, 3), time.monotonic())   # the same answer again
     assert code == "stale_turn" and match.referee.position.pawn(0).y == 2

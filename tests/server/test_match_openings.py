@@ -16,34 +16,10 @@ import pytest
 from server.games.match import MatchRunner
 from shared.gamelog import parse_log
 from shared.quoridor import BlockBar, GameStatus, Location, parse_step
-from shared.referee import RefereeError, RefereeSettings, StepJudged, TurnRequest
-from tests.server.conftest import bounded
+from shared.referee import RefereeError, RefereeSettings, StepJudged
+from tests.server.conftest import SocketlessSeat as Seat, bounded
 
 OPENING = tuple(parse_step(name) for name in ("e2", "e8", "c3h"))
-
-
-class Seat:
-    """A seat without a socket: the turns it is sent are queued, its game starts and ends are noted."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.match: MatchRunner | None = None
-        self.seat: int | None = None
-        self.started: list[tuple[str, str, int]] = []
-        self.turns: asyncio.Queue[TurnRequest] = asyncio.Queue()
-        self.over: list = []
-
-    async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
-        self.started.append((game, opponent, seat))
-        return True
-
-    def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        self.turns.put_nowait(request)
-        return time.monotonic()
-
-    async def send_game_over(self, message) -> bool:
-        self.over.append(message)
-        return True
 
 
 async def test_the_referee_plays_the_opening_and_the_seat_to_move_after_it_gets_the_first_turn(tmp_path: Path):

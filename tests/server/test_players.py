@@ -28,27 +28,26 @@ class FakePeer:
 
 
 class FakeMatch:
-    """A game ``g1`` that awaits seat 1's turn 3 and keeps what its seats tell it."""
+    """A game that takes seat 1's turn 3 only (the one it awaits) and keeps what its seats tell it."""
 
-    def __init__(self) -> None:
-        self.game_id = "g1"
+    def __init__(self, game_id: str = "g1") -> None:
+        self.game_id = game_id
         self.steps: list[tuple[int, int, Step, float]] = []
         self.disconnects: list[int] = []
 
     def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> tuple[str, str] | None:
+        if (seat, turn) != (1, 3):
+            return "stale_turn", f"step answers turn {turn}"
         self.steps.append((seat, turn, step, arrived_at))
         return None
-
-    def awaits(self, seat: int, turn: int) -> bool:
-        return (seat, turn) == (1, 3)
 
     def submit_disconnect(self, seat: int) -> None:
         self.disconnects.append(seat)
 
 
-def seated(session: PlayerSession, seat: int = 1) -> FakeMatch:
-    match = FakeMatch()
-    session.match, session.seat = match, seat  # type: ignore[assignment]
+def seated(session: PlayerSession, seat: int = 1, game_id: str = "g1") -> FakeMatch:
+    match = FakeMatch(game_id)
+    session.enter(match, seat)  # type: ignore[arg-type]
     return match
 
 
@@ -119,22 +118,45 @@ def test_a_step_for_another_game_or_without_a_game_is_wrong_game():
     assert match.steps == []
 
 
-def test_awaits_only_the_games_own_answer():
+def test_the_games_verdict_comes_back_from_one_submit():
     session = PlayerSession("k", "ann")
-    assert not session.awaits("g1", 3)
-    seated(session)
-    assert session.awaits("g1", 3)
-    assert not session.awaits("g1", 5) and not session.awaits("g2", 3)
+    match = seated(session)
+    assert session.submit("g1", 5, STEP, 1.0) == ("stale_turn", "step answers turn 5")
+    assert match.steps == []
+
+
+def test_a_player_in_several_games_has_each_step_routed_by_its_game_and_leaves_one_at_a_time():
+    session = PlayerSession("k", "ann")
+    assert not session.playing
+    first, second = seated(session, 1, "g1"), seated(session, 1, "g2")
+    assert session.playing
+    assert session.submit("g2", 3, STEP, 2.0) is None and session.submit("g1", 3, STEP, 1.0) is None
+    assert first.steps == [(1, 3, STEP, 1.0)] and second.steps == [(1, 3, STEP, 2.0)]
+    session.leave(first)  # type: ignore[arg-type]
+    assert session.submit("g1", 3, STEP, 3.0)[0] == "wrong_game" and session.playing
+    session.leave(FakeMatch("g2"))  # type: ignore[arg-type]  # another game of the same id: not this one's
+    assert session.playing
+    session.leave(second)  # type: ignore[arg-type]
+    assert not session.playing
+
+
+def test_unbinding_tells_every_game_in_progress():
+    session = PlayerSession("k", "ann")
+    peer = FakePeer()
+    session.bind(peer)
+    games = [seated(session, 0, "g1"), seated(session, 1, "g2")]
+    session.unbind(peer)
+    assert [g.disconnects for g in games] == [[0], [1]]
 
 
 def test_a_turn_goes_on_the_wire_as_its_frame_with_the_time_it_left():
-    session = PlayerSession("k", "ann")
+    session = PlayerSession("k", "ann", clock=lambda: 41.5)
     peer = FakePeer()
     session.bind(peer)
     change = ChessboardChange(my_loc=Location(5, 1), enemy_loc=Location(5, 9))
     sent_at = session.send_turn("g1", TurnRequest(seat=0, turn=1, change=change, walls_left=(10, 10),
                                                   time_limit_ms=1000))
-    assert isinstance(sent_at, float)
+    assert sent_at == 41.5                  # read on the session's clock, the clock of the match's deadlines
     frame = json.loads(peer.sent[0])
     assert (frame["type"], frame["game"], frame["turn"], frame["my_loc"], frame["time_limit_ms"]) == \
         ("turn", "g1", 1, [5, 1], 1000)

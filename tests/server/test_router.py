@@ -80,25 +80,17 @@ class FakeDesk:
         return json.dumps({"type": "puzzle", "room": room, "index": message.index, "player": ctx.player})
 
 
-class FakeMatch:
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-
-
 class FakeSession:
-    """A seat whose game ``g1`` awaits turn 1: it keeps every step submitted to it."""
+    """A seat in game ``g1``, which awaits turn 1: it keeps every step submitted to it, and how often."""
 
     def __init__(self, key: str, name: str) -> None:
         self.key, self.name = key, name
-        self.match: FakeMatch | None = FakeMatch("g1")
+        self.playing = True
         self.steps: list[tuple[str, int, float]] = []
-
-    def awaits(self, game: str, turn: int) -> bool:
-        return self.match is not None and game == self.match.game_id and turn == 1
 
     def submit(self, game: str, turn: int, step: Any, arrived: float) -> tuple[str, str] | None:
         self.steps.append((game, turn, arrived))
-        return None if self.awaits(game, turn) else ("wrong_turn", "not your turn")
+        return None if (game, turn) == ("g1", 1) else ("wrong_turn", "not your turn")
 
 
 class FakeLobby:
@@ -315,6 +307,7 @@ async def test_the_step_a_game_awaits_never_spends_the_rate():
     feed(router, link, step(turn=2), at=now)    # not awaited: spends the token the hello left
     feed(router, link, step(turn=2), at=now)    # and this one is over the rate
     assert link.errors() == ["wrong_turn", "rate_limited"]
+    assert len(lobby.sessions[0].steps) == 22   # each step walked into its game once, the refused ones too
 
 
 # -- malformed frames -------------------------------------------------------------------

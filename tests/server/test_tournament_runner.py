@@ -46,8 +46,7 @@ class WalkingSeat(PlayerSession):
         return True
 
     def send_turn(self, game: str, request: TurnRequest) -> float | None:
-        seat = self.seat
-        assert seat is not None
+        seat = request.seat
         change = request.change
         pawns = (change.my_loc, change.enemy_loc) if seat == 0 else (change.enemy_loc, change.my_loc)
         mine, theirs = request.walls_left
