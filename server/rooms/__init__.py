@@ -1,7 +1,8 @@
 """Puzzle side rooms served beside the Quoridor room: ``sokoban``, ``ice`` and ``circuit``.
 
 Each room is a class in its own module; ``build_rooms`` makes one of each around a shared
-leaderboard. A room's long answers are ``Job``s, which ``workers.WorkerPool`` runs in worker
+leaderboard (``leaderboard.Leaderboard``, in memory; ``leaderboard_store.LeaderboardRecords`` keeps it on
+disk for the server's ``desk.PuzzleDesk``). A room's long answers are ``Job``s, which ``workers.WorkerPool`` runs in worker
 processes for the server's ``PuzzleDesk``.
 """
 
@@ -20,5 +21,5 @@ ROOM_CLASSES: dict[str, type[Room]] = {room.name: room for room in (SokobanRoom,
 
 
 def build_rooms(leaderboard: Leaderboard) -> dict[str, Room]:
-    """One instance of every room, all recording on ``leaderboard``."""
+    """One instance of every room, all recording on ``leaderboard`` (in memory, at once)."""
     return {name: room(leaderboard) for name, room in ROOM_CLASSES.items()}

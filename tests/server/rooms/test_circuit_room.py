@@ -9,11 +9,12 @@ from server.rooms.circuit import CircuitRoom
 from shared.circuit import parse_circuit, solve
 from shared.grid import Pos
 from shared.protocol import Action, PuzzleRequest, Solution
+from tests.server.rooms.boards import ticking
 
 
 @pytest.fixture
 def room():
-    return CircuitRoom(Leaderboard())
+    return CircuitRoom(Leaderboard(ticking()))
 
 
 def ask(room, ctx, **fields):

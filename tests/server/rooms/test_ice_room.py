@@ -6,11 +6,12 @@ from server.rooms import Job, Leaderboard, RoomContext, RoomError
 from server.rooms.ice import INLINE_ANSWER, IcePlay, IceRoom
 from shared.ice import best_route, parse_maze
 from shared.protocol import Action, PuzzleRequest, Solution
+from tests.server.rooms.boards import ticking
 
 
 @pytest.fixture
 def room():
-    return IceRoom(Leaderboard())
+    return IceRoom(Leaderboard(ticking()))
 
 
 def ask(room, ctx, **fields):

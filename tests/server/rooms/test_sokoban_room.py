@@ -7,13 +7,14 @@ import pytest
 from server.rooms import Job, Leaderboard, RoomContext, RoomError, sokoban
 from server.rooms.sokoban import SokobanRoom
 from shared.protocol import Action, PuzzleRequest, Solution
+from tests.server.rooms.boards import ticking
 
 LEVEL = "#######\n#@ $ .#\n#######\nTitle: corridor\n"
 
 
 @pytest.fixture
 def room() -> SokobanRoom:
-    return SokobanRoom(Leaderboard())
+    return SokobanRoom(Leaderboard(ticking()))
 
 
 def ask(room, ctx, **fields):
