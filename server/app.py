@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import random
 import time
 from collections.abc import Callable
@@ -21,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from shared.protocol import (
-    Replays, RulesInfo, StandingRow, Standings as StandingsMessage, TournamentInfo, TournamentOver, Welcome,
+    Replays, RulesInfo, StandingRow, TournamentInfo, TournamentOver, Welcome,
 )
 from shared.quoridor import BLOCK_SUM
-from shared.referee import VIOLATIONS_TO_LOSE, StepJudged
-from shared.tournament import GameResult, Standings, interval_text
+from shared.referee import VIOLATIONS_TO_LOSE
+from shared.tournament import Standings, interval_text
 
 from server import __version__
 from server.net.arrivals import ArrivalClock
-from server.net.connection import Encoded
+from server.net.connection import Connection
 from server.net.connections import Connections
 from server.net.descriptors import connection_capacity, raise_open_file_limit
 from server.net.legacy import LegacyPeer
@@ -40,7 +39,6 @@ from server.ladder.records import LadderRecords
 from server.ladder.pages import LadderPages
 from server.seats.lobby import Lobby
 from server.logs.logfile import new_run_folder
-from server.games.match import MatchRunner
 from server.rooms.desk import PuzzleDesk
 from server.router import Router
 from server.settings import ServerSettings
@@ -52,8 +50,9 @@ from server.sandbox import GameHost, HostedRows, LocalGameHost
 from server.sandbox.status import UNSAFE_WARNING
 from server.tournament.results import Results
 from server.tournament.runner import Reporter, TournamentRunner
-from server.games.updates import game_update_frame, standing_rows
+from server.games.updates import standing_rows
 from server.web import WebDesk
+from server.web.feed import STANDINGS_BYTES_PER_S, LiveFeed
 from server.web.records import champion, folder_listing, newest_finished
 from server.net.wire import LinkSettings, WebSocketLink
 
@@ -61,12 +60,6 @@ __all__ = ["TOURNAMENT_OVER", "ArenaServer", "SilentReporter", "Stage"]
 
 log = logging.getLogger("quoridor.server")
 
-
-#: Bytes per second the standings broadcasts may take: a big table to many clients is written at
-#: this pace and sent less often (1,000 players: about 180 KB to each, every 45 s instead of every
-#: second; a class of 40: 7 KB each, every second). Written all at once, such a table made a burst
-#: of 180 MB that held up every game's clock for seconds.
-STANDINGS_BYTES_PER_S = 4 * 1024 * 1024
 
 #: Seconds a closing handshake may take: by then everything is saved, so a client that does not
 #: answer it must not hold the server up (websockets waits 10 s by default).
@@ -119,10 +112,6 @@ class ArenaServer:
         self.connections = Connections(settings.limits, paced_bytes_per_s=STANDINGS_BYTES_PER_S)
         self.router: Router | None = None
         self._pinger: asyncio.TimerHandle | None = None
-        self._standings: Standings | None = None            # the latest, not yet broadcast
-        self._standings_timer: asyncio.TimerHandle | None = None
-        self._standings_sent = -math.inf
-        self._standings_cost_s = 0.0                          # the last broadcast's bytes / the budget
         self.lobby: Any = (LadderLobby(settings.roster, clock=clock) if settings.ladder
                            else Lobby(settings.players, settings.roster, held=settings.roster_submissions, clock=clock))
         self.ladder: LadderRunner | None = None               # the practice ladder (--ladder), once it runs
@@ -135,6 +124,9 @@ class ArenaServer:
         self._late_seats: LateSeats | None = None              # handed-in bots accepted while the seats fill
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.web = WebDesk(settings.data_dir, settings.ruleset)
+        #: Each step, each end and the standings, to the spectators and the pages.
+        self.feed = LiveFeed(self.connections, self.web, interval_s=settings.standings_interval_s,
+                             playing=self._playing, games_total=self._games_total, clock=clock)
         self.submissions = SubmissionDesk(settings, self.connections, self._welcome, self._say,
                                            sandbox=settings.sandbox)   # quoridor-submit
         self.results: Results | None = None
@@ -270,18 +262,18 @@ class ArenaServer:
                                                 seed, [x.name for x in sessions], config)
             self.folder = s.data_dir / name
         assert self.folder is not None
-        self.web.tournament = self.folder.name
+        self.web.tournament = self.feed.tournament = self.folder.name
         self._show_info()                   # the pages leave the lobby: this tournament plays
         await asyncio.to_thread(self.folder.mkdir, 0o755, True, True)
         self.runner = TournamentRunner(
             self.settings, self.results, self.tournament_id, self.folder, sessions,
-            executor=self._log_thread, reporter=self.reporter, broadcast=self._broadcast_standings,
-            on_step=self._spectate, on_game_over=self._game_over, clock=self.clock)
+            executor=self._log_thread, reporter=self.reporter, broadcast=self.feed.standings,
+            on_step=self.feed.step, on_game_over=self.feed.ended, clock=self.clock)
         self.runner.rows = HostedRows(self._log_thread, find=lambda name, seats=self.runner.sessions: hosted_peer(seats.get(name)))     # hosted bots' CPU times in the logs
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
                 self.game_host = server_game_host(self.settings, self._log_thread, self.reporter.message,
-                                                  restarted=self._game_restarted)
+                                                  restarted=self.feed.restarted)
             self.runner.host = self.game_host
             if isinstance(self.game_host, LocalGameHost):       # this machine's cores, shared with mixed pairings
                 self.runner.local_pairings = self.game_host.slots
@@ -292,9 +284,7 @@ class ArenaServer:
         files = [*await self.results.export(self.tournament_id, self.folder), *legacy_paths(self.folder)]
         logs = [Path(row.log_path) for row in await self.results.games(self.tournament_id, "finished") if row.log_path]
         self.reporter.tournament_finished(standings, list(files), logs)
-        if self._standings_timer is not None:          # the final table goes in tournament_over
-            self._standings_timer.cancel()
-            self._standings_timer = None
+        self.feed.stop_standings()                      # the final table goes in tournament_over
         goodbye = TournamentOver(tournament=self.folder.name, rows=rows,
                                  champion=self.runner.champion or champion(rows))
         await self._farewell(goodbye)
@@ -326,8 +316,8 @@ class ArenaServer:
         self.ladder_store = store = await LadderRecords.open(s.data_dir / "ladder.db")
         seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
         self.ladder = LadderRunner(s, store, self.lobby, self.folder, executor=self._log_thread,
-                                   reporter=self.reporter, on_step=self._spectate, on_table=self._ladder_table,
-                                   seed=seed, host=self.game_host, on_restart=self._game_restarted, clock=self.clock)
+                                   reporter=self.reporter, on_step=self.feed.step, on_table=self._ladder_table,
+                                   seed=seed, host=self.game_host, on_restart=self.feed.restarted, clock=self.clock)
         # The pages (issue 29): the ladder's table, games, idle reason and reports, not a tournament's.
         pages = LadderPages(self.connections, self.ladder)
         self.ladder.on_change, self.web.ladder_answer, self.web.tournament = pages.changed, pages.answer, "ladder"
@@ -361,11 +351,7 @@ class ArenaServer:
                              draws=r.draws, elo=r.rating, elo_error=r.margin,
                              elo_low=r.low, elo_high=r.high)
                  for rank, r in enumerate(rows, 1)]
-        games = self.ladder.games_played if self.ladder is not None else 0
-        message = StandingsMessage(tournament="ladder", games_done=games, games_total=0, rows=table)
-        playing = self._playing()
-        self.connections.send_later([c for c in self.connections.greeted if c not in playing], message,
-                                    paced=True, busy=self._playing)
+        self.feed.ladder_table(table, self.ladder.games_played if self.ladder is not None else 0)
 
     async def serve_forever(self) -> None:
         """Serve the puzzle rooms (and refuse seats) until cancelled: the ``-n 0`` server."""
@@ -480,75 +466,8 @@ class ArenaServer:
                 link.keepalive(now)
         self._pinger = asyncio.get_running_loop().call_later(PING_INTERVAL_S / 4, self._keepalive)
 
-    # -- spectators and standings ---------------------------------------------------------
-    def _spectate(self, runner: MatchRunner, judged: StepJudged) -> None:
-        referee = runner.referee
-        over = referee.is_over
-        # The pages' memory of the game (a page opened mid-game gets it so far): the step, kept as judged.
-        self.web.step(runner.game_id, referee.players, judged, runner.log_path,
-                      referee.outcome if over else None)
-        if self.connections.watched(runner.game_id):
-            update = game_update_frame(runner.game_id, referee.players, judged, over)
-            self.connections.publish(runner.game_id, Encoded(None, update, batchable=True))
-
-    def _game_over(self, game: str, result: GameResult) -> None:
-        """A game ended with no step that ended it (a bot left, a forfeit): its last board goes out marked ``over``,
-        so that no page keeps it among the games in progress (TV would follow it for the rest of the tournament)."""
-        last = self.web.ended(game, result.winner, result.reason)
-        if last is not None and self.connections.watched(game):
-            players, judged = last
-            self.connections.publish(game, Encoded(None, game_update_frame(game, players, judged, True), batchable=True))
-
-    def _game_restarted(self, game: str) -> None:
-        """A worker plays ``game`` again from the start: the pages forget its first attempt; a game's page starts over."""
-        self.connections.forget(("game", game))     # no update of the first attempt may follow the new record
-        if (record := self.web.restart(game)) is not None:
-            self.connections.send_later(self.connections.watching(game), record)
-
-    async def _broadcast_standings(self, standings: Standings) -> None:
-        """After a game: broadcast the table, at most once per ``standings_interval_s`` (later ones coalesce).
-
-        The whole table goes to every connection, so broadcasting it after every game of a big
-        tournament would cost the square of its size; within the interval only the latest is sent.
-        Players in a game are left out: nothing heavy reaches a bot while its clock runs, and it
-        hears the table once its game is over (a game's end triggers the next broadcast).
-        """
-        self._standings = standings
-        if self._standings_timer is not None:
-            return
-        interval = max(self.settings.standings_interval_s, self._standings_cost_s)
-        wait = self._standings_sent + interval - self.clock()
-        if wait <= 0:
-            self._send_standings()
-        else:
-            self._standings_timer = asyncio.get_running_loop().call_later(wait, self._send_standings)
-
-    def _send_standings(self) -> None:
-        self._standings_timer = None
-        standings, self._standings = self._standings, None
-        if standings is None or self.folder is None:
-            return
-        self._standings_sent = self.clock()
-        playing = self._playing()
-        recipients = [c for c in self.connections.greeted if c not in playing]
-        tournament = self.folder.name
-
-        def build() -> StandingsMessage:
-            return StandingsMessage(tournament=tournament, games_done=standings.games_done,
-                                    games_total=self._games_total(), rows=standing_rows(standings))
-
-        if not recipients:
-            # Every connection is a player in a game: building the table (~70 ms at 1,000 players) would
-            # stall every clock for no reader. The pages build it if a spectator says hello meanwhile.
-            self.web.keep_standings(build)
-            self._standings_cost_s = 0.0
-            return
-        message = build()
-        self.web.standings = message
-        queued = self.connections.send_later(recipients, message, paced=True, busy=self._playing)
-        self._standings_cost_s = queued / STANDINGS_BYTES_PER_S
-
-    def _playing(self) -> set[Any]:
+    # -- what the feed asks ------------------------------------------------------------------
+    def _playing(self) -> set[Connection]:
         """The connections of players in a game: a game counts until its game_over is sent (runner.running)."""
         running = list(self.runner.running.values()) if self.runner is not None else []
         if self.ladder is not None:

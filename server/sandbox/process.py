@@ -58,7 +58,7 @@ class _Pipes(asyncio.SubprocessProtocol):
         self.closed = asyncio.get_running_loop().create_future()
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
-        arrived_at = time.monotonic()          # first: a step is judged by when its bytes arrived
+        arrived_at = self.bot.clock()          # first: a step is judged by when its bytes arrived
         if fd == 1:
             self.bot._stdout(data, arrived_at)
         else:
@@ -82,8 +82,10 @@ class HostedBot:
     """
 
     def __init__(self, spec: str, folder: Path | None, limits: SandboxLimits, *, trusted: bool = False,
-                 layout: SandboxLayout | None = None) -> None:
+                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.spec = spec
+        #: The clock of its lines' arrival stamps (the clock of the match's deadlines).
+        self.clock = clock
         self.folder = folder
         self.limits = limits
         self.trusted = trusted
@@ -155,7 +157,7 @@ class HostedBot:
                                                        f"{hidden} (folders need mode 0755 or 0555, files 0644 or 0444)")
             self._done.set()
             return self.ended
-        started = time.monotonic()
+        started = self.clock()
         self._ready = loop.create_future()
         cwd = str(self.folder) if self.folder is not None and not self._sandboxed else None
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(project_root()),
@@ -176,7 +178,7 @@ class HostedBot:
             self.stop(BotEnd("too_slow", f"did not start within {self.limits.startup_timeout_s:g} s "
                                          "(importing its files and creating its player took too long)"))
         if self._ready.done() and self.ended is None and self._stopped is None:
-            self.start_s = time.monotonic() - started
+            self.start_s = self.clock() - started
             await asyncio.to_thread(self._find_pid)      # a scan of /proc: off the event loop
             return None
         return await self.wait()

@@ -16,7 +16,6 @@ process used meanwhile are kept per (game, turn) in the peer's ``timings``. When
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -124,7 +123,7 @@ class HostedPeer:
 
     def _turn_sent(self, frame: str) -> None:
         turn: dict[str, Any] = json.loads(frame)
-        self._turn_at[turn["game"], turn["turn"]] = (time.monotonic(), self.bot.cpu_seconds())
+        self._turn_at[turn["game"], turn["turn"]] = (self.bot.clock(), self.bot.cpu_seconds())
 
     # -- what the bot writes -----------------------------------------------------------------------
     def _on_line(self, text: str, arrived_at: float) -> None:
@@ -174,7 +173,7 @@ class HostedSeat(PlayerSession):
     """A player whose games are played by a ``HostedBot`` process (start it with ``start``)."""
 
     def __init__(self, name: str, bot: HostedBot, referee: RefereeSettings, *, key: str | None = None) -> None:
-        super().__init__(key or f"hosted-{name}", name)
+        super().__init__(key or f"hosted-{name}", name, clock=bot.clock)
         self.bot = bot
         self.referee_settings = referee
         self.hosted_peer = HostedPeer(bot, self)

@@ -95,7 +95,7 @@ async def test_the_table_is_built_only_when_someone_can_hear_it(make_server, mon
         built.append(standings)
         return standing_rows(standings)
 
-    monkeypatch.setattr("server.app.standing_rows", counted)
+    monkeypatch.setattr("server.web.feed.standing_rows", counted)
     gate = asyncio.Event()
     bots = [GatedBot(url(server), key, gate, free_steps=2) for key in ("a", "b")]   # held mid-game
     tasks = [asyncio.create_task(bot.run()) for bot in bots]
@@ -107,7 +107,7 @@ async def test_the_table_is_built_only_when_someone_can_hear_it(make_server, mon
 
     await bounded(both_playing(), 10)
     table = Standings(["a", "b"])
-    await server._broadcast_standings(table)
+    await server.feed.standings(table)
     assert built == []
     eye = await Client.open(url(server))
     await eye.send(hello("eye", "spectator"))

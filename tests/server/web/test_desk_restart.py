@@ -69,7 +69,7 @@ async def test_a_page_watching_a_restarted_game_is_sent_its_new_start(make_serve
     assert len((await page.next("game_record"))["steps"]) == 4
     await overview.send({"type": "game_request", "game": "g1"})
     await overview.next("game_record")
-    server._game_restarted("g1")                    # what the game host calls when a worker starts g1 again
+    server.feed.restarted("g1")                    # what the game host calls when a worker starts g1 again
     again = await page.next("game_record", skip=frozenset({"standings", "game_update"}))
     assert again["game"] == "g1" and again["steps"] == [] and again["live"]
     server.web.step("g1", PLAYERS, walk(1)[0], None)                # the new attempt's first step
