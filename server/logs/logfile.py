@@ -32,12 +32,12 @@ except ImportError:     # pragma: no cover - Windows
 
 from shared.gamelog import (
     MAX_LOG_BYTES, GameHeader, GameLog, GameOutcome, LogFormatError, RowFormatter, StepRecord, format_header,
-    format_log, format_outcome, read_log_data,
+    format_outcome, read_log_data,
 )
 
 from server.logs.filesync import sync_files
 
-__all__ = ["new_run_folder", "write_log_atomic", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
+__all__ = ["new_run_folder", "write_text_atomic", "LiveLogWriter", "finish_logs", "read_log", "part_path",
            "PART_SUFFIX", "LOG_MODE", "LogUnavailableError", "out_of_descriptors"]
 
 log = logging.getLogger("quoridor.server")
@@ -175,11 +175,6 @@ def _cut_back(fd: int | None, part: Path, size: int) -> None:
         os.truncate(part, size)
     except OSError:
         pass        # it is gone (renamed after all) or cannot be changed: its name still says unfinished
-
-
-def write_log_atomic(path: Path, log: GameLog) -> None:
-    """Write ``log`` to ``path`` atomically (temporary file in the same folder, fsync, replace, fsync folder)."""
-    write_text_atomic(path, format_log(log))
 
 
 class LiveLogWriter:

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from server.logs import logfile
-from server.logs.logfile import LiveLogWriter, part_path, read_log, write_log_atomic
+from server.logs.logfile import LiveLogWriter, part_path, read_log, write_text_atomic
 from shared.gamelog import GameHeader, GameLog, GameOutcome, LogFormatError, StepRecord, format_log, format_outcome
 from shared.quoridor import GameStatus, Step
 
@@ -28,7 +28,7 @@ class Crash(Exception):
 
 def test_write_and_read_back(tmp_path):
     path = tmp_path / "game.csv"
-    write_log_atomic(path, LOG)
+    write_text_atomic(path, format_log(LOG))
     assert read_log(path) == LOG
     assert path.read_text(encoding="utf-8") == format_log(LOG)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]   # no temporary file left
@@ -37,13 +37,13 @@ def test_write_and_read_back(tmp_path):
 def test_a_crash_before_the_rename_leaves_the_old_file_and_no_debris(tmp_path, monkeypatch):
     path = tmp_path / "game.csv"
     old = GameLog(HEADER, ROWS[:1])
-    write_log_atomic(path, old)
+    write_text_atomic(path, format_log(old))
 
     def crash(*args):
         raise Crash
     monkeypatch.setattr(logfile.os, "replace", crash)
     with pytest.raises(Crash):
-        write_log_atomic(path, LOG)
+        write_text_atomic(path, format_log(LOG))
     assert read_log(path) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.csv"]
 
@@ -55,7 +55,7 @@ def test_a_crash_while_syncing_leaves_no_final_file(tmp_path, monkeypatch):
         raise Crash
     monkeypatch.setattr(logfile.os, "fsync", crash)
     with pytest.raises(Crash):
-        write_log_atomic(path, LOG)
+        write_text_atomic(path, format_log(LOG))
     assert not path.exists() and list(tmp_path.iterdir()) == []
 
 
@@ -64,7 +64,7 @@ def test_the_file_is_synced_before_the_rename(tmp_path, monkeypatch):
     real_fsync, real_replace = os.fsync, os.replace
     monkeypatch.setattr(logfile.os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd)))
     monkeypatch.setattr(logfile.os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b)))
-    write_log_atomic(tmp_path / "game.csv", LOG)
+    write_text_atomic(tmp_path / "game.csv", format_log(LOG))
     expected = ["fsync", "replace", "fsync"] if hasattr(os, "O_DIRECTORY") else ["fsync", "replace"]
     assert events == expected
 
