@@ -109,7 +109,7 @@ class ArenaServer:
         self.reporter: Reporter = reporter or SilentReporter()  # type: ignore[assignment]
         self.server: asyncio.Server | None = None
         self.legacy_server: asyncio.Server | None = None
-        self.connections = Connections(settings.limits, paced_bytes_per_s=STANDINGS_BYTES_PER_S)
+        self.connections = Connections(settings.limits, paced_bytes_per_s=STANDINGS_BYTES_PER_S, clock=clock)
         self.router: Router | None = None
         self._pinger: asyncio.TimerHandle | None = None
         self.lobby: Any = (LadderLobby(settings.roster, clock=clock) if settings.ladder

@@ -44,29 +44,70 @@ class Fake:
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = True
+        self.close_code = code
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def test_pending_connections_are_capped_per_address_and_in_all():
-    conns = Connections(Limits(max_connections=3, max_pending_per_address=2))
-    a1, a2, a3, b1, b2 = Fake("a"), Fake("a"), Fake("a"), Fake("b"), Fake("b")
+    conns = Connections(Limits(max_connections=4, max_pending_per_address=2, pending_eviction_burst=1), clock=Clock())
+    a1, a2, a3, a4, b1, b2 = Fake("a"), Fake("a"), Fake("a"), Fake("a"), Fake("b"), Fake("b")
     assert conns.add(a1) and conns.add(a2)
-    assert not conns.add(a3)                              # a third handshake from the same address
-    assert conns.add(b1) and not conns.add(b2)            # four in all
-    conns.remove(a3)                                      # never counted: nothing changes
+    assert conns.add(a3) and a1.closed and a1.close_code == 1013   # a third from the address: the oldest makes way
+    assert not conns.add(a4) and not a2.closed            # no eviction left on a stopped clock: refused
+    assert conns.add(b1) and not conns.add(b2)            # four open in all (a1 until its socket is gone)
+    conns.remove(a4)                                      # never counted: nothing changes
     assert conns.pending == {"a": 2, "b": 1}
-    conns.remove(a1)
-    assert conns.add(a3) and conns.pending == {"a": 2, "b": 1}
-    for conn in (a2, a3, b1):
+    conns.remove(a1)                                      # the evicted one's socket is gone: no longer open
+    assert conns.pending == {"a": 2, "b": 1} and len(conns.open) == 3
+    conns.remove(a2)
+    assert conns.add(a4) and conns.pending == {"a": 2, "b": 1}
+    for conn in (a3, a4, b1):
         conns.remove(conn)
     assert conns.pending == {} and conns.open == set()
 
 
 def test_a_greeted_connection_no_longer_counts_as_pending():
-    conns = Connections(Limits(max_pending_per_address=1))
-    first, second = Fake("a"), Fake("a")
-    assert conns.add(first) and not conns.add(second)
-    assert conns.settle(first, anonymous=False)
-    assert conns.add(second)                              # the first said hello: the address may open another
+    conns = Connections(Limits(max_pending_per_address=1, pending_eviction_burst=1), clock=Clock())
+    first, second, third = Fake("a"), Fake("a"), Fake("a")
+    assert conns.add(first) and conns.add(second) and first.closed     # second took first's place
+    assert not conns.add(third)
+    assert conns.settle(second, anonymous=False)
+    assert conns.add(third) and not second.closed         # the second said hello: no longer pending, never evicted
+
+
+def test_idle_connections_reopened_at_the_quota_cannot_keep_a_player_out():
+    # 32 connections that never say hello, each reopened the moment it is closed (issue 31): a player's connection
+    # takes the place of the oldest and stays until it says hello; the churn it starts stops at the eviction rate.
+    clock = Clock()
+    conns = Connections(Limits(), clock=clock)
+    idle = [Fake("nat") for _ in range(32)]
+    assert all(conns.add(conn) for conn in idle)
+    player = Fake("nat")
+    assert conns.add(player) and idle[0].closed and conns.pending["nat"] == 32
+    reopened = 0
+    while reopened < 100:                                 # the crowd reopens whatever was closed, again and again
+        closed = [conn for conn in list(conns.open) if conn.closed]
+        for conn in closed:
+            conns.remove(conn)
+        again = Fake("nat")
+        reopened += 1
+        if not conns.add(again):
+            break
+    assert not player.closed and reopened == Limits().pending_eviction_burst   # the 16th reopen is refused
+    assert conns.settle(player, anonymous=False)          # its hello: seated, whatever the crowd does
+    clock.now += 1.0                                      # a second later: 16 more evictions, never the player's
+    for _ in range(16):
+        assert conns.add(Fake("nat"))
+    assert not player.closed and conns.pending["nat"] == 32
 
 
 def test_anonymous_connections_are_capped_per_address_but_players_never_are():
