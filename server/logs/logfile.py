@@ -1,8 +1,9 @@
 """Game log files: atomic writes, a live ``.part`` file during play, and reading with file-named errors.
 
-Crash safety: a finished log appears under its final name only through ``os.replace`` of a
-complete, fsynced file (the game's ``.part`` file once its result rows are appended, or a
-temporary file written from memory), so a crash leaves either the old state or the whole new file.
+Crash safety: a finished log appears under its final name only through a rename of a complete,
+fsynced file (the game's ``.part`` file once its result rows are appended, or a temporary file
+written from memory), so a crash leaves either the old state or the whole new file; never over
+another finished log (``FileExistsError``): a finished game's log is evidence, kept as it is.
 While a game runs, its rows go to ``<name>.part``, flushed as they are handed over (the server
 batches them a few times a second) so a crash keeps what was played; that name cannot pass for a
 finished game (its content has no result row, except while it is being renamed into place: a
@@ -126,8 +127,9 @@ def write_text_atomic(path: Path, text: str) -> None:
     _fsync_dir(path.parent)
 
 
-def _replace_with(path: Path, text: str) -> None:
-    """``write_text_atomic`` but for the final sync of the folder (the caller's, once for many files)."""
+def _replace_with(path: Path, text: str, *, overwrite: bool = True) -> None:
+    """``write_text_atomic`` but for the final sync of the folder (the caller's, once for many files); with
+    ``overwrite=False`` an existing ``path`` is kept and ``FileExistsError`` raised (``_move_new``)."""
     folder = path.parent
     data = text.encode("utf-8")
     # A hidden name ending in .tmp: a crash may leave it behind, but never under a log's name.
@@ -146,10 +148,40 @@ def _replace_with(path: Path, text: str) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _move_new(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+#: What ``link`` says on a file system without hard links.
+_NO_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS})
+
+
+def _move_new(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target`` in one step unless ``target`` exists: a finished game's log is never
+    overwritten (``FileExistsError``, nothing changed). A hard link, then the old name removed; where the file
+    system has no hard links, a look first (only this server writes its folders) and a rename."""
+    try:
+        os.link(source, target)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "a finished game's log is there already and is never overwritten",
+                              str(target)) from None
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "a finished game's log is there already and is never overwritten",
+                                  str(target)) from None
+        os.replace(source, target)
+        return
+    try:
+        os.unlink(source)
+    except OSError:
+        pass        # the log is in place under both names: the other one is clutter, never a second game
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -211,6 +243,7 @@ class LiveLogWriter:
         #: The open ``.part`` file holds exactly ``_texts`` (no write to it failed): ``finish`` may rename it.
         self._intact = True
         self._renamed = False                   # the .part file became the finished log: nothing to remove
+        self._placed = False                    # the finished log was written from memory: never again
         self._closed = False                    # finished or closed: no more rows, no .part file again
         if open_now:
             self.open()
@@ -333,7 +366,7 @@ class LiveLogWriter:
                 return ending.game
             if ending.synced:
                 try:
-                    os.replace(self.part, self.path)
+                    _move_new(self.part, self.path)
                     self._renamed = True
                     return ending.game
                 except BaseException as exc:
@@ -341,8 +374,11 @@ class LiveLogWriter:
                     _cut_back(None, self.part, self._size)  # a .part never carries a result row
                     if not isinstance(exc, OSError):
                         raise
+            if self._placed:        # written from memory before; only its folder's sync failed
+                return ending.game
             # format_log(game), from the rows already formatted for the .part file
-            _replace_with(self.path, "".join(self._texts) + ending.end)
+            _replace_with(self.path, "".join(self._texts) + ending.end, overwrite=False)
+            self._placed = True
             return ending.game
 
     def _retire(self) -> None:

@@ -42,6 +42,7 @@ from server.sandbox import (
     default_concurrency,
 )
 from server.settings import ServerSettings
+from server.tournament.recovery import LoggedGame, logged_games, recover, replay_number
 from server.tournament.results import Results
 from server.submissions.seats import SubmittedSeat, pairing_limits, start_pairing_seat
 from server.timestamps import utc_now
@@ -146,6 +147,8 @@ class TournamentRunner:
         self.unplayed: list[str] = []
         #: A finished knockout's winner (its last player in); None for the other formats (their table says it).
         self.champion: str | None = None
+        #: Games whose logs are on disk but do not count (``_recover``): the replay number their next attempt takes.
+        self._replays_from: dict[str, int] = {}
 
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
@@ -167,6 +170,7 @@ class TournamentRunner:
             total = self.games_total = sum(len(r) for r in rounds)
             self.reporter.tournament_started(self.name, self.players, total)
             await self.results.schedule(self.tid, [g for r in rounds for g in r])
+            await self._recover([g for r in rounds for g in r])      # at once: one line for the whole tournament
             for games in rounds:
                 await self._round(games)
         await self.results.flush()
@@ -219,7 +223,48 @@ class TournamentRunner:
             if not swiss.advance():
                 break
 
+    async def _recover(self, games: Sequence[ScheduledGame]) -> None:
+        """Take the results the database lost from their finished logs in the folder (``server.tournament.recovery``),
+        said in one line; a log that cannot be taken is kept, and its game is played under a new id."""
+        missing = [(game, self._game_id(game)) for game in games if game_key(game) not in self.finished]
+        if not missing:
+            return
+        loop = asyncio.get_running_loop()
+        logs = await loop.run_in_executor(self.executor, logged_games, self.folder)
+        missing = [(game, game_id) for game, game_id in missing if game_id in logs]
+        if not missing:
+            return
+        recovered: list[str] = []
+        for found in await loop.run_in_executor(self.executor, recover, missing, logs):
+            if not isinstance(found, LoggedGame):
+                self.reporter.message(f"{found.log_path} is kept but does not count: {found.why}; "
+                                      "its game is played again under a new id")
+                continue
+            key = game_key(found.game)
+            await self.results.record_result(self.tid, key, found.result, log_path=str(found.log_path),
+                                             game_id=found.game_id, started_at=found.started_at,
+                                             ended_at=found.ended_at, steps=found.steps)
+            self.finished[key] = found.result
+            self.standings.add(found.result)
+            recovered.append(found.game_id)
+        for game, game_id in missing:     # never a finished log's name again: replays start after the last one
+            self._replays_from[game_id] = 1 + max(map(replay_number, logs[game_id]))
+        if recovered:
+            line = (f"{self.results.path} had lost {len(recovered)} finished game(s) of {self.name} that their logs "
+                    f"in {self.folder} record ({_listed(recovered)}): its -wal file was deleted, cut short or garbled "
+                    "(copy arena.db with its -wal and -shm files, or with sqlite3's .backup); their results are "
+                    "taken from the logs, which are kept as they are")
+            log.warning("%s", line)
+            self.reporter.message(line)
+
+    def _attempt_id(self, game_id: str, attempt: int) -> str:
+        """The id of ``attempt`` (0: the first) at a game: a voided game's replay has one of its own, and no id
+        of a finished log on disk is used again (its log is never overwritten)."""
+        number = self._replays_from.get(game_id, 0) + attempt
+        return game_id if number == 0 else f"{game_id}-replay{number}"
+
     async def _round(self, games: Sequence[ScheduledGame]) -> None:
+        await self._recover(games)
         by_pairing: dict[int, list[ScheduledGame]] = defaultdict(list)
         for game in games:
             by_pairing[game.pairing].append(game)
@@ -304,8 +349,8 @@ class TournamentRunner:
         entries = (seats[0].entry, seats[1].entry)
         played: PairingResult | None = None
         for attempt in range(VOID_REPLAYS + 1):
-            suffix = "" if attempt == 0 else f"-replay{attempt}"
-            ids = [self._game_id(g) + suffix for g in games]
+            first = max(self._replays_from.get(self._game_id(g), 0) for g in games) + attempt
+            ids = [self._game_id(g) + ("" if first == 0 else f"-replay{first}") for g in games]
             specs = tuple(GameSpec(game_id, self.folder / log_name(game_id, g.white, g.black),
                                    white=names.index(g.white)) for game_id, g in zip(ids, games))
             pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament=self.name)
@@ -374,7 +419,7 @@ class TournamentRunner:
             if absent:
                 return await self._forfeit(game, game_id, absent)
             try:
-                return await self._play(game, game_id if attempt == 0 else f"{game_id}-replay{attempt}", seats)
+                return await self._play(game, self._attempt_id(game_id, attempt), seats)
             except LogUnavailableError as exc:
                 if attempt == VOID_REPLAYS:
                     raise
@@ -458,6 +503,11 @@ class TournamentRunner:
                 session.kicked = True
                 self.reporter.message(f"{session.name} removed after {session.timeouts} timeouts")
                 runner.submit_forfeit(judged.seat)
+
+
+def _listed(ids: Sequence[str], most: int = 5) -> str:
+    """``ids`` for one line: the first ``most`` and how many more."""
+    return ", ".join(ids[:most]) + (f" and {len(ids) - most} more" if len(ids) > most else "")
 
 
 def _result(game: ScheduledGame, outcome: GameOutcome) -> GameResult:

@@ -25,26 +25,26 @@ def played(folder, count):
 def test_the_data_of_logs_finished_together_is_synced_at_once_before_any_rename(tmp_path, monkeypatch):
     events = []
     monkeypatch.setattr(filesync, "_SYNCFS", lambda fd: events.append("syncfs") or 0)
-    real_fsync, real_replace = os.fsync, os.replace
+    real_fsync, real_link = os.fsync, os.link
     monkeypatch.setattr(filesync.os, "fsync", lambda fd: events.append("fsync") or real_fsync(fd))
-    monkeypatch.setattr(logfile.os, "replace", lambda a, b: events.append("replace") or real_replace(a, b))
+    monkeypatch.setattr(logfile.os, "link", lambda a, b: events.append("rename") or real_link(a, b))
     monkeypatch.setattr(logfile, "_fsync_dir", lambda folder: events.append("folder"))
     writers = played(tmp_path, 5)
     outcomes = finish_logs([(writer, OUTCOME) for writer in writers])
     assert outcomes == [(True, LOG)] * 5
-    assert events == ["syncfs"] + ["replace"] * 5 + ["folder"]      # no file synced one by one
+    assert events == ["syncfs"] + ["rename"] * 5 + ["folder"]       # no file synced one by one
     assert all(read_log(w.path) == LOG and not w.part.exists() for w in writers)
 
 
 def test_without_syncfs_each_file_is_synced_before_any_rename(tmp_path, monkeypatch):
     events = []
     monkeypatch.setattr(filesync, "_SYNCFS", None)
-    real_fsync, real_replace = os.fsync, os.replace
+    real_fsync, real_link = os.fsync, os.link
     monkeypatch.setattr(filesync.os, "fsync", lambda fd: events.append("fsync") or real_fsync(fd))
-    monkeypatch.setattr(logfile.os, "replace", lambda a, b: events.append("replace") or real_replace(a, b))
+    monkeypatch.setattr(logfile.os, "link", lambda a, b: events.append("rename") or real_link(a, b))
     writers = played(tmp_path, 3)
     assert [ok for ok, _ in finish_logs([(writer, OUTCOME) for writer in writers])] == [True] * 3
-    assert events[:3] == ["fsync"] * 3 and events[3:6] == ["replace"] * 3
+    assert events[:3] == ["fsync"] * 3 and events[3:6] == ["rename"] * 3
     assert all(read_log(w.path) == LOG for w in writers)
 
 

@@ -78,13 +78,13 @@ def temporary_files_fail(monkeypatch: pytest.MonkeyPatch, times: int | None) -> 
 
 def renames_of_part_files_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """Renaming a ``.part`` file to its finished name fails (EIO): the finished log is written from memory."""
-    original = os.replace
+    original = os.link
 
-    def replace(source: Any, target: Any, **kwargs: Any) -> None:
+    def link(source: Any, target: Any, **kwargs: Any) -> None:
         if str(source).endswith(".part"):
             raise OSError(errno.EIO, os.strerror(errno.EIO), str(source))
         original(source, target, **kwargs)
-    monkeypatch.setattr(logfile.os, "replace", replace)
+    monkeypatch.setattr(logfile.os, "link", link)
 
 
 @pytest.fixture

@@ -167,24 +167,25 @@ def test_a_rename_that_fails_leaves_the_part_without_result_rows_and_its_file_cl
     for record in ROWS:
         writer.append(record)
     before = part_path(path).read_text(encoding="utf-8")
-    real_replace = os.replace
+    real_link = os.link
 
-    def replace(source, target):
+    def link(source, target):
         if str(source).endswith(".part"):
             raise OSError(5, "Input/output error")
-        real_replace(source, target)
-    monkeypatch.setattr(logfile.os, "replace", replace)
+        real_link(source, target)
+    monkeypatch.setattr(logfile.os, "link", link)
     assert writer.finish(OUTCOME) == LOG                      # written from memory instead
     assert read_log(path) == LOG and not part_path(path).exists()
     monkeypatch.undo()
 
-    writer = LiveLogWriter(path, HEADER)                        # the game played again, and its rename cut short
+    path = tmp_path / "again.csv"
+    writer = LiveLogWriter(path, HEADER)                        # another game, and its rename cut short
     writer.append(ROWS[0])
     opened = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
 
     def crash(*args):
         raise Crash
-    monkeypatch.setattr(logfile.os, "replace", crash)
+    monkeypatch.setattr(logfile.os, "link", crash)
     with pytest.raises(Crash):
         writer.finish(OUTCOME)
     assert part_path(path).read_text(encoding="utf-8") == before.split(format_row_text(ROWS[1]))[0]
@@ -206,7 +207,7 @@ def test_a_crash_during_finish_keeps_the_part(tmp_path, monkeypatch):
 
     def crash(*args):
         raise Crash
-    monkeypatch.setattr(logfile.os, "replace", crash)
+    monkeypatch.setattr(logfile.os, "link", crash)
     with pytest.raises(Crash):
         writer.finish(OUTCOME)
     assert not path.exists()
@@ -296,11 +297,32 @@ def test_result_rows_the_disk_takes_only_part_of_are_cut_off_and_the_log_comes_f
         return real_write(fd, data)
     monkeypatch.setattr(logfile.os, "write", write)
     left = {}
-    real_replace = os.replace
-    monkeypatch.setattr(logfile.os, "replace",
-                        lambda a, b: (left.setdefault("part", part_path(path).read_bytes()), real_replace(a, b))[1])
+    real_link = os.link
+    monkeypatch.setattr(logfile.os, "link",
+                        lambda a, b: (left.setdefault("part", part_path(path).read_bytes()), real_link(a, b))[1])
     assert writer.finish(OUTCOME) == LOG
     monkeypatch.undo()
     assert left["part"] == before                       # cut back before the log was written from memory
     assert seen[0] == format_outcome(OUTCOME).encode("utf-8")   # the first write was the result rows'
     assert path.read_text(encoding="utf-8") == format_log(LOG) and not part_path(path).exists()
+
+
+@pytest.mark.parametrize("hard_links", [True, False], ids=["linked", "no-hard-links"])
+def test_a_finished_log_is_never_overwritten_whichever_way_it_is_written(tmp_path, monkeypatch, hard_links):
+    path = tmp_path / "game.csv"
+    path.write_text("the first game's log\n")
+    if not hard_links:          # a file system without hard links: looked at first, then renamed
+        def link(source, target):
+            raise OSError(1, "Operation not permitted")
+        monkeypatch.setattr(logfile.os, "link", link)
+    intact = LiveLogWriter(path, HEADER)
+    for record in ROWS:
+        intact.append(record)
+    with pytest.raises(FileExistsError, match="never overwritten"):
+        intact.finish(OUTCOME)
+    from_memory = LiveLogWriter(path, HEADER, open_now=False)      # no .part file: written from memory
+    from_memory.append_many(ROWS)
+    with pytest.raises(FileExistsError, match="never overwritten"):
+        from_memory.finish(OUTCOME)
+    assert path.read_text() == "the first game's log\n"
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
