@@ -58,6 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="course (default: no diagonals, crossing walls) or standard (board-game rules)")
     p.add_argument("-t", "--time-limit", type=int, default=1000, dest="time_limit_ms", metavar="MS",
                    help="thinking time limit per step in milliseconds (default 1000)")
+    p.add_argument("--hosted-clock", choices=["wall", "cpu"], dest="hosted_clock",
+                   help="what a handed-in (hosted) bot's step is judged by: wall (default, the course's clock) or "
+                        "cpu (the CPU time all its processes used, so a busy host costs it nothing; with a "
+                        "wall-time cap, --hosted-wall-cap)")
+    p.add_argument("--hosted-wall-cap", type=int, dest="hosted_wall_cap_ms", metavar="MS",
+                   help="with --hosted-clock cpu: the wall time a hosted bot's turn may take at most "
+                        "(default 3 times what the turn allows)")
+    p.add_argument("--time-bank", type=_bank_ms, dest="time_bank_ms", metavar="S",
+                   help="keep each player's unused thinking time for its later steps, up to S seconds (default 0: "
+                        "none); a step may take the limit plus its bank")
     p.add_argument("-d", "--debug", action="store_true", help="debugging server: no time limit, every frame logged")
     p.add_argument("--kick-after-timeouts", type=int, metavar="N",
                    help="remove a bot after N timeouts in the contest; its remaining games are forfeits (off)")
@@ -110,12 +120,31 @@ def build_parser() -> argparse.ArgumentParser:
                                 "(quoridor-worker --queue URL) "
                                 "through the job engine at URL, redis://HOST:PORT/N (docs/queue.md); "
                                 "default: on this machine")
+    p.add_argument("--allow-origin", action="append", dest="allowed_origins", metavar="ORIGIN",
+                   help="let web pages of ORIGIN (scheme://host[:port]) open websockets here, as the server's own "
+                   "pages may (repeatable); pages of any other site are refused, bots are never affected")
     p.add_argument("--unsafe-no-sandbox", action="store_true", dest="unsafe_no_sandbox",
                    help="run handed-in bots WITHOUT bubblewrap, under rlimits only (they can reach the network and "
                         "read what the server can): only where bubblewrap cannot work, on a machine of no value")
+    p.add_argument("--sandbox-self-test", action="store_true", dest="sandbox_self_test",
+                   help="check this machine's sandbox and exit: hostile probes (network, the host's files, a fork "
+                        "bomb, threads between turns, ptrace, user namespaces, the environment, /proc/1/cmdline) "
+                        "play one short game in it with the sandbox's limits, a line each says contained or NOT "
+                        "contained; exit code 0 only when all are contained")
     p.add_argument("--view", choices=["auto", "live", "plain"], default="auto",
                    help="live dashboard, plain lines, or auto (live on a terminal)")
     return p
+
+
+def _bank_ms(text: str) -> int:
+    """``--time-bank S``: seconds (0 or more) as whole milliseconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"the time bank must be 0 to 3600 seconds, got {text}")
+    return round(seconds * 1000)
 
 
 def load_roster(path: Path) -> Roster:
@@ -137,7 +166,8 @@ def read_roster(path: Path) -> dict[str, str]:
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     """Validated settings from parsed arguments; ``ValueError`` says which option is wrong."""
     values = {k: v for k, v in vars(args).items()
-              if k not in ("view", "roster", "report", "report_json", "unsafe_no_sandbox") and v is not None}
+              if k not in ("view", "roster", "report", "report_json", "unsafe_no_sandbox",
+                                        "sandbox_self_test") and v is not None}
     if getattr(args, "unsafe_no_sandbox", False):
         values["sandbox"] = SandboxLimits(unsafe=True)
     if args.roster is not None:
@@ -217,6 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = settings_from_args(args)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.sandbox_self_test:
+        from server.sandbox.selftest import self_test_main     # only here: the self-test needs no server
+        return self_test_main(settings.sandbox, program="quoridor-server", data_dir=settings.data_dir)
     console = Console()
     if args.report is not None:
         from server.ladder.report import print_report    # only here: the report needs no server

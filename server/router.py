@@ -43,6 +43,8 @@ from server.settings import ServerSettings
 from server.submissions.desk import SUBMISSION_FRAMES, SubmissionDesk
 from server.web import WebDesk, answer_http
 from server.web.desk import WEB_FRAMES
+from server.web.http import forbidden_origin, is_upgrade
+from server.net.origins import OriginCheck
 from server.net.wire import WebSocketLink
 
 __all__ = ["Router", "PUZZLE_BACKLOG"]
@@ -51,6 +53,8 @@ log = logging.getLogger("quoridor.server")
 
 #: Puzzle frames one connection may have waiting for the room (beyond them: ``busy``).
 PUZZLE_BACKLOG = 8
+#: Refused origins remembered so that each is logged once (beyond them, the set starts again).
+ORIGINS_LOGGED = 256
 
 
 class _Client:
@@ -87,6 +91,8 @@ class Router:
         self.say = say
         self.web = web
         self.submissions = submissions
+        self.origins = OriginCheck(settings.allowed_origins)
+        self._origins_logged: set[str] = set()
         self._clients: dict[Peer, _Client] = {}
 
     def links(self) -> list[WebSocketLink]:
@@ -106,7 +112,20 @@ class Router:
         return True
 
     def request(self, link: WebSocketLink, request: Request) -> Response | None:
-        """A websocket handshake goes on (None); any other GET gets a page or a file (``server.web.http``)."""
+        """A websocket handshake goes on (None) unless a page of a foreign origin opened it (403,
+        ``server.net.origins``); any other GET gets a page or a file (``server.web.http``)."""
+        headers = request.headers
+        if is_upgrade(request):
+            origin = headers.get("Origin")
+            if self.origins.admits(origin, headers.get("Host")):
+                return None
+            if origin not in self._origins_logged:     # one line per origin, not per reconnecting page
+                if len(self._origins_logged) >= ORIGINS_LOGGED:
+                    self._origins_logged.clear()
+                self._origins_logged.add(str(origin))
+                log.warning("refused a websocket from %s opened by a page of %r (not this server's; "
+                            "--allow-origin %s would let it in)", link.address, origin, origin)
+            return forbidden_origin(headers.get("Host"))
         if self.web is None:
             return None
         return answer_http(request)

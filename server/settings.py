@@ -15,6 +15,7 @@ from shared.quoridor import find_ruleset
 from shared.tournament import max_swiss_rounds
 
 from server.net.limits import Limits
+from server.net.origins import normal_origin
 from server.sandbox.limits import SandboxLimits
 
 __all__ = ["ServerSettings", "Limits"]
@@ -22,7 +23,8 @@ __all__ = ["ServerSettings", "Limits"]
 
 #: The settings that define a tournament: kept from its start when it is resumed.
 TOURNAMENT_FIELDS = ("format", "games_per_pairing", "ruleset", "time_limit_ms", "debug", "kick_after_timeouts",
-                     "step_cap", "seed", "tournament_name", "timeout_grace_s", "swiss_rounds")
+                     "step_cap", "seed", "tournament_name", "timeout_grace_s", "swiss_rounds", "hosted_clock",
+                     "hosted_wall_cap_ms", "time_bank_ms")
 
 
 class ServerSettings(BaseModel):
@@ -41,6 +43,11 @@ class ServerSettings(BaseModel):
                                      "ceil(log2(players)) + 1, at most players - 1")
     ruleset: str = "course"
     time_limit_ms: int = Field(1000, ge=1)
+    hosted_clock: Literal["wall", "cpu"] = Field("wall", description="what a hosted bot's step is judged by: wall "
+                                                 "time (the course's), or the CPU time its processes used (cpu)")
+    hosted_wall_cap_ms: int | None = Field(None, ge=1, description="on the cpu clock, the wall time a hosted bot's "
+                                           "turn may take at most; None = 3 times what the turn allows")
+    time_bank_ms: int = Field(0, ge=0, description="unused thinking time a player keeps for later steps, up to this")
     debug: bool = Field(False, description="no time limit, every frame logged")
     kick_after_timeouts: int | None = Field(None, ge=1)
     step_cap: int = Field(STEP_CAP, ge=1)
@@ -56,6 +63,9 @@ class ServerSettings(BaseModel):
     timeout_grace_s: float = Field(0.05, ge=0, description="wait past the deadline before declaring a timeout")
     server_name: str = "quoridor-arena"
     limits: Limits = Limits()
+    allowed_origins: list[str] = Field(default_factory=list, description="origins (scheme://host[:port]) of web "
+                                       "pages elsewhere allowed to open websockets here (--allow-origin); the "
+                                       "server's own pages and bots always may")
     # -- the practice ladder (--ladder): always on, bots come and go, ratings kept in ladder.db
     ladder: bool = Field(False, description="run the practice ladder instead of a tournament")
     ladder_residents: list[str] = Field(default_factory=list, description="built-in bots seated as residents")
@@ -82,6 +92,12 @@ class ServerSettings(BaseModel):
     sandbox: SandboxLimits = Field(default_factory=SandboxLimits,
                                    description="what a handed-in bot's process may use (memory, CPU, processes, "
                                    "files, output, /tmp); unsafe: run without bubblewrap, under rlimits only")
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        """Each allowed origin in one spelling (``server.net.origins.normal_origin``)."""
+        return [normal_origin(origin) for origin in value]
 
     @field_validator("queue", mode="before")
     @classmethod
@@ -163,4 +179,6 @@ class ServerSettings(BaseModel):
 
     def referee_settings(self) -> RefereeSettings:
         """The rules every game of this server is refereed by."""
-        return RefereeSettings(find_ruleset(self.ruleset), self.effective_time_limit_ms, VIOLATIONS_TO_LOSE, self.step_cap)
+        return RefereeSettings(find_ruleset(self.ruleset), self.effective_time_limit_ms, VIOLATIONS_TO_LOSE, self.step_cap,
+                               clock=self.hosted_clock, wall_cap_ms=self.hosted_wall_cap_ms,
+                               time_bank_ms=self.time_bank_ms)

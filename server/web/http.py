@@ -20,7 +20,8 @@ from websockets.http11 import Request, Response
 
 from shared.web import PAGES, STATIC
 
-__all__ = ["CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp", "method_not_allowed", "static_name"]
+__all__ = ["CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp", "forbidden_origin", "is_upgrade",
+           "method_not_allowed", "static_name"]
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -89,9 +90,21 @@ def method_not_allowed(host: str | None = None) -> Response:
                      "text/plain; charset=utf-8", host, (("Allow", "GET"),))
 
 
+def forbidden_origin(host: str | None) -> Response:
+    """403 for a websocket upgrade from a page of an origin the server does not allow (``server.net.origins``)."""
+    return _response(HTTPStatus.FORBIDDEN, b"403 forbidden: this server takes websockets from its own pages and from "
+                     b"bots; the organiser may allow another site's pages with --allow-origin\n",
+                     "text/plain; charset=utf-8", host)
+
+
+def is_upgrade(request: Request) -> bool:
+    """True for a websocket handshake (an ``Upgrade: websocket`` request)."""
+    return "websocket" in request.headers.get("Upgrade", "").lower()
+
+
 def answer_http(request: Request) -> Response | None:
     """The response to a plain HTTP request, or None for a websocket handshake (see the module doc)."""
-    if "websocket" in request.headers.get("Upgrade", "").lower():
+    if is_upgrade(request):
         return None
     host = request.headers.get("Host")
     if getattr(request, "method", "GET") != "GET":
