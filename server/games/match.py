@@ -137,8 +137,10 @@ class MatchRunner:
         self._timer_at = 0.0
 
     # -- fed by the connection handlers ------------------------------------------------------
-    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> Refusal | None:
-        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock): judge it now.
+    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float, *,
+                    cpu_s: float | None = None) -> Refusal | None:
+        """A step from ``seat`` for ``turn`` arrived at ``arrived_at`` (monotonic clock; ``cpu_s``: the CPU seconds
+        a hosted bot used for it): judge it now.
 
         Returns why it could not be taken at all (an old turn, not this seat's turn, the game is
         over): such a step changes nothing, and the caller answers the client.
@@ -146,18 +148,19 @@ class MatchRunner:
         if not self._running():
             return "wrong_game", f"game {self.game_id} is over"
         if self._dispatching:               # never from a socket's callback; kept in order all the same
-            self._handle(lambda: self._judge(seat, turn, step, arrived_at))
+            self._handle(lambda: self._judge(seat, turn, step, arrived_at, cpu_s))
             return None
         try:
-            events = self.referee.receive_step(seat, turn, step, arrived_at)
+            events = self.referee.receive_step(seat, turn, step, arrived_at, cpu_s)
         except RefereeError as exc:
             return exc.code, exc.message
         self._handle(lambda: events)
         return None
 
-    def _judge(self, seat: int, turn: int, step: Step, arrived_at: float) -> list[RefereeEvent]:
+    def _judge(self, seat: int, turn: int, step: Step, arrived_at: float,
+               cpu_s: float | None = None) -> list[RefereeEvent]:
         try:
-            return self.referee.receive_step(seat, turn, step, arrived_at)
+            return self.referee.receive_step(seat, turn, step, arrived_at, cpu_s)
         except RefereeError:
             return []
 

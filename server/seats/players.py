@@ -92,14 +92,16 @@ class PlayerSession:
             del self.games[match.game_id]
 
     # -- the one way in for steps ---------------------------------------------------------
-    def submit(self, game: str, turn: int, step: Step, arrived_at: float) -> Refusal | None:
+    def submit(self, game: str, turn: int, step: Step, arrived_at: float, *,
+               cpu_s: float | None = None) -> Refusal | None:
         """A step for ``game``'s ``turn`` that arrived at ``arrived_at``, judged at once; None when the game took it
-        (it was the answer the game awaited), else why it could not be taken (nothing changed)."""
+        (it was the answer the game awaited), else why it could not be taken (nothing changed). ``cpu_s``: the CPU
+        seconds a hosted bot used for it (judged by them on the ``cpu`` clock)."""
         entry = self.games.get(game)
         if entry is None:
             return "wrong_game", f"you have no game {game!r} in progress"
         match, seat = entry
-        return match.submit_step(seat, turn, step, arrived_at)
+        return match.submit_step(seat, turn, step, arrived_at, cpu_s=cpu_s)
 
     # -- what a match sends -------------------------------------------------------------
     async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:

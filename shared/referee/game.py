@@ -11,6 +11,12 @@ what it returns. The rules it enforces are ``quoridor-rules.md``:
 * thinking time runs from the moment the ``turn`` was *sent* (``clock_started``) to the moment
   the answer *arrived*; an answer at or after the limit is a Timeout violation and is discarded,
   and so is an answer carrying an old turn number (it can never count for a later turn);
+* two options of the organiser's (issue 31): on the ``cpu`` clock, a step that comes with the CPU
+  time its bot used for it (a hosted bot's, measured by the server) is judged by that CPU time
+  against the limit, and by its wall time against a cap (``wall_cap_ms``), so a busy host costs it
+  nothing; a step without one (a connected player) is judged on the wall clock as always. With a
+  time bank, the time a seat leaves unused is kept, up to ``time_bank_ms``, for its later steps: a
+  turn allows the limit plus the bank, and a step that takes more than the limit draws on it;
 * the 3rd violation of a seat (``VIOLATIONS_TO_LOSE``) loses the game (RulesBreaker);
 * each seat makes at most ``step_cap`` steps (violations count); when both have, the smaller
   total thinking time wins, equal to the millisecond is a draw;
@@ -34,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, get_args
 
 from ..gamelog.records import GameOutcome, StepRecord
 from ..quoridor import (
@@ -46,13 +52,17 @@ from ..quoridor.types import NO_WALL, BlockBar, ChessboardChange, Step
 __all__ = [
     "RefereeSettings", "GameReferee", "RefereeError", "TurnRequest", "StepJudged", "GameFinished",
     "RefereeEvent", "DRAW_STATUS", "VIOLATIONS_TO_LOSE", "STEP_CAP", "Termination", "Cause", "SeatResult",
-    "StepVerdict",
+    "StepVerdict", "StepClock", "WALL_CAP_FACTOR",
 ]
 
 #: Status sent to both seats of a drawn game (the rules' "None": neither won nor lost).
 DRAW_STATUS = GameStatus.NONE
 #: A game's result for one seat.
 SeatResult = Literal["win", "loss", "draw"]
+#: What a step's thinking time is: its wall time, or (where the transport measured it) the CPU time it used.
+StepClock = Literal["wall", "cpu"]
+#: The wall-time cap of a CPU-judged turn, as a multiple of the time it allows, when not given.
+WALL_CAP_FACTOR = 3
 
 
 class Termination(StrEnum):
@@ -76,6 +86,12 @@ class RefereeSettings:
     violations_to_lose: int = VIOLATIONS_TO_LOSE
     #: Steps each seat may make in one game.
     step_cap: int = STEP_CAP
+    #: ``cpu``: a step that comes with its CPU time is judged by it (``--hosted-clock cpu``); ``wall``: by wall time.
+    clock: StepClock = "wall"
+    #: On the ``cpu`` clock, the wall time a turn may take at most (ms); ``None``: 3 times what the turn allows.
+    wall_cap_ms: int | None = None
+    #: Unused thinking time a seat keeps for its later steps, up to this many ms (``--time-bank``; 0: none).
+    time_bank_ms: int = 0
 
     def __post_init__(self) -> None:
         if self.time_limit_ms is not None and self.time_limit_ms <= 0:
@@ -84,6 +100,18 @@ class RefereeSettings:
             raise ValueError(f"violations to lose must be at least 1, got {self.violations_to_lose}")
         if self.step_cap < 1:
             raise ValueError(f"step cap must be at least 1, got {self.step_cap}")
+        if self.clock not in get_args(StepClock):
+            raise ValueError(f"the clock must be 'wall' or 'cpu', got {self.clock!r}")
+        if self.wall_cap_ms is not None and self.wall_cap_ms <= 0:
+            raise ValueError(f"the wall-time cap must be positive (or None), got {self.wall_cap_ms}")
+        if self.time_bank_ms < 0:
+            raise ValueError(f"the time bank must be 0 or more ms, got {self.time_bank_ms}")
+
+    def turn_wall_cap_ms(self, allowed_ms: int | None) -> int | None:
+        """The wall time a CPU-judged turn that allows ``allowed_ms`` may take (``None``: no limit)."""
+        if allowed_ms is None:
+            return None
+        return self.wall_cap_ms if self.wall_cap_ms is not None else WALL_CAP_FACTOR * allowed_ms
 
 
 class RefereeError(ValueError):
@@ -108,7 +136,7 @@ class TurnRequest:
     turn: int
     change: ChessboardChange
     walls_left: tuple[int, int]   # the receiver's, then the opponent's
-    time_limit_ms: int | None
+    time_limit_ms: int | None     # what this step may take: the limit plus the seat's time bank
     judgement: StepVerdict | None = None
 
 
@@ -174,6 +202,8 @@ class _Seat:
     steps: int = 0
     violations: int = 0
     thinking_ms: int = 0
+    #: Unused time kept for later steps (ms, up to ``time_bank_ms``).
+    bank_ms: float = 0.0
     last_status: GameStatus = GameStatus.OK
     last_wall: BlockBar = NO_WALL
     #: The verdict on the seat's last step when it was a violation, until a turn (or the end) tells it.
@@ -239,11 +269,29 @@ class GameReferee:
         """Steps each seat has made (violations included)."""
         return self._seats[0].steps, self._seats[1].steps
 
+    @property
+    def banks_ms(self) -> tuple[int, int]:
+        """Each seat's time bank now, in whole milliseconds (0 without ``time_bank_ms``)."""
+        return round(self._seats[0].bank_ms), round(self._seats[1].bank_ms)
+
+    def allowed_ms(self, seat: int) -> float | None:
+        """The thinking time ``seat``'s next step may take: the limit plus its bank (``None``: no limit)."""
+        limit = self.settings.time_limit_ms
+        return None if limit is None else limit + self._seats[seat].bank_ms
+
     def deadline(self) -> float | None:
-        """When the current turn times out (same clock as the times fed in), or ``None``."""
-        if self.is_over or self.clock_start is None or self.settings.time_limit_ms is None:
+        """When the current turn times out (same clock as the times fed in), or ``None``; on the ``cpu`` clock,
+        the turn's wall-time cap (its CPU time is judged when the step arrives)."""
+        if self.is_over or self.clock_start is None:
             return None
-        return self.clock_start + self.settings.time_limit_ms / 1000
+        allowed = self.allowed_ms(self.mover)
+        if allowed is None:
+            return None
+        if self.settings.clock == "cpu":
+            cap = self.settings.turn_wall_cap_ms(int(allowed))
+            assert cap is not None
+            return self.clock_start + cap / 1000
+        return self.clock_start + allowed / 1000
 
     # -- driving ----------------------------------------------------------------------
     def start(self) -> list[RefereeEvent]:
@@ -268,8 +316,10 @@ class GameReferee:
         if turn == self.turn and not self.is_over:
             self.clock_start = at
 
-    def receive_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> list[RefereeEvent]:
-        """Judge a step from ``seat`` answering ``turn`` that arrived at ``arrived_at``.
+    def receive_step(self, seat: int, turn: int, step: Step, arrived_at: float,
+                     cpu_s: float | None = None) -> list[RefereeEvent]:
+        """Judge a step from ``seat`` answering ``turn`` that arrived at ``arrived_at`` (``cpu_s``: the CPU seconds
+        its bot used for it, where the transport measured them; judged by them on the ``cpu`` clock).
 
         Raises ``RefereeError`` (codes ``wrong_game``, ``not_your_turn``, ``stale_turn``) for a
         step that cannot be taken at all; such a step changes nothing and is no violation. An
@@ -286,16 +336,42 @@ class GameReferee:
         if turn != self.turn or self.clock_start is None:
             raise RefereeError("stale_turn", f"step answers turn {turn}, but the current turn is {self.turn}"
                                              " (a late answer is discarded)")
-        thinking_ms = max(0, round((arrived_at - self.clock_start) * 1000))
-        limit = self.settings.time_limit_ms
-        if limit is not None and arrived_at - self.clock_start >= limit / 1000:
-            return self._violation(GameStatus.TIMEOUT, step, thinking_ms, Cause.LATE,
-                                   f"answered after {thinking_ms:,} ms; the limit is {limit:,} ms")
+        wall_s = arrived_at - self.clock_start
+        allowed = self.allowed_ms(seat)
+        if self.settings.clock == "cpu" and cpu_s is not None:
+            thinking_ms = max(0, round(cpu_s * 1000))
+            cap = self.settings.turn_wall_cap_ms(None if allowed is None else int(allowed))
+            late = f"used {thinking_ms:,} ms of CPU time; {self._allows(seat)}" \
+                if allowed is not None and cpu_s >= allowed / 1000 else \
+                f"answered after {max(0, round(wall_s * 1000)):,} ms of wall time; the cap is {cap:,} ms" \
+                if cap is not None and wall_s >= cap / 1000 else None
+            used_s = cpu_s
+        else:
+            thinking_ms = max(0, round(wall_s * 1000))
+            late = f"answered after {thinking_ms:,} ms; {self._allows(seat)}" \
+                if allowed is not None and wall_s >= allowed / 1000 else None
+            used_s = wall_s
+        if late is not None:
+            self._seats[seat].bank_ms = 0.0          # a late step used all the time it had
+            return self._violation(GameStatus.TIMEOUT, step, thinking_ms, Cause.LATE, late)
         judgement = self.position.judge(step)
+        self._bank(seat, used_s * 1000)
         if not judgement.ok:
             assert judgement.cause is not None      # the rules give every illegal step its cause
             return self._violation(judgement.status, step, thinking_ms, judgement.cause, judgement.reason)
         return self._apply(step, thinking_ms)
+
+    def _allows(self, seat: int) -> str:
+        limit = self.settings.time_limit_ms
+        bank = self._seats[seat].bank_ms
+        return f"the limit is {limit:,} ms" + (f" and its bank held {round(bank):,} ms" if bank >= 1 else "")
+
+    def _bank(self, seat: int, used_ms: float) -> None:
+        """``seat``'s step took ``used_ms``: keep what it left of the limit (or draw what it took beyond it)."""
+        limit, most = self.settings.time_limit_ms, self.settings.time_bank_ms
+        if limit is not None and most:
+            me = self._seats[seat]
+            me.bank_ms = max(0.0, min(float(most), me.bank_ms + limit - used_ms))
 
     def time_out(self, now: float) -> list[RefereeEvent]:
         """The deadline passed with no answer: a Timeout violation, the turn passes. No-op before the deadline."""
@@ -303,8 +379,14 @@ class GameReferee:
         if deadline is None or now < deadline:
             return []
         thinking_ms = max(0, round((now - self.clock_start) * 1000))  # type: ignore[operator]
-        return self._violation(GameStatus.TIMEOUT, Step(), thinking_ms, Cause.LATE,
-                               f"no answer within the limit of {self.settings.time_limit_ms:,} ms")
+        if self.settings.clock == "cpu":
+            reason = f"no answer within the wall-time cap of {round((deadline - self.clock_start) * 1000):,} ms"  # type: ignore[operator]
+        else:
+            reason = f"no answer within the limit of {self.settings.time_limit_ms:,} ms" + (
+                f" and its bank of {round(self._seats[self.mover].bank_ms):,} ms" if self._seats[self.mover].bank_ms >= 1
+                else "")
+        self._seats[self.mover].bank_ms = 0.0          # a timeout used all the time it had
+        return self._violation(GameStatus.TIMEOUT, Step(), thinking_ms, Cause.LATE, reason)
 
     def disconnect(self, seat: int) -> list[RefereeEvent]:
         """``seat`` left (closed, crashed): the other seat wins with EnemyClosed."""
@@ -391,7 +473,9 @@ class GameReferee:
                                   other.last_wall)
         left = self.position.walls_left
         told, me.untold = me.untold, None
-        return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]), self.settings.time_limit_ms, told)
+        allowed = self.allowed_ms(seat)
+        return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]),
+                           None if allowed is None else round(allowed), told)
 
     def _finish(self, winner: int | None, termination: Termination, *, winner_status: GameStatus = GameStatus.WIN,
                 loser_status: GameStatus = GameStatus.LOST) -> list[RefereeEvent]:
