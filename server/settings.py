@@ -160,6 +160,8 @@ class ServerSettings(BaseModel):
         update: dict[str, Any] = {"players": players, "resume": True}
         ignored = []
         stored = {"swiss_rounds": None} | dict(stored)     # a tournament stored before Swiss existed has none
+        # ... and one stored before issue 31 was played on the wall clock without a bank
+        stored = {"hosted_clock": "wall", "hosted_wall_cap_ms": None, "time_bank_ms": 0} | stored
         for name in TOURNAMENT_FIELDS:
             if name in stored and stored[name] != getattr(self, name):
                 update[name] = stored[name]

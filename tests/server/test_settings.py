@@ -139,4 +139,15 @@ def test_a_resumed_tournament_keeps_its_own_rules_and_says_what_was_ignored():
     assert (resumed.players, resumed.resume, resumed.port, resumed.concurrency) == (4, True, 0, 2)
     assert resumed.tournament_name == "t-1" and resumed.swiss_rounds is None
     assert sorted(line.split("=")[0] for line in ignored) == ["format", "games_per_pairing", "time_limit_ms"]
-    assert set(stored) | {"swiss_rounds"} == set(TOURNAMENT_FIELDS)
+    assert set(stored) | {"swiss_rounds", "hosted_clock", "hosted_wall_cap_ms", "time_bank_ms"} == set(TOURNAMENT_FIELDS)
+
+
+def test_a_tournament_stored_before_the_clock_options_resumes_on_the_wall_clock_without_a_bank():
+    here = ServerSettings(port=0, hosted_clock="cpu", time_bank_ms=2000)
+    stored = {name: getattr(ServerSettings(), name) for name in TOURNAMENT_FIELDS
+              if name not in ("hosted_clock", "hosted_wall_cap_ms", "time_bank_ms")}
+    resumed, ignored = here.resumed(stored, players=2)
+    assert (resumed.hosted_clock, resumed.time_bank_ms) == ("wall", 0)
+    assert sorted(line.split("=")[0] for line in ignored) == ["hosted_clock", "time_bank_ms"]
+    referee = ServerSettings(hosted_clock="cpu", hosted_wall_cap_ms=2500, time_bank_ms=300).referee_settings()
+    assert (referee.clock, referee.wall_cap_ms, referee.time_bank_ms) == ("cpu", 2500, 300)
