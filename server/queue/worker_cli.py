@@ -28,9 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "pairing in progress back to the queue.",
         epilog="example: quoridor-worker --queue redis://arena.example.org:6379/0 -c 3 "
                "(docs/queue.md: what happens when a worker, the engine or the server dies)")
-    p.add_argument("--queue", required=True, metavar="URL",
+    p.add_argument("--queue", metavar="URL",
                    help="the job engine, as the server's --queue: redis://HOST:PORT/N (rediss:// for TLS; a password "
-                        "as redis://:PASSWORD@HOST:PORT/N)")
+                        "as redis://:PASSWORD@HOST:PORT/N); required unless --self-test")
+    p.add_argument("--self-test", action="store_true", dest="self_test",
+                   help="check this machine's sandbox and exit: hostile probes (network, the host's files, a fork "
+                        "bomb, threads between turns, ptrace, user namespaces, the environment, /proc/1/cmdline) "
+                        "play one short game in it, a line each says contained or NOT contained; exit code 0 only "
+                        "when all are contained (run it on every new worker machine before it plays)")
     p.add_argument("-c", "--concurrency", type=int, default=1, metavar="N",
                    help="pairings this process plays at once (default 1; each runs two bot processes, so about one "
                         "per core, or start one worker process per core)")
@@ -62,12 +67,21 @@ def _clear_stale_games(cache: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a worker until Ctrl-C or SIGTERM; the exit code (2: bad arguments, 3: refused by the server's protocol,
-    4: no sandbox, 5: the job engine is not installed)."""
+    """Run a worker until Ctrl-C or SIGTERM, or its sandbox's self-test; the exit code (1: a self-test probe was not
+    contained, 2: bad arguments, 3: refused by the server's protocol, 4: no sandbox, 5: the job engine is not
+    installed)."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s",
                         stream=sys.stderr)
     logging.getLogger("saq").setLevel(logging.INFO if args.verbose else logging.WARNING)
+    if args.self_test:
+        from server.sandbox.limits import SandboxLimits
+        from server.sandbox.selftest import self_test_main
+        return self_test_main(SandboxLimits(unsafe=args.unsafe), program="quoridor-worker")
+    if args.queue is None:
+        print("quoridor-worker: --queue URL is required (or --self-test to check this machine's sandbox)",
+              file=sys.stderr)
+        return EXIT_USAGE
     if args.concurrency < 1 or args.sweep < 1:
         print("quoridor-worker: -c and --sweep must be at least 1", file=sys.stderr)
         return EXIT_USAGE

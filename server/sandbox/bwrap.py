@@ -12,12 +12,21 @@ What the bot sees (nothing else exists for it):
 
 Namespaces: network (empty: only a loopback that leads nowhere), PID, IPC, UTS and cgroup; a new
 session (no terminal to inject keys into); ``--die-with-parent``; no new privileges (bubblewrap
-always sets it). As root, the process then becomes an unprivileged user of its own (``setpriv``,
-every capability dropped), so that the process limit counts only the bot's own processes.
+always sets it); the system-call filter of ``seccomp.py`` (``--seccomp FD``: no new user namespace,
+no ptrace, no mount, no keyctl, no bpf). As root, bubblewrap keeps only the capabilities to change
+user (``--cap-drop ALL``), and the process then becomes an unprivileged user of its own
+(``setpriv``: every capability dropped, the bounding set emptied), so that the process limit counts
+only the bot's own processes. The environment is only what ``--setenv`` sets (``--clearenv``).
+
+bubblewrap is started as ``bwrap --args FD -- COMMAND`` (``bwrap_launch``): its options, with the
+host's paths of the runtime, the packages and the bot's folder, are read from a memory file, so the
+sandbox's init (``/proc/1/cmdline``, which anyone inside may read) shows only the command, whose
+paths are the same inside.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,8 +34,8 @@ from pathlib import PurePosixPath
 
 from server.sandbox.limits import MB, SandboxLimits
 
-__all__ = ["SandboxLayout", "bwrap_argv", "host_command", "current_layout", "BOT_DIR", "PACKAGES_DIR", "HOST_MODULE",
-           "HOST_FLAGS"]
+__all__ = ["SandboxLayout", "bwrap_argv", "BwrapLaunch", "bwrap_launch", "host_command", "current_layout", "BOT_DIR",
+           "PACKAGES_DIR", "HOST_MODULE", "HOST_FLAGS"]
 
 #: Where the bot's folder is seen inside the sandbox (its working directory).
 BOT_DIR = "/bot"
@@ -64,8 +73,9 @@ def _covered(path: str, by: Sequence[str]) -> bool:
 
 
 def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
-               uid: int) -> list[str]:
-    """The ``bwrap`` command line that runs ``command`` in the sandbox (``uid``: the bot's own user, as root)."""
+               uid: int, *, seccomp_fd: int | None = None) -> list[str]:
+    """The ``bwrap`` command line that runs ``command`` in the sandbox (``uid``: the bot's own user, as root;
+    ``seccomp_fd``: an open file holding the compiled system-call filter)."""
     argv = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if not layout.switch_user:
@@ -102,12 +112,66 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
              "--chdir", BOT_DIR, "--clearenv",
              "--setenv", "PYTHONPATH", PACKAGES_DIR, "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
              "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
     if layout.switch_user:
-        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
-                 _SETPRIV, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--inh-caps=-all"]
+        # setpriv needs to change user (SETUID, SETGID) and to empty the bounding set (SETPCAP); nothing else is kept.
+        argv += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP",
+                 "--", _SETPRIV, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--inh-caps=-all",
+                 "--bounding-set=-all"]
     else:
         argv += ["--"]
     return argv + list(command)
+
+
+class BwrapLaunch:
+    """``bwrap --args FD -- COMMAND``: the command line to start and the files it reads (its options, the filter).
+
+    Start the process with ``pass_fds=launch.fds`` and ``close`` the launch once it has started (bubblewrap
+    reads both files and closes them before the bot runs).
+    """
+
+    def __init__(self, argv: list[str], fds: tuple[int, ...]) -> None:
+        #: What the process is started with (``bwrap --args FD -- COMMAND``).
+        self.argv = argv
+        #: The files the process must inherit (the filter's, the arguments').
+        self.fds = fds
+
+    def close(self) -> None:
+        """Close this side's copies of the files (once the process started, or when it will not)."""
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = ()
+
+
+def _memory_file(name: str, data: bytes) -> int:
+    """An anonymous file holding ``data``, read from its start (closed on exec unless passed on)."""
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def bwrap_launch(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
+                 uid: int, seccomp: bytes) -> BwrapLaunch:
+    """``bwrap_argv`` with the filter ``seccomp``; its options (everything before ``--``: bubblewrap takes the
+    command from its own command line only) passed through memory files."""
+    filter_fd = _memory_file("bot-seccomp", seccomp)
+    try:
+        argv = bwrap_argv(layout, bot_folder, command, limits, uid, seccomp_fd=filter_fd)
+        end = argv.index("--")
+        args_fd = _memory_file("bot-args", b"".join(os.fsencode(arg) + b"\0" for arg in argv[1:end]))
+    except OSError:
+        os.close(filter_fd)
+        raise
+    return BwrapLaunch([argv[0], "--args", str(args_fd), *argv[end:]], (filter_fd, args_fd))
 
 
 #: How the interpreter runs the bot host: no user site-packages (``-s``) and nothing put before ``PYTHONPATH``

@@ -25,11 +25,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from server.sandbox.bwrap import SandboxLayout, bwrap_argv, current_layout, host_command
+from server.sandbox.bwrap import BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
 from server.sandbox.bytecode import host_packages_compiled
 from server.sandbox.causes import BotEnd, classify_exit
 from server.sandbox.limits import SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS, CpuClock, children, sandbox_uids
+from server.sandbox.seccomp import SeccompUnavailable, bot_filter
 from server.sandbox.status import INSTALL_HINT, sandbox_status
 
 __all__ = ["HostedBot", "SandboxUnavailable", "project_root", "sandbox_uids"]
@@ -109,6 +110,7 @@ class HostedBot:
         self._uid: int | None = None
         self._cpu: CpuClock | None = None
         self._sandboxed = False
+        self._launch: BwrapLaunch | None = None      # bwrap's arguments and filter, until it started
         self._done = asyncio.Event()
 
     # -- starting -------------------------------------------------------------------------------
@@ -119,12 +121,17 @@ class HostedBot:
         problem = sandbox_status()
         if problem is not None:
             raise SandboxUnavailable(f"refusing to run handed-in code without the sandbox: {problem}")
+        try:
+            seccomp = bot_filter()
+        except SeccompUnavailable as exc:
+            raise SandboxUnavailable(f"refusing to run handed-in code without the sandbox: {exc}") from exc
         root = os.geteuid() == 0
         layout = self.layout or current_layout(str(project_root()), root=root)
         self._uid = UIDS.take() if root else 0
         self._sandboxed = True
         folder = None if self.folder is None else str(self.folder.resolve())
-        return bwrap_argv(layout, folder, command, self.limits, self._uid)
+        self._launch = bwrap_launch(layout, folder, command, self.limits, self._uid, seccomp)
+        return self._launch.argv
 
     def _unreadable(self) -> str | None:
         """The first of the bot's files (or folders) that others may not read, which the bot's own user could not."""
@@ -166,10 +173,11 @@ class HostedBot:
             self._transport, self._pipes = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
-                preexec_fn=self._limit_child)
+                preexec_fn=self._limit_child, pass_fds=self._launch.fds if self._launch else ())
         except OSError as exc:
             self._release()
             raise SandboxUnavailable(f"cannot start the bot host ({exc}): {INSTALL_HINT}") from exc
+        self._close_launch()                             # bwrap holds its own copies now
         loop.create_task(self._watch())
         try:
             async with asyncio.timeout(self.limits.startup_timeout_s):
@@ -320,7 +328,13 @@ class HostedBot:
             except (ProcessLookupError, PermissionError):
                 pass
 
+    def _close_launch(self) -> None:
+        if self._launch is not None:
+            self._launch.close()
+            self._launch = None
+
     def _release(self) -> None:
+        self._close_launch()
         if self._cpu is not None:
             self._cpu.close()
         if self._uid:
