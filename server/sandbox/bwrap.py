@@ -21,12 +21,13 @@ only the bot's own processes. The environment is only what ``--setenv`` sets (``
 bubblewrap is started as ``bwrap --args FD -- COMMAND`` (``bwrap_launch``): its options, with the
 host's paths of the runtime, the packages and the bot's folder, are read from a memory file, so the
 sandbox's init (``/proc/1/cmdline``, which anyone inside may read) shows only the command, whose
-paths are the same inside.
+paths are the same inside; it is started with no environment (its ``/proc/1/environ`` is empty).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -108,7 +109,9 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
         argv += ["--ro-bind", bot_folder, BOT_DIR]
     else:
         argv += ["--perms", "0755", "--dir", BOT_DIR]
-    argv += ["--proc", "/proc", "--dev", "/dev",
+    # The sandbox's root (bubblewrap's own tmpfs, with the folders made above) read-only last: without root the bot
+    # owns it in its user namespace, and could fill the host's memory with files there.
+    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/",
              "--chdir", BOT_DIR, "--clearenv",
              "--setenv", "PYTHONPATH", PACKAGES_DIR, "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
              "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
@@ -171,7 +174,8 @@ def bwrap_launch(layout: SandboxLayout, bot_folder: str | None, command: Sequenc
     except OSError:
         os.close(filter_fd)
         raise
-    return BwrapLaunch([argv[0], "--args", str(args_fd), *argv[end:]], (filter_fd, args_fd))
+    # bwrap by its full path: it is started with no environment (no PATH), which its init would show the bot.
+    return BwrapLaunch([shutil.which(argv[0]) or argv[0], "--args", str(args_fd), *argv[end:]], (filter_fd, args_fd))
 
 
 #: How the interpreter runs the bot host: no user site-packages (``-s``) and nothing put before ``PYTHONPATH``

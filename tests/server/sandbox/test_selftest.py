@@ -39,6 +39,12 @@ def test_as_root_bubblewrap_keeps_only_what_setpriv_needs_and_setpriv_empties_th
     assert "--bounding-set=-all" in command and "--inh-caps=-all" in command
 
 
+def test_the_sandboxs_root_is_made_read_only_after_every_folder_is_in_place():
+    argv = bwrap_argv(LAYOUT, "/data/bots/abc", COMMAND, SandboxLimits(), uid=1)
+    made = [i for i, a in enumerate(argv) if a in ("--dir", "--ro-bind", "--symlink", "--tmpfs", "--proc", "--dev")]
+    assert argv[argv.index("--remount-ro") + 1] == "/" and argv.index("--remount-ro") > max(made)
+
+
 def test_the_filter_goes_to_bubblewrap_and_the_environment_is_only_the_sandboxs_own():
     argv = bwrap_argv(LAYOUT, None, COMMAND, SandboxLimits(), uid=1, seccomp_fd=9)
     assert argv[argv.index("--seccomp") + 1] == "9" and argv.index("--seccomp") < argv.index("--")
@@ -51,7 +57,7 @@ def test_the_options_and_their_host_paths_reach_bubblewrap_through_a_memory_file
     launch = bwrap_launch(LAYOUT, "/data/bots/abc", COMMAND, SandboxLimits(), 1, b"\x06\x00\x00\x00\x00\x00\xff\x7f")
     try:
         args_fd = int(launch.argv[2])
-        assert launch.argv[:2] == ["bwrap", "--args"] and launch.argv[3] == "--"
+        assert os.path.basename(launch.argv[0]) == "bwrap" and launch.argv[1] == "--args" and launch.argv[3] == "--"
         shown = " ".join(launch.argv)
         assert "/data/bots/abc" not in shown and "/srv/arena" not in shown and "/opt/py" not in shown
         options = os.pread(args_fd, 1 << 16, 0).split(b"\0")
@@ -188,3 +194,4 @@ def test_no_sandbox_here_is_one_line_and_exit_code_4(monkeypatch, capsys):
     assert worker_cli.main(["--self-test"]) == 4
     assert capsys.readouterr().out == ("quoridor-worker: the sandbox does not work on this machine: "
                                        "bwrap (bubblewrap) is not installed\n")
+
