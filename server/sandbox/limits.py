@@ -44,6 +44,8 @@ class SandboxLimits:
     startup_timeout_s: float = 10.0
     #: ``--unsafe-no-sandbox``: run without bubblewrap, with these rlimits only.
     unsafe: bool = False
+    #: Stop the bot's whole process tree between its step and its next turn (issue 31; off only to measure its cost).
+    freeze_between_turns: bool = True
 
     def __post_init__(self) -> None:
         for name in ("address_space_mb", "cpu_seconds", "processes", "open_files", "file_size_mb", "output_bytes",

@@ -8,8 +8,11 @@ refused stdout lines together (``charge_output``), stops the bot (``output_limit
 kills the whole sandbox (killing bubblewrap kills its PID namespace; unsafe, the process group) and
 waits for the process, so no zombie is left.
 
-The bot's CPU time is read from ``/proc`` (``procfs.CpuClock``), seen from outside: the bot cannot
-tamper with it.
+The bot's whole process tree is in a ``Cage`` (``server.sandbox.cage``: a cgroup of its own, else
+signals to its processes): its seat ``freeze``s it between its step and its next turn and ``thaw``s it
+for a turn, its CPU time is that of every process and thread of it (the cgroup's ``cpu.stat``, else
+``/proc``), seen from outside: the bot cannot tamper with it, and a fork or a thread never multiplies
+its ``cpu_seconds`` budget. The process runs ``nice`` and, when cores allow, pinned to one core.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 
 from server.sandbox.bwrap import BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
 from server.sandbox.bytecode import host_packages_compiled
+from server.sandbox.cage import BOT_NICE, Cage, make_cage, pick_core
 from server.sandbox.causes import BotEnd, classify_exit
 from server.sandbox.limits import SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS, CpuClock, children, sandbox_uids
@@ -110,6 +114,9 @@ class HostedBot:
         self._uid: int | None = None
         self._cpu: CpuClock | None = None
         self._sandboxed = False
+        #: The bot's process tree (made at ``start``): frozen between its turns, its CPU counted.
+        self.cage: Cage | None = None
+        self._core: int | None = None
         self._launch: BwrapLaunch | None = None      # bwrap's arguments and filter, until it started
         self._done = asyncio.Event()
 
@@ -150,6 +157,11 @@ class HostedBot:
         """In the child, before ``exec``: the rlimits (bubblewrap and the bot inherit them)."""
         for which, soft, hard in rlimits(self.limits):
             resource.setrlimit(which, (soft, hard))
+        if self.cage is not None:
+            self.cage.join()
+        os.nice(BOT_NICE)
+        if self._core is not None:
+            os.sched_setaffinity(0, {self._core})
 
     async def start(self) -> BotEnd | None:
         """Start the process and wait until the bot is loaded: ``None`` then, else how it ended (``too_slow``:
@@ -166,12 +178,11 @@ class HostedBot:
             return self.ended
         started = self.clock()
         self._ready = loop.create_future()
+        self.cage = make_cage()
+        self._core = pick_core()
         cwd = str(self.folder) if self.folder is not None and not self._sandboxed else None
-        # Sandboxed, bubblewrap gets no environment: its init (pid 1 inside) would show it to a bot without root; the
-        # bot's own is bwrap_argv's --setenv.
-        env = {} if self._sandboxed else {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                                          "PYTHONPATH": str(project_root()), "PYTHONDONTWRITEBYTECODE": "1",
-                                          "LANG": "C.UTF-8"}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(project_root()),
+               "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
         try:
             self._transport, self._pipes = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -205,6 +216,10 @@ class HostedBot:
                 pid = found[0]
         self.pid = pid
         self._cpu = CpuClock.of(pid)
+        if self.cage is not None:
+            outer = self._transport.get_pid()
+            top = pid if not self._sandboxed else (children(outer) or [pid])[0]     # the namespace's init
+            self.cage.attach(outer, top, session=not self._sandboxed)
 
     # -- the pipes ------------------------------------------------------------------------------
     def _stdout(self, data: bytes, arrived_at: float) -> None:
@@ -272,8 +287,27 @@ class HostedBot:
         return True
 
     def cpu_seconds(self) -> float | None:
-        """CPU seconds the bot's process has used so far (``None`` when it cannot be read)."""
-        return None if self._cpu is None else self._cpu.seconds()
+        """CPU seconds the bot's whole process tree has used so far (``None`` when it cannot be read).
+
+        Over ``limits.cpu_seconds`` the bot is stopped (``cpu_limit``): the budget is the tree's, not a process's.
+        """
+        used = self.cage.cpu_seconds() if self.cage is not None and self.pid is not None else None
+        if used is None:
+            used = None if self._cpu is None else self._cpu.seconds()
+        if used is not None and used >= self.limits.cpu_seconds and self._stopped is None and self.ended is None:
+            self.stop(BotEnd("cpu_limit", f"used its {self.limits.cpu_seconds} s of CPU time (all its processes "
+                                          "and threads together)"))
+        return used
+
+    def freeze(self) -> None:
+        """Stop the bot's whole process tree until ``thaw`` (between its step and its next turn)."""
+        if self.cage is not None and self.pid is not None and self.limits.freeze_between_turns and self.ended is None:
+            self.cage.freeze()
+
+    def thaw(self) -> None:
+        """Let the bot's process tree run again (a turn is going out to it)."""
+        if self.cage is not None:
+            self.cage.thaw()
 
     # -- ending ---------------------------------------------------------------------------------
     @property
@@ -291,8 +325,10 @@ class HostedBot:
         transport = self._transport
         if transport is None or transport.get_returncode() is not None:
             return
-        # bwrap (its PID namespace dies with it) or, unsafe, the host's group. Not ``transport.kill()``: it polls
-        # the process, which would reap it behind the child watcher's back.
+        # bwrap (its PID namespace dies with it) or, unsafe, the host's group, and the cage (its cgroup: all of it).
+        # Not ``transport.kill()``: it polls the process, which would reap it behind the child watcher's back.
+        if self.cage is not None:
+            self.cage.kill()
         try:
             os.killpg(transport.get_pid(), signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -325,6 +361,8 @@ class HostedBot:
 
     def _kill_leftovers(self) -> None:
         """Unsafe, a child the bot left behind still holds the group: end it (the sandbox's die with bubblewrap)."""
+        if self.cage is not None:
+            self.cage.kill()
         if self._transport is not None:
             try:
                 os.killpg(self._transport.get_pid(), signal.SIGKILL)
@@ -337,6 +375,8 @@ class HostedBot:
             self._launch = None
 
     def _release(self) -> None:
+        if self.cage is not None:
+            self.cage.close()
         self._close_launch()
         if self._cpu is not None:
             self._cpu.close()

@@ -1,15 +1,16 @@
-"""What ``/proc`` says of a bot's process (its CPU time, its children), and the bots' own user ids.
+"""What ``/proc`` says of a bot's processes (their CPU time, their tree), and the bots' own user ids.
 
-The CPU time is read from ``/proc/PID/schedstat`` (nanoseconds run by the process's main thread:
-the bot host runs the bot in it) or, where that is missing, ``/proc/PID/stat`` (user + system time
-in clock ticks). The file is kept open and read again with ``pread``: a few microseconds a step.
+``CpuClock`` reads one process's main thread (``/proc/PID/schedstat``, nanoseconds), kept open and read
+again with ``pread``: a few microseconds. ``TreeCpu`` counts a whole tree (every process of it, every
+thread of each, the children they reaped: ``/proc/PID/stat``'s user, system and children's times in clock
+ticks), for a bot whose processes are not in a cgroup of their own (``server.sandbox.cage``).
 """
 
 from __future__ import annotations
 
 import os
 
-__all__ = ["CpuClock", "children", "stat_fields", "UidPool", "UIDS", "sandbox_uids"]
+__all__ = ["CpuClock", "TreeCpu", "children", "tree", "stat_fields", "UidPool", "UIDS", "sandbox_uids"]
 
 #: Where the bots' own users begin (as root, each sandbox runs as a user of its own: the process limit).
 _UID_BASE = 1_500_000_000          # far above login users and the usual subordinate-id ranges of /etc/subuid
@@ -77,6 +78,43 @@ def children(pid: int) -> list[int]:
         if fields is not None and len(fields) > 1 and int(fields[1]) == pid:
             found.append(int(name))
     return found
+
+
+def tree(top: int, *, session: int | None = None) -> dict[int, list[bytes]]:
+    """``top`` and its descendants (and, given ``session``, every process of that session), each with its
+    ``stat_fields``; one scan of /proc."""
+    fields: dict[int, list[bytes]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            found = stat_fields(name)
+            if found is not None and len(found) > 14:
+                fields[int(name)] = found
+    members = {pid: f for pid, f in fields.items()
+               if pid == top or (session is not None and int(f[3]) == session)}
+    grew = True
+    while grew:                 # descendants: the children of members, until no more are found
+        grew = False
+        for pid, f in fields.items():
+            if pid not in members and int(f[1]) in members:
+                members[pid] = f
+                grew = True
+    return members
+
+
+class TreeCpu:
+    """The CPU seconds of a process tree: the sum over its processes of their own and their reaped children's
+    user and system time (every thread counted), never less than a value it gave before."""
+
+    def __init__(self) -> None:
+        self.last: float | None = None
+
+    def add(self, members: dict[int, list[bytes]]) -> float | None:
+        """The tree's CPU seconds now, from ``tree``'s stat fields (the last value when it is gone)."""
+        if members:
+            ticks = sum(int(f[11]) + int(f[12]) + int(f[13]) + int(f[14]) for f in members.values())
+            seconds = ticks / os.sysconf("SC_CLK_TCK")
+            self.last = seconds if self.last is None else max(self.last, seconds)
+        return self.last
 
 
 class UidPool:

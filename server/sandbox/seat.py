@@ -7,14 +7,18 @@ the bot's stdin as lines, and each ``step`` line it writes goes through ``Player
 the one step pipeline of websocket and legacy players, stamped with the time its bytes were read.
 The referee, the logs and the spectators see no difference between a hosted bot and a connected one.
 
-Each step's wall time (from the ``turn`` written to the step read) and the CPU time the bot's
-process used meanwhile are kept per (game, turn) in the peer's ``timings``. When the process ends
+A bot computes only on its own clock: its process tree is frozen from the moment its step for the turn
+it was sent is read (or that turn's time ran out, or its game ended) until its next ``turn`` goes out,
+and from its start until its first. Each step's wall time (from the ``turn`` written to the step read)
+and the CPU time its whole process tree used meanwhile are kept per (game, turn) in the peer's
+``timings``; with ``cpu_judged`` the step goes to the referee with that CPU time (``--hosted-clock cpu``). When the process ends
 (a limit, a crash) the session is unbound, so its game in progress ends as a disconnect, and
 ``end`` says why (``memory_limit``, ``crashed: ...``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -38,6 +42,8 @@ STRIKES_TO_STOP = 10
 #: Timings kept per peer (a resident plays for days: the oldest are dropped).
 _TIMINGS_KEPT = 10_000
 _TURN_PREFIX = '{"type":"turn",'
+#: Seconds past a turn's time limit after which a bot that did not answer is frozen (the match's grace and some).
+_FREEZE_GRACE_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,13 @@ class HostedPeer:
     """A hosted bot's process as a connection (``server.net.connection.Connection``): frames become lines on its
     stdin, its step lines go into its session's ``submit``."""
 
-    def __init__(self, bot: HostedBot, session: PlayerSession | None = None) -> None:
+    def __init__(self, bot: HostedBot, session: PlayerSession | None = None, *, cpu_judged: bool = False,
+                 turn_cap_ms: int | None = None) -> None:
         self.bot = bot
+        #: Steps go to the referee with the CPU time the bot's tree used for them (``--hosted-clock cpu``).
+        self.cpu_judged = cpu_judged
+        #: The longest a turn may take on the wall clock (the cap of a CPU-judged turn; ``None``: its time limit).
+        self.turn_cap_ms = turn_cap_ms
         #: The session this process plays for (bound by the caller, as a connection is).
         self.session = session
         self.address = "hosted"
@@ -75,6 +86,7 @@ class HostedPeer:
         self.refusals: list[str] = []
         self._strikes = 0
         self._turn_at: dict[tuple[str, int], tuple[float, float | None]] = {}
+        self._unfreeze: asyncio.TimerHandle | None = None
         bot.on_line = self._on_line
         bot.on_exit = self._on_exit
 
@@ -86,7 +98,8 @@ class HostedPeer:
     def send_now(self, message: object) -> bool:
         """Write a frame (a ready-made text, or a protocol model) as one line; False when the bot is gone.
 
-        A ``turn`` notes when it went out and the bot's CPU time then (its step's timing).
+        A ``turn`` notes when it went out and the bot's CPU time then (its step's timing), and thaws the bot;
+        any other frame sent while the bot has no turn to answer leaves it frozen (its ``welcome``, a game's end).
         """
         if isinstance(message, str):
             if message.startswith(_TURN_PREFIX):
@@ -95,6 +108,8 @@ class HostedPeer:
         if isinstance(message, GameOver):
             for key in [k for k in self._turn_at if k[0] == message.game]:
                 del self._turn_at[key]
+        if not self._turn_at:
+            self._freeze()
         if isinstance(message, Encoded):
             return self.bot.send(message.payload.decode())
         if not isinstance(message, ProtocolModel):
@@ -123,7 +138,31 @@ class HostedPeer:
 
     def _turn_sent(self, frame: str) -> None:
         turn: dict[str, Any] = json.loads(frame)
-        self._turn_at[turn["game"], turn["turn"]] = (self.bot.clock(), self.bot.cpu_seconds())
+        key = turn["game"], turn["turn"]
+        self._turn_at[key] = (self.bot.clock(), self.bot.cpu_seconds())     # frozen: nothing ran since its step
+        self.bot.thaw()
+        limit_ms = self.turn_cap_ms or turn.get("time_limit_ms")
+        if self._unfreeze is not None:
+            self._unfreeze.cancel()
+            self._unfreeze = None
+        if limit_ms:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._unfreeze = loop.call_later(limit_ms / 1000 + _FREEZE_GRACE_S, self._turn_over, key)
+
+    def _turn_over(self, key: tuple[str, int]) -> None:
+        """``key``'s turn ran out unanswered: its time is over, so is the bot's computing."""
+        self._unfreeze = None
+        if self._turn_at.pop(key, None) is not None and not self._turn_at:
+            self._freeze()
+
+    def _freeze(self) -> None:
+        if self._unfreeze is not None:
+            self._unfreeze.cancel()
+            self._unfreeze = None
+        self.bot.freeze()
 
     # -- what the bot writes -----------------------------------------------------------------------
     def _on_line(self, text: str, arrived_at: float) -> None:
@@ -137,16 +176,20 @@ class HostedPeer:
             self._refuse("unknown_type", f"a hosted bot sends only step lines, not {message.type!r}", message.type)
             return
         sent = self._turn_at.pop((message.game, message.turn), None)
+        if sent is not None and not self._turn_at:
+            self._freeze()                     # its answer is in: it computes no more until its next turn
         cpu = self.bot.cpu_seconds() if sent is not None else None
+        used_s = None if cpu is None or sent is None or sent[1] is None else max(0.0, cpu - sent[1])
         session = self.session
         refusal = ("wrong_game", "no game in progress") if session is None else \
-            session.submit(message.game, message.turn, to_step(message), arrived_at)
+            session.submit(message.game, message.turn, to_step(message), arrived_at,
+                           cpu_s=used_s if self.cpu_judged else None)
         if refusal is not None:
             self._refuse(*refusal, "step")
             return
         self._strikes = 0
         if sent is not None:
-            cpu_ms = None if cpu is None or sent[1] is None else (cpu - sent[1]) * 1000
+            cpu_ms = None if used_s is None else used_s * 1000
             self.timings.append(StepTiming(message.game, message.turn, (arrived_at - sent[0]) * 1000, cpu_ms))
             if len(self.timings) > _TIMINGS_KEPT:
                 del self.timings[:len(self.timings) - _TIMINGS_KEPT]
@@ -176,7 +219,8 @@ class HostedSeat(PlayerSession):
         super().__init__(key or f"hosted-{name}", name, clock=bot.clock)
         self.bot = bot
         self.referee_settings = referee
-        self.hosted_peer = HostedPeer(bot, self)
+        self.hosted_peer = HostedPeer(bot, self, cpu_judged=referee.clock == "cpu",
+                                      turn_cap_ms=referee.wall_cap_ms if referee.clock == "cpu" else None)
 
     async def start(self) -> BotEnd | None:
         """Start the bot's process and wait until it is loaded: ``None`` then (it is bound), else why it failed."""

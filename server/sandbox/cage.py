@@ -1,0 +1,278 @@
+"""``Cage``: a hosted bot's whole process tree, frozen between its turns, its CPU counted and killed as one.
+
+A bot computes only on its own clock (issue 31): between its step and its next turn every process and
+thread of the bot is stopped, so a bot that starts spinning threads or forks spinners cannot take CPU from
+its opponent. Two ways, the first the host has:
+
+* ``CgroupCage``: a cgroup v2 of its own per bot (under the server's own cgroup, where the server may write):
+  ``cgroup.freeze`` stops the whole tree, ``cpu.stat`` counts the CPU of every task that ever ran in it
+  (threads, children, reaped or not), ``cgroup.kill`` ends it. The process joins it in the child, before
+  ``exec``, so nothing the bot starts is ever outside. Where the ``cpu`` controller can be enabled, each bot's
+  cgroup has an equal ``cpu.weight``: bots get separate CPU shares.
+* ``SignalCage``: ``SIGSTOP``/``SIGCONT`` to every process of the tree, found in ``/proc`` (inside bubblewrap
+  the bot is pid 2 of its own PID namespace: every process of the namespace descends from its init, which
+  reaps the orphans); the CPU is the sum over the tree (``procfs.TreeCpu``, whole processes: every thread).
+
+Either way each bot is also ``nice``d and, when cores allow, pinned to one core (``pick_core``): a bot's threads
+share one core, whatever their number.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import itertools
+import logging
+import os
+import signal
+from pathlib import Path
+from typing import Protocol
+
+from server.sandbox.procfs import TreeCpu, tree
+
+__all__ = ["Cage", "CgroupCage", "SignalCage", "make_cage", "cgroup_root", "pick_core", "BOT_NICE"]
+
+log = logging.getLogger("quoridor.server")
+
+#: The niceness of every bot process: the server's own event loop (which times the steps) goes first.
+BOT_NICE = 5
+_names = itertools.count(1)
+_cores = itertools.count()
+
+
+class Cage(Protocol):
+    """One bot's process tree: joined in the child before ``exec``, then frozen, thawed, counted and killed."""
+
+    #: ``cgroup`` or ``signals``: how the tree is stopped (for the logs and the self-test).
+    kind: str
+
+    def join(self) -> None:
+        """In the child, before ``exec``: put this process (and so all it starts) in the cage."""
+
+    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> None:
+        """The process started is ``outer_pid``; the bot's tree is ``top_pid`` and its descendants (``session``:
+        and every process of ``top_pid``'s session, for a bot run without the sandbox's PID namespace)."""
+
+    def freeze(self) -> None:
+        """Stop every process of the tree (idempotent)."""
+
+    def thaw(self) -> None:
+        """Let the tree run again (idempotent)."""
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds used by the whole tree so far, never less than before (``None`` when unreadable)."""
+
+    def kill(self) -> bool:
+        """Kill every process of the tree; False when the cage cannot (the caller kills what it started)."""
+
+    def close(self) -> None:
+        """The bot is gone: free what the cage holds."""
+
+
+def pick_core() -> int | None:
+    """The core the next bot is pinned to (round robin over the cores this server may use); ``None`` with one core."""
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+    return cores[next(_cores) % len(cores)] if len(cores) > 1 else None
+
+
+@functools.cache
+def cgroup_root() -> Path | None:
+    """Where this server makes its bots' cgroups: ``quoridor-PID`` under its own cgroup v2, if it may write there."""
+    mount = None
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8") as handle:
+            for line in handle:
+                left, _, right = line.partition(" - ")
+                if right.split(" ", 1)[0] == "cgroup2":
+                    mount = left.split()[4]
+                    break
+        own = next((line.strip()[3:] for line in open("/proc/self/cgroup", encoding="utf-8")
+                    if line.startswith("0::")), None)
+    except OSError:
+        return None
+    if mount is None or own is None:
+        return None
+    root = Path(mount) / own.lstrip("/") / f"quoridor-{os.getpid()}"
+    try:
+        root.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    if not (root / "cgroup.freeze").exists() and not (root / "cgroup.procs").exists():
+        return None
+    atexit.register(_remove, root)
+    try:        # separate CPU shares where the controller is there (each bot's cgroup: the default weight)
+        (root / "cgroup.subtree_control").write_text("+cpu")
+    except OSError:
+        pass
+    return root
+
+
+def _remove(root: Path) -> None:
+    try:
+        root.rmdir()
+    except OSError:
+        pass
+
+
+class CgroupCage:
+    """A bot in a cgroup v2 of its own: ``cgroup.freeze``, ``cpu.stat``, ``cgroup.kill``."""
+
+    kind = "cgroup"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._procs = str(path / "cgroup.procs").encode()
+        self._frozen = False
+        self._last: float | None = None
+
+    @classmethod
+    def make(cls, root: Path) -> CgroupCage | None:
+        """A new cage under ``root``; ``None`` when it cannot be made or cannot freeze."""
+        path = root / f"bot-{next(_names)}"
+        try:
+            path.mkdir()
+        except OSError:
+            return None
+        if not (path / "cgroup.freeze").exists():
+            path.rmdir()
+            return None
+        return cls(path)
+
+    def join(self) -> None:
+        fd = os.open(self._procs, os.O_WRONLY)
+        try:
+            os.write(fd, b"0")
+        finally:
+            os.close(fd)
+
+    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> None:
+        pass                 # every process joined in the child
+
+    def _write(self, name: str, value: str) -> bool:
+        try:
+            (self.path / name).write_text(value)
+            return True
+        except OSError:
+            return False
+
+    def freeze(self) -> None:
+        if not self._frozen:
+            self._frozen = self._write("cgroup.freeze", "1")
+
+    def thaw(self) -> None:
+        if self._frozen:
+            self._write("cgroup.freeze", "0")
+            self._frozen = False
+
+    def cpu_seconds(self) -> float | None:
+        try:
+            text = (self.path / "cpu.stat").read_text()
+        except OSError:
+            return self._last
+        for line in text.splitlines():
+            if line.startswith("usage_usec "):
+                seconds = int(line.split()[1]) / 1e6
+                self._last = seconds if self._last is None else max(self._last, seconds)
+        return self._last
+
+    def kill(self) -> bool:
+        if self._write("cgroup.kill", "1"):
+            return True
+        try:
+            pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+        except OSError:
+            return False
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        return True
+
+    def close(self) -> None:
+        self.cpu_seconds()
+        try:
+            self.path.rmdir()
+        except OSError:
+            self.kill()      # a process still inside: kill it; the folder goes once it is reaped
+            try:
+                self.path.rmdir()
+            except OSError as exc:
+                log.debug("bot cgroup %s not removed: %s", self.path, exc)
+
+
+class SignalCage:
+    """A bot's tree found in ``/proc`` and stopped with ``SIGSTOP``, started with ``SIGCONT``."""
+
+    kind = "signals"
+
+    #: Rounds of stopping what is still running: a process forked meanwhile is caught by the next round.
+    ROUNDS = 8
+
+    def __init__(self) -> None:
+        self.top: int | None = None
+        self.session: int | None = None
+        self.stopped: set[int] = set()
+        self.cpu = TreeCpu()
+
+    def join(self) -> None:
+        pass
+
+    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> None:
+        self.top = top_pid
+        self.session = top_pid if session else None
+
+    def _members(self) -> dict[int, list[bytes]]:
+        if self.top is None:
+            return {}
+        return tree(self.top, session=self.session)
+
+    def freeze(self) -> None:
+        if self.top is None:
+            return
+        for _ in range(self.ROUNDS):
+            members = self._members()
+            self.cpu.add(members)
+            fresh = [pid for pid in members if pid not in self.stopped and
+                     (pid != self.top or self.session is not None)]     # the namespace's init only reaps
+            if not fresh:
+                return
+            for pid in fresh:
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                    self.stopped.add(pid)
+                except OSError:
+                    pass
+
+    def thaw(self) -> None:
+        for pid in self.stopped:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except OSError:
+                pass
+        self.stopped.clear()
+
+    def cpu_seconds(self) -> float | None:
+        if self.top is None:
+            return None
+        return self.cpu.add(self._members())
+
+    def kill(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.stopped.clear()
+
+
+def make_cage(*, cgroups: bool = True) -> Cage:
+    """The best cage this host has: a cgroup v2 of its own where the server may make one, else signals."""
+    if cgroups:
+        root = cgroup_root()
+        if root is not None:
+            cage = CgroupCage.make(root)
+            if cage is not None:
+                return cage
+    return SignalCage()
