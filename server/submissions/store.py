@@ -13,9 +13,9 @@ Synchronous: the server reaches it on its own worker thread, through ``server.su
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import sqlite3
-import tempfile
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -108,18 +108,21 @@ class SubmissionStore:
     def put_files(self, digest: str, files: Mapping[str, bytes]) -> Path:
         """Store ``files`` as ``digest`` (once: a digest already stored is kept as it is); their folder.
 
-        The files are written in a new folder beside the final one and moved in place whole, so a
-        folder that exists is complete.
+        The files are written, read-only, in a new folder beside the final one (``.incoming-*``, in
+        the same parent) and renamed in place whole, so a folder that exists is complete. The rename
+        stays in one parent: moving a folder to another parent changes its ``..``, which Linux
+        allows only with write access to the folder itself, and a read-only folder has none (root
+        skips that check, any other server's user does not).
         """
         target = self.folder(digest)
         if target.is_dir():
             return target
         self.root.mkdir(exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=self.root))
+        staging = self.root / f".incoming-{secrets.token_hex(8)}"
         try:
-            write_tree(staging / "bot", files)
+            write_tree(staging, files)
             try:
-                (staging / "bot").rename(target)
+                staging.rename(target)
             except OSError:
                 if not target.is_dir():         # not another writer's identical folder: a real failure
                     raise
