@@ -186,7 +186,8 @@ class ArenaServer:
         if s.legacy_port is not None:
             port = LegacyPort(lambda: self.lobby, s.roster, on_admit=self._admitted_legacy,
                               key_timeout_s=s.limits.hello_timeout_s, debug=s.debug,
-                              on_open=self.connections.add, on_close=self.connections.remove, arrivals=self.arrivals)
+                              on_open=self.connections.add, on_close=self.connections.remove, arrivals=self.arrivals,
+                              wrong_keys=self.connections.wrong_keys)
             try:
                 self.legacy_server = await asyncio.get_running_loop().create_server(port.protocol, s.host,
                                                                                     s.legacy_port)

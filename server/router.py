@@ -162,8 +162,8 @@ class Router:
         """One complete message: the checks of the module docstring, then its route."""
         peer: Peer = link.peer
         client = self._clients.get(peer)
-        if client is None or peer.closed:
-            return
+        if client is None or peer.closed or (peer.role is None and peer in self.connections.wrong_keys.held):
+            return                          # gone, or a wrong key waiting for its answer: nothing more is read
         if peer.debug:
             log.info("<- %s %s", peer.address, payload[:1000].decode(errors="replace") if text
                      else f"<{len(payload)} bytes>")
@@ -332,6 +332,9 @@ class Router:
         return None
 
     def _refuse(self, peer: Peer, code: str, message: str, close_code: int = CLOSE_POLICY) -> None:
+        if code == "unknown_key":           # slowed down per address (server.net.admission)
+            self.connections.wrong_keys.refuse(peer, message)
+            return
         peer.tell(code, message, "hello")
         peer.close(close_code, code)
 

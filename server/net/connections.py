@@ -62,6 +62,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+from server.net.admission import WrongKeys
 from server.net.connection import CLOSE_TRY_LATER, Connection, Encoded, Gathered
 from server.net.limits import Limits
 
@@ -100,7 +101,7 @@ log = logging.getLogger("quoridor.server")
 class Connections:
     """The open connections, counted against ``limits`` and at most ``capacity`` at once.
 
-    ``clock`` paces the evictions of pending connections (the server's one clock).
+    ``clock`` paces the evictions of pending connections and the answers to wrong keys (the server's one clock).
     """
 
     def __init__(self, limits: Limits, paced_bytes_per_s: float = 4 * 1024 * 1024,
@@ -113,6 +114,8 @@ class Connections:
         self.open: set[Connection] = set()
         self.pending: Counter[str] = Counter()
         self.anonymous: Counter[str] = Counter()
+        #: Wrong keys per address, over every transport (``server.net.admission``).
+        self.wrong_keys = WrongKeys(clock=clock)
         #: Per address, its pending connections, oldest first (a dict keeps the order they were added in).
         self._pending: dict[str, dict[Connection, None]] = {}
         #: Per address with pending connections, its eviction bucket: (tokens, when they were counted).

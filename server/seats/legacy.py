@@ -23,6 +23,7 @@ from shared.quoridor import NO_LOCATION, NO_WALL, GameStatus
 from shared.quoridor.types import ChessboardChange
 from shared.referee import TurnRequest
 
+from server.net.admission import WrongKeys
 from server.net.arrivals import ARRIVALS, ArrivalClock
 from server.net.connection import Connection
 from server.net.legacy import LegacyPeer, LegacyPlayer, LegacyProtocol
@@ -97,15 +98,24 @@ def legacy_identity(key: str, roster: dict[str, str] | None) -> tuple[str, str]:
     return listed, roster.get(listed, player_key)
 
 
+class _WrongKey:
+    """What a legacy connection whose key is not on the roster holds while its refusal waits: its steps go nowhere."""
+
+    def take_step(self, frame: StepFrame, arrived_at: float) -> None:
+        """Ignored: the connection is closed once its wait is over."""
+
+
 class LegacyPort:
     """The ``--legacy-port`` listener's admission: legacy key frames take seats in the server's lobby."""
 
     def __init__(self, lobby: Callable[[], Lobby], roster: dict[str, str] | None, *,
                  on_admit: Callable[[LegacySession, LegacyPeer], None], key_timeout_s: float, debug: bool,
                  on_open: Callable[[LegacyPeer], bool], on_close: Callable[[LegacyPeer], None],
-                 arrivals: ArrivalClock = ARRIVALS) -> None:
+                 arrivals: ArrivalClock = ARRIVALS, wrong_keys: WrongKeys | None = None) -> None:
         """``on_open`` counts a new connection (False refuses it); ``on_admit`` is told of a seated one; ``arrivals``
-        stamps the steps read (the server's arrival clock, which its websocket links share)."""
+        stamps the steps read (the server's arrival clock, which its websocket links share); ``wrong_keys`` slows
+        down the keys not on the roster (the server's, shared with its websockets)."""
+        self.wrong_keys = wrong_keys if wrong_keys is not None else WrongKeys(clock=arrivals.clock)
         self.lobby = lobby
         self.arrivals = arrivals
         self.roster = roster
@@ -119,12 +129,18 @@ class LegacyPort:
         """A protocol instance for one new TCP connection (the ``create_server`` factory)."""
         return LegacyProtocol(self)
 
-    def admit(self, key: str, peer: LegacyPeer) -> LegacySession | None:
-        """Seat a legacy client; None (and a log line: the protocol has no error frame) when refused."""
+    def admit(self, key: str, peer: LegacyPeer) -> LegacyPlayer | None:
+        """Seat a legacy client; None (and a log line: the protocol has no error frame) when refused; a key not on
+        the roster is refused by ``wrong_keys`` (at once, or held and closed after its address's delay)."""
+        if peer in self.wrong_keys.held:    # another key frame while its wrong key waits: not another guess
+            return _WrongKey()
         lobby_key, name = legacy_identity(key, self.roster)
         try:
             session = self.lobby().admit(lobby_key, name, peer, LegacySession)
         except AdmissionError as exc:
+            if exc.code == "unknown_key":
+                self.wrong_keys.refuse(peer, f"{name!r} refused: {exc.message}")
+                return _WrongKey() if peer in self.wrong_keys.held else None
             log.warning("legacy client %s (%s) refused: %s", peer.address, name, exc.message)
             return None
         assert isinstance(session, LegacySession)
@@ -133,5 +149,5 @@ class LegacyPort:
 
     def leave(self, player: LegacyPlayer, peer: LegacyPeer) -> None:
         """The TCP connection closed: as a websocket closing, the seat waits for a comeback or is freed."""
-        assert isinstance(player, LegacySession)
-        self.lobby().leave(player, peer)
+        if isinstance(player, LegacySession):
+            self.lobby().leave(player, peer)

@@ -177,6 +177,9 @@ class SubmissionDesk:
             refusal = "unknown_key", "this server takes bots from the keys on its roster only; ask the organiser"
         elif not self.connections.settle(peer, anonymous=roster is None):
             refusal = "too_many_connections", "too many connections from your address; close some and try again"
+        if refusal is not None and refusal[0] == "unknown_key":     # slowed down per address (server.net.admission)
+            self.connections.wrong_keys.refuse(peer, refusal[1])
+            return None
         if refusal is not None:
             peer.tell(*refusal, "hello")
             peer.close(CLOSE_TRY_LATER if refusal[0] == "too_many_connections" else CLOSE_POLICY, refusal[0])
