@@ -15,8 +15,11 @@ session (no terminal to inject keys into); ``--die-with-parent``; no new privile
 always sets it); the system-call filter of ``seccomp.py`` (``--seccomp FD``: no new user namespace,
 no ptrace, no mount, no keyctl, no bpf). As root, bubblewrap keeps only the capabilities to change
 user (``--cap-drop ALL``), and the process then becomes an unprivileged user of its own
-(``setpriv``: every capability dropped, the bounding set emptied), so that the process limit counts
-only the bot's own processes. The environment is only what ``--setenv`` sets (``--clearenv``).
+(``setpriv``: every capability dropped, the bounding set emptied). The process limit
+(``RLIMIT_NPROC``) is set inside, just before the bot host starts (``prlimit``), so that it counts
+only the sandbox's own processes: as root those of the bot's own user; without root those of its
+user namespace (the kernel counts per user namespace since Linux 5.14; on older kernels it counts
+every process of the server's user). The environment is only what ``--setenv`` sets (``--clearenv``).
 
 bubblewrap is started as ``bwrap --args FD -- COMMAND`` (``bwrap_launch``): its options, with the
 host's paths of the runtime, the packages and the bot's folder, are read from a memory file, so the
@@ -48,6 +51,7 @@ HOST_MODULE = "client.hosted"
 _SYSTEM = "/usr"
 _LINKS = (("usr/bin", "/bin"), ("usr/lib", "/lib"), ("usr/lib64", "/lib64"))
 _SETPRIV = "/usr/bin/setpriv"
+_PRLIMIT = "/usr/bin/prlimit"
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,9 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
                  "--bounding-set=-all"]
     else:
         argv += ["--"]
-    return argv + list(command)
+    # The process limit is set last, inside the sandbox, by the bot's own user: the kernel counts RLIMIT_NPROC per
+    # user namespace (Linux 5.14+), so without root it counts the sandbox's processes, not the server's user's.
+    return argv + [_PRLIMIT, f"--nproc={limits.processes}:{limits.processes}", "--"] + list(command)
 
 
 class BwrapLaunch:

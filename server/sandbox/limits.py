@@ -28,7 +28,8 @@ class SandboxLimits:
     #: CPU seconds of the process over its whole life (RLIMIT_CPU: SIGXCPU, then SIGKILL a second later).
     #: A process plays one pairing: two games of at most 100 steps of 1 s each fit in 200 s.
     cpu_seconds: int = 300
-    #: Processes and threads of the bot's user (RLIMIT_NPROC; the sandbox gives each bot a user of its own).
+    #: Processes and threads of the sandbox (RLIMIT_NPROC, set inside it by ``bwrap_argv``: it counts the bot's own
+    #: user as root, the sandbox's user namespace without root; the sandbox's init is one of them).
     processes: int = 32
     #: Open files (RLIMIT_NOFILE).
     open_files: int = 64
@@ -58,15 +59,18 @@ class SandboxLimits:
 
 
 def rlimits(limits: SandboxLimits) -> tuple[Rlimit, ...]:
-    """The rlimits of a bot process under ``limits``: address space, CPU, processes, open files, file size.
+    """The rlimits of a bot process under ``limits``, set before bubblewrap starts: address space, CPU, open files,
+    file size.
 
     The CPU's hard limit is a second above the soft one, so a bot that keeps computing gets SIGXCPU
-    (told apart from any other kill) before the kernel's SIGKILL.
+    (told apart from any other kill) before the kernel's SIGKILL. The process limit is not among
+    them: set on bubblewrap it would count every process of the server's user (an idle server has
+    15) and, without root, refuse the sandbox's own start; ``bwrap_argv`` sets it inside the
+    sandbox. Unsafe (``--unsafe-no-sandbox``) bots therefore have no process limit.
     """
     return (
         (resource.RLIMIT_AS, limits.address_space_mb * MB, limits.address_space_mb * MB),
         (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
-        (resource.RLIMIT_NPROC, limits.processes, limits.processes),
         (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
         (resource.RLIMIT_FSIZE, limits.file_size_mb * MB, limits.file_size_mb * MB),
         (resource.RLIMIT_CORE, 0, 0),

@@ -56,11 +56,20 @@ def test_without_root_the_bot_keeps_the_servers_user_in_a_user_namespace():
     assert "--unshare-user" in argv and "/usr/bin/setpriv" not in argv and "--cap-add" not in argv
 
 
+@pytest.mark.parametrize("root", [True, False])
+def test_the_process_limit_is_set_inside_the_sandbox_just_before_the_bot_host(root: bool):
+    layout = SandboxLayout(LAYOUT.python, LAYOUT.runtime, LAYOUT.packages, switch_user=root)
+    argv = bwrap_argv(layout, None, ["python", "-m", "client.hosted", "bot.py"], SandboxLimits(processes=12), uid=7)
+    assert argv[-7:] == ["/usr/bin/prlimit", "--nproc=12:12", "--", "python", "-m", "client.hosted", "bot.py"]
+    assert argv.index("/usr/bin/prlimit") > argv.index("--")        # run by the sandbox's user, not by bubblewrap
+
+
 def test_rlimits_follow_the_limits():
     table = {which: (soft, hard) for which, soft, hard in rlimits(SandboxLimits(address_space_mb=128, cpu_seconds=9))}
     assert table[resource.RLIMIT_AS] == (128 * 1024 * 1024,) * 2
     assert table[resource.RLIMIT_CPU] == (9, 10)          # SIGXCPU first, SIGKILL a second later
-    assert table[resource.RLIMIT_NPROC] == (32, 32) and table[resource.RLIMIT_NOFILE] == (64, 64)
+    assert table[resource.RLIMIT_NOFILE] == (64, 64)
+    assert resource.RLIMIT_NPROC not in table          # set inside the sandbox (bwrap_argv), where it counts its own
     assert table[resource.RLIMIT_FSIZE] == (8 * 1024 * 1024,) * 2
 
 
