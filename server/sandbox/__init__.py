@@ -2,7 +2,8 @@
 
 * ``SandboxLimits`` (``limits``): what a bot's process may use; ``unsafe`` is ``--unsafe-no-sandbox``.
 * ``sandbox_status`` (``status``): ``None`` when bubblewrap works here, else why not and how to install it.
-* ``bwrap_argv`` (``bwrap``): the sandbox's command line, a pure function.
+* ``bwrap_argv`` (``bwrap``): the sandbox's command line, a pure function; ``bwrap_launch`` passes its options
+  through a memory file, with ``bot_filter`` (``seccomp``): the system calls a bot is refused.
 * ``HostedBot`` (``process``): one bot host process (``python -m client.hosted SPEC``); ``procfs``
   reads its CPU time from outside; ``causes`` says why it ended.
 * ``HostedSeat``, ``HostedPeer`` (``seat``): that process as a player; its steps go through
@@ -13,6 +14,8 @@
   version replaces a bot between games).
 * ``compile_host_packages`` (``bytecode``): the bot host's packages byte-compiled once, before the first start.
 * ``validate_bot`` (``validate``): import, create, one short game against ``random``: a ``Validation``.
+* ``run_self_test`` (``selftest``): hostile probes in this machine's sandbox, a verdict each
+  (``quoridor-server --sandbox-self-test``, ``quoridor-worker --self-test``).
 """
 
 from server.sandbox.bwrap import SandboxLayout, bwrap_argv

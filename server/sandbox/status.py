@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 
+from server.sandbox.seccomp import SeccompUnavailable, bot_filter
+
 __all__ = ["sandbox_status", "sandbox_notice", "INSTALL_HINT", "UNSAFE_WARNING"]
 
 INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow namespaces "
@@ -44,6 +46,10 @@ def sandbox_status() -> str | None:
     if done.returncode != 0:
         said = " ".join(done.stderr.split())[:200] or f"exit code {done.returncode}"
         return f"bwrap cannot create namespaces here ({said}): {INSTALL_HINT}"
+    try:
+        bot_filter()
+    except SeccompUnavailable as exc:
+        return str(exc)
     return None
 
 

@@ -8,13 +8,19 @@ namespace, mount, keyctl, bpf; it reads its capabilities, its environment and /p
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from server.queue import worker_cli
 from server.sandbox.bwrap import SandboxLayout, bwrap_argv, bwrap_launch
 from server.sandbox.limits import SandboxLimits
-from server.sandbox.seccomp import REFUSED, bot_filter
+from server.sandbox.process import project_root
+from server.sandbox.status import sandbox_status
+from server.sandbox.seccomp import REFUSED, SeccompUnavailable, bot_filter
 from server.sandbox.selftest import (
     CONTAINED, NOT_CHECKED, NOT_CONTAINED, ProbeResult, ProbeTargets, SelfTest, freezer_in_build, judge, run_self_test,
 )
@@ -195,3 +201,45 @@ def test_no_sandbox_here_is_one_line_and_exit_code_4(monkeypatch, capsys):
     assert capsys.readouterr().out == ("quoridor-worker: the sandbox does not work on this machine: "
                                        "bwrap (bubblewrap) is not installed\n")
 
+
+# -- without root -----------------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("sandbox")
+def test_without_root_every_probe_is_contained_too(tmp_path):
+    """As a user of its own (the Dockerfile's USER arena) the bot owns its user namespace: the sandbox's root is
+    read-only (it could fill the host's memory with files there) and bubblewrap's init has no environment to show."""
+    from tests.server.sandbox.nonroot import NonRoot   # the non-root tests' helper: a user and its command prefix
+    user = NonRoot.find()
+    if isinstance(user, str):
+        if os.environ.get("QUORIDOR_REQUIRE_SANDBOX") == "1":
+            pytest.fail(f"QUORIDOR_REQUIRE_SANDBOX=1 but no non-root user to run the self-test as: {user}")
+        pytest.skip(user)
+    home = tempfile.mkdtemp(prefix="quoridor-selftest-home-")
+    try:
+        user.own(Path(home))
+        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "PYTHONPATH": str(project_root())}
+        done = user.run([sys.executable, "-m", "server.queue.worker_cli", "--self-test"], env=env, timeout=120)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "as uid" in lines[0] and lines[-1].startswith("all ")
+    assert any(line.startswith("contained      files of the host: none of") for line in lines)
+    assert any(line.startswith("contained      environment: ") and line.endswith("/proc/1/environ empty")
+               for line in lines)
+
+
+def test_without_libseccomp_the_sandbox_says_so_in_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyseccomp", None)          # the binding (or libseccomp.so.2) cannot be loaded
+    with pytest.raises(SeccompUnavailable) as failed:
+        bot_filter.__wrapped__()
+    said = str(failed.value)
+    assert said.startswith("the system-call filter needs libseccomp") and "apt-get install libseccomp2" in said
+    assert "\n" not in said
+
+
+@pytest.mark.usefixtures("sandbox")
+def test_a_machine_without_the_filter_has_no_sandbox(monkeypatch):
+    def missing() -> bytes:
+        raise SeccompUnavailable("the system-call filter needs libseccomp (no libseccomp.so.2)")
+    monkeypatch.setattr("server.sandbox.status.bot_filter", missing)
+    assert sandbox_status.__wrapped__() == "the system-call filter needs libseccomp (no libseccomp.so.2)"
