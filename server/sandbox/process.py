@@ -181,8 +181,11 @@ class HostedBot:
         self.cage = make_cage()
         self._core = pick_core()
         cwd = str(self.folder) if self.folder is not None and not self._sandboxed else None
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(project_root()),
-               "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
+        # Sandboxed, bubblewrap gets no environment: its init (pid 1 inside) would show it to a bot without root; the
+        # bot's own is bwrap_argv's --setenv.
+        env = {} if self._sandboxed else {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                          "PYTHONPATH": str(project_root()), "PYTHONDONTWRITEBYTECODE": "1",
+                                          "LANG": "C.UTF-8"}
         try:
             self._transport, self._pipes = await loop.subprocess_exec(
                 lambda: _Pipes(self), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
