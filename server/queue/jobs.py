@@ -38,10 +38,11 @@ __all__ = ["PROTOCOL", "JOB_FUNCTION", "BotRef", "GameRef", "RulesRef", "Pairing
            "JobResult", "JobRefusal", "Answer", "job_for", "pairing_for", "limits_for", "job_result", "pairing_result",
            "parse_answer", "log_text", "job_timeout_s"]
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The job protocol this code speaks (jobs, answers, step events); workers serve only their own.
 
 2: a job's ``opening`` (the ladder's games on workers); a game's answer carries its ``GameOutcome`` whole.
+3: a job's rules carry the clock options (``clock``, ``wall_cap_ms``, ``time_bank_ms``; issue 31).
 """
 JOB_FUNCTION = "play_pairing"
 """The name workers register their job function under (saq's ``Job.function``)."""
@@ -78,6 +79,10 @@ class RulesRef(BaseModel):
     time_limit_ms: int | None
     violations_to_lose: int
     step_cap: int
+    #: The clock options (issue 31).
+    clock: Literal["wall", "cpu"] = "wall"
+    wall_cap_ms: int | None = None
+    time_bank_ms: int = 0
 
 
 class PairingJob(BaseModel):
@@ -181,7 +186,8 @@ def job_for(pairing: Pairing, limits: SandboxLimits, digests: Mapping[str, str])
         games=tuple(GameRef(game_id=g.game_id, log_name=g.log_path.name, white=g.white)  # type: ignore[arg-type]
                     for g in pairing.games),
         rules=RulesRef(ruleset=referee.ruleset.name, time_limit_ms=referee.time_limit_ms,
-                       violations_to_lose=referee.violations_to_lose, step_cap=referee.step_cap),
+                       violations_to_lose=referee.violations_to_lose, step_cap=referee.step_cap,
+                       clock=referee.clock, wall_cap_ms=referee.wall_cap_ms, time_bank_ms=referee.time_bank_ms),
         limits=_limits_fields(limits), tournament=pairing.tournament,
         opening=tuple(step_name(step) for step in pairing.opening))
 
@@ -192,7 +198,8 @@ def pairing_for(job: PairingJob, folders: Mapping[str, Path], log_dir: Path) -> 
                           None if bot.digest is None else bot.digest[:_VERSION_CHARS]) for bot in job.bots)
     rules = job.rules
     referee = RefereeSettings(ruleset=find_ruleset(rules.ruleset), time_limit_ms=rules.time_limit_ms,
-                              violations_to_lose=rules.violations_to_lose, step_cap=rules.step_cap)
+                              violations_to_lose=rules.violations_to_lose, step_cap=rules.step_cap,
+                              clock=rules.clock, wall_cap_ms=rules.wall_cap_ms, time_bank_ms=rules.time_bank_ms)
     games = tuple(GameSpec(g.game_id, log_dir / g.log_name, g.white) for g in job.games)
     opening = tuple(parse_step(name) for name in job.opening)
     return Pairing(bots, games, referee, job.tournament, opening)  # type: ignore[arg-type]
@@ -205,10 +212,12 @@ def limits_for(job: PairingJob, *, unsafe: bool) -> SandboxLimits:
 
 def job_timeout_s(job: PairingJob, *, margin_s: float = 60.0) -> int:
     """Seconds the job may run at most (0: no bound, for games without a time limit): every step at its limit."""
-    limit_ms = job.rules.time_limit_ms
-    if limit_ms is None:
+    rules = job.rules
+    if rules.time_limit_ms is None:
         return 0
-    steps = len(job.games) * 2 * job.rules.step_cap
+    allowed = rules.time_limit_ms + rules.time_bank_ms       # a step's most, when it draws on a full bank
+    limit_ms = (rules.wall_cap_ms or 3 * allowed) if rules.clock == "cpu" else allowed
+    steps = len(job.games) * 2 * rules.step_cap
     startup = 2 * float(job.limits.get("startup_timeout_s", 10.0))
     return int(steps * (limit_ms / 1000 + 0.05) + startup + margin_s)
 

@@ -48,6 +48,17 @@ def test_a_job_names_the_pairing_completely_and_a_worker_rebuilds_it(tmp_path):
     assert limits_for(again, unsafe=True) == SandboxLimits(address_space_mb=128, unsafe=True)
 
 
+def test_a_job_carries_the_clock_options_and_its_timeout_allows_the_wall_time_cap(tmp_path):
+    pairing = dataclasses.replace(a_pairing(tmp_path), referee=RefereeSettings(
+        time_limit_ms=500, step_cap=40, clock="cpu", wall_cap_ms=2000, time_bank_ms=300))
+    job = job_for(pairing, SandboxLimits(), {"mine": DIGEST})
+    again = PairingJob.model_validate(json.loads(json.dumps(job.model_dump(mode="json"))))
+    assert pairing_for(again, {DIGEST: tmp_path}, tmp_path).referee == pairing.referee
+    wall = job_for(dataclasses.replace(pairing, referee=RefereeSettings(time_limit_ms=500, step_cap=40)),
+                   SandboxLimits(), {"mine": DIGEST})
+    assert job_timeout_s(job, margin_s=0) - job_timeout_s(wall, margin_s=0) == int(2 * 2 * 40 * 1.5)
+
+
 def test_a_ladder_pairing_carries_its_opening_to_the_worker(tmp_path):
     opening = (Step(Location(5, 2)), Step(Location(5, 8)), Step(Location(4, 2)))
     pairing = dataclasses.replace(a_pairing(tmp_path), opening=opening)
