@@ -194,7 +194,8 @@ class MatchRunner:
         try:
             absent = [seat for seat in (0, 1) if not await self.sessions[seat].send_game_start(
                 self.game_id, self.sessions[1 - seat].name, seat)]
-            self._handle(ref.start)
+            # Neither came (no hosted bot started): a double forfeit, no winner (the first turn would make one).
+            self._handle(ref.abandon if len(absent) == 2 else ref.start)
             for seat in absent:
                 self.submit_disconnect(seat)
             try:

@@ -85,7 +85,8 @@ class GameRow:
         return self.white, self.black
 
     def points(self, seat: int) -> float:
-        """The points seat ``seat`` scored in a finished game: 1 win, 0.5 draw, 0 loss."""
+        """The points seat ``seat`` scored in a finished game: 1 win, 0.5 draw, 0 loss or double forfeit (no winner,
+        reason ``forfeit``: neither player came)."""
         if self.winner is None:
-            return 0.5
+            return 0.0 if self.reason == "forfeit" else 0.5
         return 1.0 if self.winner == seat else 0.0

@@ -34,7 +34,7 @@ from rich.text import Text
 from shared.ladder import Idle, PublishedRow
 from shared.quoridor import Step, step_name
 from shared.referee import StepJudged
-from shared.tournament import GameResult, Row, Standings, interval_text
+from shared.tournament import GameResult, Row, Standings, interval_text, score_text
 
 from server.views.standings import crosstable_text, render_crosstable, render_standings, standings_text
 
@@ -47,7 +47,7 @@ FULL_WIDTH = 100
 
 def describe_result(white: str, black: str, result: GameResult) -> str:
     """``alice 1-0 bob (goal)``: a finished game in one line."""
-    score = {0: "1-0", 1: "0-1", None: "½-½"}[result.winner]
+    score = score_text(result.winner, result.reason)
     return f"{white} {score} {black} ({result.reason.replace('_', ' ')})"
 
 

@@ -36,6 +36,7 @@ from shared.protocol import (
     TournamentInfo,
 )
 from shared.referee import StepJudged
+from shared.tournament import score_text
 
 from server.games.updates import game_update
 from server.web.records import (
@@ -223,7 +224,7 @@ class WebDesk:
         ended = {game: order for order, game in enumerate(list(self._ended))}
         games = sorted(self._games.items(), key=lambda item: ended.get(item[0], len(ended)))
         current = [ReplayGameEntry(game=game, white=g.players[0], black=g.players[1],
-                                   score={0: "1-0", 1: "0-1", None: "½-½"}[g.winner] if g.over else "*",
+                                   score=score_text(g.winner, g.reason) if g.over else "*",
                                    result=(g.reason or "?").replace("_", " ") if g.over else "playing",
                                    path=game) for game, g in games]
         name = self.tournament or "now"

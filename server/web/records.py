@@ -29,7 +29,7 @@ from shared.protocol import (
 )
 from shared.quoridor import GameStatus, Step, step_name
 from shared.referee import StepJudged
-from shared.tournament import GameResult, TournamentError, decide_pairing
+from shared.tournament import GameResult, TournamentError, decide_pairing, score_text
 
 from server.logs import logfile
 from server.games.updates import game_update
@@ -47,7 +47,6 @@ __all__ = [
     "result_text",
 ]
 
-_SCORES = {0: "1-0", 1: "0-1", None: "½-½"}
 _TIMEOUT_REASON = "no answer within the time limit"
 _BREAKER_REASON = "the third violation loses the game"
 #: A path of the listing: folder names and a log's name, no dots in front, no backslashes.
@@ -55,11 +54,14 @@ _PART = re.compile(r"^[^/\\\x00-\x1f.][^/\\\x00-\x1f]{0,199}$")
 
 
 def result_text(players: Sequence[str], winner: int | None, reason: str | None) -> str | None:
-    """``alice won (goal)``, ``draw (step cap)``, or None when the game is not over."""
+    """``alice won (goal)``, ``draw (step cap)``, ``double forfeit`` (neither came), or None when the game is not
+    over."""
     if reason is None:
         return None
     why = reason.replace("_", " ")
-    return f"draw ({why})" if winner is None else f"{players[winner]} won ({why})"
+    if winner is None:
+        return "double forfeit" if reason == "forfeit" else f"draw ({why})"
+    return f"{players[winner]} won ({why})"
 
 
 def _notation(step: Step) -> str:
@@ -213,7 +215,7 @@ def _loose_logs(folder: Path, prefix: str, listed: set[str]) -> list[ReplayGameE
             log = logfile.read_log(path, name)
             white, black = log.header.players
             outcome = log.outcome if not name.endswith(".part") else None    # the name says unfinished
-            score = _SCORES.get(outcome.winner, "?") if outcome else "*"
+            score = score_text(outcome.winner, outcome.reason) if outcome else "*"
             result = outcome.reason.replace("_", " ") if outcome else "unfinished"
         except LogFormatError:
             result = "not a game log"

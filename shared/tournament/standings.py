@@ -8,10 +8,17 @@ from dataclasses import dataclass
 from .bradley_terry import Rating
 from .field_ratings import field_ratings
 
-__all__ = ["REASONS", "TournamentError", "GameResult", "Row", "Standings", "check_players"]
+__all__ = ["REASONS", "TournamentError", "GameResult", "Row", "Standings", "check_players", "score_text"]
 
 REASONS = ("goal", "violations", "disconnect", "step_cap", "forfeit")
 """The ways a game can end, as ``GameResult.reason`` names them."""
+
+
+def score_text(winner: int | None, reason: str | None) -> str:
+    """A finished game's score as the tables write it: ``1-0``, ``0-1``, ``½-½``, or ``0-0`` for a double forfeit."""
+    if winner is None:
+        return "0-0" if reason == "forfeit" else "½-½"
+    return "1-0" if winner == 0 else "0-1"
 
 
 class TournamentError(ValueError):
@@ -69,10 +76,15 @@ class GameResult:
         """``(white, black)``: the players by seat."""
         return self.white, self.black
 
+    @property
+    def double_forfeit(self) -> bool:
+        """True for a game neither player came to (no winner, reason ``forfeit``): it scores for neither."""
+        return self.winner is None and self.reason == "forfeit"
+
     def points(self, seat: int) -> float:
-        """The points seat ``seat`` scored: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        """The points seat ``seat`` scored: 1 for a win, 0.5 for a draw, 0 for a loss or a double forfeit."""
         if self.winner is None:
-            return 0.5
+            return 0.0 if self.double_forfeit else 0.5
         return 1.0 if self.winner == seat else 0.0
 
 
@@ -162,7 +174,8 @@ class Standings:
     def ratings(self) -> dict[str, Rating]:
         """Each player's finite Bradley-Terry rating with its 95% interval (``field_ratings``), cached per game count."""
         if self._ratings[0] != len(self._results):
-            games = [(r.white, r.black, r.points(0)) for r in self._results]
+            # A double forfeit (no point for either) was never played: it says nothing of either player's strength.
+            games = [(r.white, r.black, r.points(0)) for r in self._results if r.points(0) + r.points(1) > 0]
             self._ratings = (len(self._results), field_ratings(self._players, games))
         return self._ratings[1]
 

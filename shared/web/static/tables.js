@@ -35,7 +35,7 @@ export function crosstable(names, games) {
     cell.set(key, was);
   };
   for (const g of games) {
-    const p = {"1-0": [1, 0], "0-1": [0, 1], "½-½": [0.5, 0.5]}[g.score];
+    const p = {"1-0": [1, 0], "0-1": [0, 1], "½-½": [0.5, 0.5], "0-0": [0, 0]}[g.score];   // 0-0: a double forfeit
     if (!p) continue;
     add(g.white, g.black, p[0]);
     add(g.black, g.white, p[1]);
