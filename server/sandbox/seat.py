@@ -42,8 +42,6 @@ STRIKES_TO_STOP = 10
 #: Timings kept per peer (a resident plays for days: the oldest are dropped).
 _TIMINGS_KEPT = 10_000
 _TURN_PREFIX = '{"type":"turn",'
-#: Seconds past a turn's time limit after which a bot that did not answer is frozen (the match's grace and some).
-_FREEZE_GRACE_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -68,13 +66,12 @@ class HostedPeer:
     """A hosted bot's process as a connection (``server.net.connection.Connection``): frames become lines on its
     stdin, its step lines go into its session's ``submit``."""
 
-    def __init__(self, bot: HostedBot, session: PlayerSession | None = None, *, cpu_judged: bool = False,
-                 turn_cap_ms: int | None = None) -> None:
+    def __init__(self, bot: HostedBot, session: PlayerSession | None = None, *,
+                 referee: RefereeSettings | None = None) -> None:
         self.bot = bot
-        #: Steps go to the referee with the CPU time the bot's tree used for them (``--hosted-clock cpu``).
-        self.cpu_judged = cpu_judged
-        #: The longest a turn may take on the wall clock (the cap of a CPU-judged turn; ``None``: its time limit).
-        self.turn_cap_ms = turn_cap_ms
+        #: The rules of its games, for their clock: on the ``cpu`` clock its steps go to the referee with the CPU
+        #: time its tree used for them, and a turn lasts up to its wall-time cap (``None``: the wall clock).
+        self.referee = referee
         #: The session this process plays for (bound by the caller, as a connection is).
         self.session = session
         self.address = "hosted"
@@ -141,7 +138,9 @@ class HostedPeer:
         key = turn["game"], turn["turn"]
         self._turn_at[key] = (self.bot.clock(), self.bot.cpu_seconds())     # frozen: nothing ran since its step
         self.bot.thaw()
-        limit_ms = self.turn_cap_ms or turn.get("time_limit_ms")
+        limit_ms = turn.get("time_limit_ms")
+        if limit_ms and self.referee is not None and self.referee.clock == "cpu":
+            limit_ms = self.referee.turn_wall_cap_ms(limit_ms)
         if self._unfreeze is not None:
             self._unfreeze.cancel()
             self._unfreeze = None
@@ -150,7 +149,12 @@ class HostedPeer:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return
-            self._unfreeze = loop.call_later(limit_ms / 1000 + _FREEZE_GRACE_S, self._turn_over, key)
+            self._unfreeze = loop.call_later(limit_ms / 1000, self._turn_over, key)     # its time is up: so is its CPU
+
+    @property
+    def cpu_judged(self) -> bool:
+        """True when its steps are judged by their CPU time (``--hosted-clock cpu``)."""
+        return self.referee is not None and self.referee.clock == "cpu"
 
     def _turn_over(self, key: tuple[str, int]) -> None:
         """``key``'s turn ran out unanswered: its time is over, so is the bot's computing."""
@@ -219,8 +223,7 @@ class HostedSeat(PlayerSession):
         super().__init__(key or f"hosted-{name}", name, clock=bot.clock)
         self.bot = bot
         self.referee_settings = referee
-        self.hosted_peer = HostedPeer(bot, self, cpu_judged=referee.clock == "cpu",
-                                      turn_cap_ms=referee.wall_cap_ms if referee.clock == "cpu" else None)
+        self.hosted_peer = HostedPeer(bot, self, referee=referee)
 
     async def start(self) -> BotEnd | None:
         """Start the bot's process and wait until it is loaded: ``None`` then (it is bound), else why it failed."""
