@@ -18,6 +18,7 @@ import os
 import platform
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,8 @@ from server.sandbox.process import HostedBot, SandboxUnavailable, project_root
 from server.sandbox.status import sandbox_status
 
 __all__ = ["CONTAINED", "NOT_CONTAINED", "NOT_CHECKED", "ProbeResult", "ProbeTargets", "SelfTest", "judge",
-           "freezer_in_build", "run_self_test", "self_test_main", "ALLOWED_ENVIRONMENT", "REPORT_PREFIX"]
+           "freezer_in_build", "run_self_test", "self_test_main", "ALLOWED_ENVIRONMENT", "REPORT_PREFIX",
+           "UNSAFE_REFUSAL"]
 
 CONTAINED, NOT_CONTAINED, NOT_CHECKED = "contained", "NOT contained", "not checked"
 #: The environment a bot may see (``bwrap_argv``'s ``--setenv``, and ``PWD``, which ``--chdir`` sets): nothing
@@ -43,7 +45,10 @@ REPORT_PREFIX = "SANDBOX-PROBE "
 #: The probe's spinning thread may run at most this share of its on-turn speed between turns to count as frozen.
 FROZEN_SHARE = 0.25
 _STEP_CAP = 6
-_EXIT_NOT_CONTAINED, _EXIT_NO_SANDBOX = 1, 4
+_EXIT_NOT_CONTAINED, _EXIT_USAGE, _EXIT_NO_SANDBOX = 1, 2, 4
+#: Why the self-test never runs its probes without the sandbox.
+UNSAFE_REFUSAL = ("the self-test checks the sandbox, and --unsafe-no-sandbox runs without one: its probes would "
+                  "mount, ptrace and write on this machine itself; run it without --unsafe-no-sandbox")
 _CAPABILITIES = ("CapInh", "CapPrm", "CapEff", "CapAmb", "CapBnd")
 
 
@@ -222,10 +227,9 @@ def _bwrap_version() -> str:
     return done.stdout.strip() or "bubblewrap (version unknown)"
 
 
-def _header(limits: SandboxLimits) -> str:
+def _header() -> str:
     who = "root" if os.geteuid() == 0 else f"uid {os.geteuid()}"
-    how = "WITHOUT the sandbox (--unsafe-no-sandbox)" if limits.unsafe else _bwrap_version()
-    return f"sandbox self-test on {platform.node()}: {how}, as {who}, Linux {platform.release()}"
+    return f"sandbox self-test on {platform.node()}: {_bwrap_version()}, as {who}, Linux {platform.release()}"
 
 
 async def _listening() -> asyncio.Server:
@@ -236,10 +240,13 @@ async def run_self_test(limits: SandboxLimits, *, data_dir: Path | None = None,
                         scratch: Path | None = None) -> SelfTest:
     """Play the probes' game in this machine's sandbox with ``limits`` and judge what they saw (``data_dir``: the
     server's data folder, whose files the probes try too; ``scratch``: where the test's files go, default a
-    temporary folder). ``SandboxUnavailable`` when bubblewrap does not work here."""
-    header = _header(limits)
-    if not limits.unsafe and (problem := sandbox_status()) is not None:
+    temporary folder). ``SandboxUnavailable`` when bubblewrap does not work here; ``ValueError`` for unsafe limits
+    (without the sandbox the probes would mount, ptrace and write on this machine itself)."""
+    if limits.unsafe:
+        raise ValueError(UNSAFE_REFUSAL)
+    if (problem := sandbox_status()) is not None:
         raise SandboxUnavailable(problem)
+    header = _header()
     with tempfile.TemporaryDirectory(prefix="quoridor-selftest-", dir=scratch) as where:
         base = Path(where)
         os.chmod(base, 0o755)             # the sandbox's own user must reach the probe's folder (as root)
@@ -284,16 +291,19 @@ async def run_self_test(limits: SandboxLimits, *, data_dir: Path | None = None,
 
 
 def self_test_main(limits: SandboxLimits, *, program: str, data_dir: Path | None = None) -> int:
-    """Run the self-test, print a line per probe, and return the exit code (0: all contained, 1: not, 4: no
-    sandbox here)."""
+    """Run the self-test, print a line per probe, and return the exit code (0: all contained, 1: not, 2: asked
+    without the sandbox, 4: no sandbox here)."""
+    if limits.unsafe:
+        print(f"{program}: {UNSAFE_REFUSAL}", file=sys.stderr)
+        return _EXIT_USAGE
     try:
         outcome = asyncio.run(run_self_test(limits, data_dir=data_dir))
     except SandboxUnavailable as exc:
-        print(f"{program}: the sandbox does not work on this machine: {exc}", flush=True)
+        print(f"{program}: the sandbox does not work on this machine: {exc}", file=sys.stderr)
         return _EXIT_NO_SANDBOX
     except TimeoutError:
         print(f"{program}: the self-test's game did not finish in time: the machine is too busy, or the sandbox "
-              "hangs", flush=True)
+              "hangs", file=sys.stderr)
         return _EXIT_NOT_CONTAINED
     for line in outcome.lines():
         print(line, flush=True)

@@ -198,8 +198,17 @@ def test_the_server_runs_the_self_test_with_its_sandbox_limits_and_data_folder(m
 def test_no_sandbox_here_is_one_line_and_exit_code_4(monkeypatch, capsys):
     monkeypatch.setattr("server.sandbox.selftest.sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
     assert worker_cli.main(["--self-test"]) == 4
-    assert capsys.readouterr().out == ("quoridor-worker: the sandbox does not work on this machine: "
+    assert capsys.readouterr().err == ("quoridor-worker: the sandbox does not work on this machine: "
                                        "bwrap (bubblewrap) is not installed\n")
+
+
+def test_the_self_test_never_runs_its_probes_without_the_sandbox(monkeypatch, capsys):
+    from server.cli import main
+    monkeypatch.setattr("server.sandbox.selftest.run_self_test", None)     # never reached
+    assert main(["--unsafe-no-sandbox", "--sandbox-self-test"]) == 2
+    assert capsys.readouterr().err.startswith("quoridor-server: the self-test checks the sandbox, and "
+                                              "--unsafe-no-sandbox runs without one")
+    assert worker_cli.main(["--self-test", "--unsafe-no-sandbox"]) == 2
 
 
 # -- without root -----------------------------------------------------------------------------------------------------
