@@ -22,7 +22,6 @@ from __future__ import annotations
 import atexit
 import functools
 import itertools
-import logging
 import os
 import signal
 from pathlib import Path
@@ -32,12 +31,12 @@ from server.sandbox.procfs import TreeCpu, tree
 
 __all__ = ["Cage", "CgroupCage", "SignalCage", "make_cage", "cgroup_root", "pick_core", "BOT_NICE"]
 
-log = logging.getLogger("quoridor.server")
-
 #: The niceness of every bot process: the server's own event loop (which times the steps) goes first.
 BOT_NICE = 5
 _names = itertools.count(1)
 _cores = itertools.count()
+#: Bots' cgroups not yet removed (a process of theirs was still being reaped): tried again later, and at exit.
+_leftovers: set[Path] = set()
 
 
 class Cage(Protocol):
@@ -110,7 +109,19 @@ def cgroup_root() -> Path | None:
     return root
 
 
+def _sweep() -> None:
+    for path in list(_leftovers):
+        try:
+            path.rmdir()
+            _leftovers.discard(path)
+        except FileNotFoundError:
+            _leftovers.discard(path)
+        except OSError:
+            pass
+
+
 def _remove(root: Path) -> None:
+    _sweep()
     try:
         root.rmdir()
     except OSError:
@@ -131,6 +142,7 @@ class CgroupCage:
     @classmethod
     def make(cls, root: Path) -> CgroupCage | None:
         """A new cage under ``root``; ``None`` when it cannot be made or cannot freeze."""
+        _sweep()
         path = root / f"bot-{next(_names)}"
         try:
             path.mkdir()
@@ -197,11 +209,8 @@ class CgroupCage:
         try:
             self.path.rmdir()
         except OSError:
-            self.kill()      # a process still inside: kill it; the folder goes once it is reaped
-            try:
-                self.path.rmdir()
-            except OSError as exc:
-                log.debug("bot cgroup %s not removed: %s", self.path, exc)
+            self.kill()      # a process still inside: killed; its folder goes once it is reaped (the next sweep)
+            _leftovers.add(self.path)
 
 
 class SignalCage:
@@ -258,6 +267,8 @@ class SignalCage:
     def cpu_seconds(self) -> float | None:
         if self.top is None:
             return None
+        if self.stopped:            # nothing of it ran since ``freeze`` read the tree: no scan of /proc
+            return self.cpu.last
         return self.cpu.add(self._members())
 
     def kill(self) -> bool:

@@ -11,9 +11,9 @@ A bot computes only on its own clock: its process tree is frozen from the moment
 it was sent is read (or that turn's time ran out, or its game ended) until its next ``turn`` goes out,
 and from its start until its first. Each step's wall time (from the ``turn`` written to the step read)
 and the CPU time its whole process tree used meanwhile are kept per (game, turn) in the peer's
-``timings``; with ``cpu_judged`` the step goes to the referee with that CPU time (``--hosted-clock cpu``). When the process ends
-(a limit, a crash) the session is unbound, so its game in progress ends as a disconnect, and
-``end`` says why (``memory_limit``, ``crashed: ...``).
+``timings``; with ``cpu_judged`` the step goes to the referee with that CPU time (``--hosted-clock cpu``).
+When the process ends (a limit, a crash) the session is unbound, so its game in progress ends as a
+disconnect, and ``end`` says why (``memory_limit``, ``crashed: ...``).
 """
 
 from __future__ import annotations

@@ -378,14 +378,16 @@ class GameReferee:
         deadline = self.deadline()
         if deadline is None or now < deadline:
             return []
-        thinking_ms = max(0, round((now - self.clock_start) * 1000))  # type: ignore[operator]
+        start = self.clock_start
+        assert start is not None                      # a deadline runs from a turn on the wire
+        thinking_ms = max(0, round((now - start) * 1000))
+        me = self._seats[self.mover]
         if self.settings.clock == "cpu":
-            reason = f"no answer within the wall-time cap of {round((deadline - self.clock_start) * 1000):,} ms"  # type: ignore[operator]
+            reason = f"no answer within the wall-time cap of {round((deadline - start) * 1000):,} ms"
         else:
             reason = f"no answer within the limit of {self.settings.time_limit_ms:,} ms" + (
-                f" and its bank of {round(self._seats[self.mover].bank_ms):,} ms" if self._seats[self.mover].bank_ms >= 1
-                else "")
-        self._seats[self.mover].bank_ms = 0.0          # a timeout used all the time it had
+                f" and its bank of {round(me.bank_ms):,} ms" if me.bank_ms >= 1 else "")
+        me.bank_ms = 0.0                              # a timeout used all the time it had
         return self._violation(GameStatus.TIMEOUT, Step(), thinking_ms, Cause.LATE, reason)
 
     def disconnect(self, seat: int) -> list[RefereeEvent]:
