@@ -20,6 +20,10 @@ RUN pip install .[queue] \
     && mkdir -p /data/replays \
     && chown -R arena /data
 
+# The server runs as this unprivileged user (hand-ins and their sandboxes work without root): bubblewrap then makes a
+# user namespace per bot, which Docker's default seccomp and AppArmor profiles forbid, so a server that validates or
+# hosts handed-in bots needs --security-opt seccomp=unconfined --security-opt apparmor=unconfined (as docker-compose.yml
+# gives its workers); without them it refuses handed-in bots and says why (quoridor-server --sandbox-self-test).
 USER arena
 WORKDIR /data
 # Game logs, results (arena.db, results.json/csv) and the puzzle leaderboards.
