@@ -5,16 +5,16 @@ submitter's, a legacy key frame) counts against its address. The first ``free`` 
 keys less than ``quiet_s`` apart) are answered at once, as a student's typo should be; each further
 one is answered only after a delay that doubles from ``first_delay_s`` up to ``max_delay_s``, and
 the burst is logged once, when the slow-down begins. While its answer waits the connection is held:
-nothing more it sends is read, and it still counts as the address's *pending* connection
-(``server.net.connections``), so the address's pending quota bounds the guesses in the air.
+nothing more it sends is read (no second guess on it), and it still counts as one of the address's
+*pending* connections (``server.net.connections``), the first to make way for a newer one.
 
 A right key is never delayed, whatever its address has guessed: a classroom behind one NAT
 address shares its failures, and one student's typos (or a guesser among them) must not lock the
 others out. A right key does not forgive the failures either (a guesser holding one key of its own
-would reset its count with it). Refusing wrong keys only slowly cannot hide from a guesser that a
-key was wrong (a right one is welcomed at once), but every guess it does not wait for still holds a
-pending connection of its address until answered: with the defaults, about 20 guesses a second
-from one address instead of about 1,000.
+would reset its count with it). What this bounds is a guesser that waits for its answers (one
+after another: 5, then about 1 every 8 s, instead of about 1,000 a second). One that opens
+connection after connection and takes a missing ``welcome`` for a wrong key is not slowed by it:
+a right key is welcomed at once, which is what keeps the classroom playing.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class WrongKeys:
             log.warning("%d wrong keys from %s in a row; its further wrong keys are answered after a growing delay "
                         "(up to %.0f s) until it stops for %.0f s", burst.failures, address, self.max_delay_s,
                         self.quiet_s)
-        return min(self.max_delay_s, self.first_delay_s * 2 ** (over - 1))
+        return min(self.max_delay_s, self.first_delay_s * 2.0 ** min(over - 1, 64))
 
     def refuse(self, conn: Connection, message: str, frame_type: str | None = "hello") -> None:
         """Answer a wrong key: ``unknown_key`` and a close (1008), at once or, held meanwhile, after its delay."""

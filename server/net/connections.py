@@ -6,16 +6,16 @@ Counting (``Limits``), so that no client and no address can lock others out:
   included (``add``); a refused one is cut at once and holds no file descriptor;
 * a connection that has not said ``hello`` yet is *pending*, and one address may have at most
   ``max_pending_per_address`` pending connections: half-open handshakes cannot pile up. At that
-  quota a new connection from the address takes the place of its *oldest* pending one, which is
-  closed (1013), instead of being refused: connections that sit idle without a hello, even
+  quota a new connection from the address takes the place of its *oldest* pending one (of those
+  whose wrong key waits for its answer, ``server.net.admission``, if any), which is closed (1013),
+  instead of being refused: connections that sit idle without a hello, even
   reopened as soon as they close, cannot keep the address's players out, since a player's
   connection says hello within a round trip and is the newest, so it would take
-  ``max_pending_per_address`` newer connections within that round trip to push it out. Those
-  evictions are a per-address token bucket (``pending_eviction_burst``, then
-  ``pending_evictions_per_second``; a new connection at the quota with no token left is refused):
-  connections that evict each other (each evicted one reopened) cannot churn without end, and a
-  flood of new connections needs at least ``(max_pending_per_address - pending_eviction_burst) /
-  pending_evictions_per_second`` seconds (1 s by default) to push out a connection it did not open;
+  ``max_pending_per_address`` newer connections within that round trip to push it out. A new
+  connection is never refused for its address's pending quota (only for the server's total): a
+  refusal is what a crowd that reopens at once wins every race for, while an eviction always goes
+  to the crowd's oldest. Each new connection evicts at most one, and an evicted one that reopens
+  evicts another only while its address is still at its quota, so nothing churns by itself;
 * once greeted (``settle``), a connection that holds no checked key (a spectator) is
   *anonymous*, capped per address by ``max_anonymous_per_address``; players are never counted
   there, so a classroom behind one address can always seat its keyed players.
@@ -101,13 +101,12 @@ log = logging.getLogger("quoridor.server")
 class Connections:
     """The open connections, counted against ``limits`` and at most ``capacity`` at once.
 
-    ``clock`` paces the evictions of pending connections and the answers to wrong keys (the server's one clock).
+    ``clock`` paces the answers to wrong keys (the server's one clock).
     """
 
     def __init__(self, limits: Limits, paced_bytes_per_s: float = 4 * 1024 * 1024,
                  capacity: int | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
-        self.clock = clock
         self.paced_bytes_per_s = paced_bytes_per_s
         #: Connections open at once (``limits.max_connections``, or fewer to keep within the open-file limit).
         self.capacity = limits.max_connections if capacity is None else min(capacity, limits.max_connections)
@@ -118,9 +117,7 @@ class Connections:
         self.wrong_keys = WrongKeys(clock=clock)
         #: Per address, its pending connections, oldest first (a dict keeps the order they were added in).
         self._pending: dict[str, dict[Connection, None]] = {}
-        #: Per address with pending connections, its eviction bucket: (tokens, when they were counted).
-        self._evictions: dict[str, tuple[float, float]] = {}
-        self._refusing: set[str] = set()        # addresses refused since their last eviction (logged once)
+        self._evicting: set[str] = set()        # addresses whose pending connections were evicted (logged once)
         self._anonymous: set[Connection] = set()
         #: Connections that said hello (or sent a legacy key): only they hear broadcasts.
         self.greeted: set[Connection] = set()
@@ -157,37 +154,29 @@ class Connections:
         """Count a new connection as pending; False (not counted) when it is over a limit.
 
         At its address's pending quota it takes the place of the address's oldest pending connection
-        (closed with 1013) while the address has eviction tokens left: see the module docstring.
+        (closed with 1013): see the module docstring.
         """
         address = conn.address
         if len(self.open) >= self.capacity:
             return False
         if self.pending[address] >= self.limits.max_pending_per_address:
-            if not self._evict(address):
-                return False
+            self._evict(address)
         self.open.add(conn)
         self._pending.setdefault(address, {})[conn] = None
         self.pending[address] += 1
         return True
 
-    def _evict(self, address: str) -> bool:
-        """Close the oldest pending connection of ``address`` if its eviction bucket allows; False when it does not."""
-        limits, now = self.limits, self.clock()
-        tokens, then = self._evictions.get(address, (float(limits.pending_eviction_burst), now))
-        tokens = min(float(limits.pending_eviction_burst), tokens + (now - then) * limits.pending_evictions_per_second)
-        self._evictions[address] = (tokens, now)
-        if tokens < 1:
-            if address not in self._refusing:   # the first refusal of a run: one line, not one per connection
-                self._refusing.add(address)
-                log.info("%s keeps opening connections that do not say hello (%d pending); refusing new ones "
-                         "from it for now", address, self.pending[address])
-            return False
-        self._refusing.discard(address)
-        oldest = next(iter(self._pending[address]))
+    def _evict(self, address: str) -> None:
+        """Close the oldest pending connection of ``address`` whose wrong key waits for its answer, else its oldest
+        pending one (logged once while the address has pending ones)."""
+        waiting, held = self._pending[address], self.pending[address]
+        oldest = next((conn for conn in waiting if conn in self.wrong_keys.held), None) or next(iter(waiting))
         self._unpend(oldest)
-        self._evictions[address] = (tokens - 1, now)    # after: the address's pending may have emptied
+        if address not in self._evicting:       # after: the address may have had no other pending one
+            self._evicting.add(address)
+            log.info("%s holds %d connections that have not said hello; each new one from it takes the place of the "
+                     "oldest", address, held)
         oldest.close(CLOSE_TRY_LATER, "too many connections from your address have not said hello")
-        return True
 
     def settle(self, conn: Connection, *, anonymous: bool) -> bool:
         """A pending connection said who it is; False when ``anonymous`` and its address has too many such."""
@@ -222,10 +211,9 @@ class Connections:
         if waiting is not None and conn in waiting:
             del waiting[conn]
             _decrement(self.pending, address)
-            if not waiting:             # nothing pending: its evictions start again from a full bucket
+            if not waiting:
                 del self._pending[address]
-                self._evictions.pop(address, None)
-                self._refusing.discard(address)
+                self._evicting.discard(address)
 
     def spectate(self, conn: Connection) -> None:
         """``conn`` is a spectator from now on, watching nothing until ``watch``."""

@@ -27,11 +27,6 @@ class Limits(BaseModel):
     max_pending_per_address: int = Field(32, ge=1, description="connections from one address that have not said "
                                          "hello yet (handshakes included); at the quota a new one takes the place "
                                          "of the oldest")
-    pending_evictions_per_second: float = Field(16, gt=0, description="connections from one address at its pending "
-                                                "quota that may each take the place of its oldest pending one, per "
-                                                "second (beyond them a new one is refused)")
-    pending_eviction_burst: int = Field(16, ge=1, description="such evictions one address may make at once before "
-                                        "their rate applies")
     max_anonymous_per_address: int = Field(256, ge=1, description="connections from one address that hold no key "
                                            "the server checked (spectators; puzzle rooms without a roster); "
                                            "players are never counted here")

@@ -47,67 +47,70 @@ class Fake:
         self.close_code = code
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_pending_connections_are_capped_per_address_and_in_all():
-    conns = Connections(Limits(max_connections=4, max_pending_per_address=2, pending_eviction_burst=1), clock=Clock())
+    conns = Connections(Limits(max_connections=4, max_pending_per_address=2))
     a1, a2, a3, a4, b1, b2 = Fake("a"), Fake("a"), Fake("a"), Fake("a"), Fake("b"), Fake("b")
     assert conns.add(a1) and conns.add(a2)
     assert conns.add(a3) and a1.closed and a1.close_code == 1013   # a third from the address: the oldest makes way
-    assert not conns.add(a4) and not a2.closed            # no eviction left on a stopped clock: refused
     assert conns.add(b1) and not conns.add(b2)            # four open in all (a1 until its socket is gone)
+    assert not conns.add(a4) and not a2.closed            # over the total: refused, nobody evicted
     conns.remove(a4)                                      # never counted: nothing changes
     assert conns.pending == {"a": 2, "b": 1}
     conns.remove(a1)                                      # the evicted one's socket is gone: no longer open
     assert conns.pending == {"a": 2, "b": 1} and len(conns.open) == 3
-    conns.remove(a2)
-    assert conns.add(a4) and conns.pending == {"a": 2, "b": 1}
-    for conn in (a3, a4, b1):
+    assert conns.add(a4) and a2.closed and conns.pending == {"a": 2, "b": 1}
+    for conn in (a2, a3, a4, b1):
         conns.remove(conn)
     assert conns.pending == {} and conns.open == set()
 
 
 def test_a_greeted_connection_no_longer_counts_as_pending():
-    conns = Connections(Limits(max_pending_per_address=1, pending_eviction_burst=1), clock=Clock())
+    conns = Connections(Limits(max_pending_per_address=1))
     first, second, third = Fake("a"), Fake("a"), Fake("a")
     assert conns.add(first) and conns.add(second) and first.closed     # second took first's place
-    assert not conns.add(third)
     assert conns.settle(second, anonymous=False)
     assert conns.add(third) and not second.closed         # the second said hello: no longer pending, never evicted
 
 
 def test_idle_connections_reopened_at_the_quota_cannot_keep_a_player_out():
-    # 32 connections that never say hello, each reopened the moment it is closed (issue 31): a player's connection
-    # takes the place of the oldest and stays until it says hello; the churn it starts stops at the eviction rate.
-    clock = Clock()
-    conns = Connections(Limits(), clock=clock)
-    idle = [Fake("nat") for _ in range(32)]
-    assert all(conns.add(conn) for conn in idle)
-    player = Fake("nat")
-    assert conns.add(player) and idle[0].closed and conns.pending["nat"] == 32
-    reopened = 0
-    while reopened < 100:                                 # the crowd reopens whatever was closed, again and again
-        closed = [conn for conn in list(conns.open) if conn.closed]
-        for conn in closed:
+    # 32 connections that never say hello, each reopened the moment it is closed (issue 31): the player's
+    # connection takes the place of the oldest, and only 32 newer ones could push it out before its hello.
+    conns = Connections(Limits())
+    crowd = [Fake("nat") for _ in range(32)]
+    assert all(conns.add(conn) for conn in crowd)
+    def reopen_the_evicted() -> int:
+        evicted = [conn for conn in conns.open if conn.closed]
+        for conn in evicted:
             conns.remove(conn)
-        again = Fake("nat")
-        reopened += 1
-        if not conns.add(again):
-            break
-    assert not player.closed and reopened == Limits().pending_eviction_burst   # the 16th reopen is refused
-    assert conns.settle(player, anonymous=False)          # its hello: seated, whatever the crowd does
-    clock.now += 1.0                                      # a second later: 16 more evictions, never the player's
-    for _ in range(16):
+            assert conns.add(Fake("nat"))
+        return len(evicted)
+
+    for _ in range(3):                                    # players join and leave, one after another
+        player = Fake("nat")
+        assert conns.add(player) and conns.pending["nat"] == 32
+        assert reopen_the_evicted() == 1                  # even before the player's hello: another of the crowd goes
+        assert not player.closed and conns.settle(player, anonymous=False)     # its hello: seated
+        assert reopen_the_evicted() == 1                  # the address is under its quota now: nobody goes
+        assert reopen_the_evicted() == 0 and conns.pending["nat"] == 32
+        conns.remove(player)
+    for _ in range(31):                                   # a crowd that opens faster than a hello comes ...
         assert conns.add(Fake("nat"))
-    assert not player.closed and conns.pending["nat"] == 32
+    late = Fake("nat")
+    assert conns.add(late) and all(conn.closed for conn in crowd)
+    for _ in range(31):
+        assert conns.add(Fake("nat"))
+    assert not late.closed                                # ... needs 32 newer connections to push one out
+    assert conns.add(Fake("nat")) and late.closed
+
+
+def test_a_held_wrong_key_makes_way_before_older_connections():
+    conns = Connections(Limits(max_pending_per_address=3))
+    first, guess, third = Fake("nat"), Fake("nat"), Fake("nat")
+    for conn in (first, guess, third):
+        assert conns.add(conn)
+    conns.wrong_keys.held.add(guess)                      # its wrong key waits for its answer
+    assert conns.add(Fake("nat")) and guess.closed and not first.closed
+    assert conns.add(Fake("nat")) and first.closed        # then the oldest, as always
 
 
 def test_anonymous_connections_are_capped_per_address_but_players_never_are():

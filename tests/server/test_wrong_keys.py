@@ -33,6 +33,9 @@ def test_the_first_wrong_keys_are_free_then_each_waits_twice_as_long(caplog):
         clock.now += 1.0                                    # one a second: still one burst
     assert delays == [0, 0, 0, 0.5, 1.0, 2.0, 4.0, 4.0, 4.0]
     assert keys.failed("10.0.0.8") == 0                     # another address: a burst of its own
+    for _ in range(3000):                                   # a guesser that never stops: the cap, never more
+        clock.now += 0.001
+        assert keys.failed("10.0.0.9") == 4.0
     assert [r.getMessage() for r in caplog.records] == [   # one line for the burst, not one per key
         "4 wrong keys from 10.0.0.9 in a row; its further wrong keys are answered after a growing delay "
         "(up to 4 s) until it stops for 60 s"]
