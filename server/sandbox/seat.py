@@ -83,7 +83,7 @@ class HostedPeer:
         self.refusals: list[str] = []
         self._strikes = 0
         self._turn_at: dict[tuple[str, int], tuple[float, float | None]] = {}
-        self._unfreeze: asyncio.TimerHandle | None = None
+        self._expiry: dict[tuple[str, int], asyncio.TimerHandle] = {}     # each turn's end, to freeze the bot then
         bot.on_line = self._on_line
         bot.on_exit = self._on_exit
 
@@ -104,9 +104,9 @@ class HostedPeer:
             return self.bot.send(message)
         if isinstance(message, GameOver):
             for key in [k for k in self._turn_at if k[0] == message.game]:
-                del self._turn_at[key]
+                self._answered(key)
         if not self._turn_at:
-            self._freeze()
+            self.bot.freeze()
         if isinstance(message, Encoded):
             return self.bot.send(message.payload.decode())
         if not isinstance(message, ProtocolModel):
@@ -141,15 +141,12 @@ class HostedPeer:
         limit_ms = turn.get("time_limit_ms")
         if limit_ms and self.referee is not None and self.referee.clock == "cpu":
             limit_ms = self.referee.turn_wall_cap_ms(limit_ms)
-        if self._unfreeze is not None:
-            self._unfreeze.cancel()
-            self._unfreeze = None
         if limit_ms:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return
-            self._unfreeze = loop.call_later(limit_ms / 1000, self._turn_over, key)     # its time is up: so is its CPU
+            self._expiry[key] = loop.call_later(limit_ms / 1000, self._turn_over, key)   # its time is up: so is its CPU
 
     @property
     def cpu_judged(self) -> bool:
@@ -157,16 +154,17 @@ class HostedPeer:
         return self.referee is not None and self.referee.clock == "cpu"
 
     def _turn_over(self, key: tuple[str, int]) -> None:
-        """``key``'s turn ran out unanswered: its time is over, so is the bot's computing."""
-        self._unfreeze = None
-        if self._turn_at.pop(key, None) is not None and not self._turn_at:
-            self._freeze()
+        """``key``'s turn ran out unanswered: its time is over, so is the bot's computing (once no other turn of a
+        game of its waits for it)."""
+        if self._answered(key) is not None and not self._turn_at:
+            self.bot.freeze()
 
-    def _freeze(self) -> None:
-        if self._unfreeze is not None:
-            self._unfreeze.cancel()
-            self._unfreeze = None
-        self.bot.freeze()
+    def _answered(self, key: tuple[str, int]) -> tuple[float, float | None] | None:
+        """``key``'s turn needs no answer any more: when it went out and the CPU time then (``None``: not awaited)."""
+        expiry = self._expiry.pop(key, None)
+        if expiry is not None:
+            expiry.cancel()
+        return self._turn_at.pop(key, None)
 
     # -- what the bot writes -----------------------------------------------------------------------
     def _on_line(self, text: str, arrived_at: float) -> None:
@@ -179,9 +177,9 @@ class HostedPeer:
         if not isinstance(message, StepMessage):
             self._refuse("unknown_type", f"a hosted bot sends only step lines, not {message.type!r}", message.type)
             return
-        sent = self._turn_at.pop((message.game, message.turn), None)
+        sent = self._answered((message.game, message.turn))
         if sent is not None and not self._turn_at:
-            self._freeze()                     # its answer is in: it computes no more until its next turn
+            self.bot.freeze()                  # its answer is in: it computes no more until its next turn
         cpu = self.bot.cpu_seconds() if sent is not None else None
         used_s = None if cpu is None or sent is None or sent[1] is None else max(0.0, cpu - sent[1])
         session = self.session
