@@ -153,7 +153,8 @@ class ReplayGame:
         return next((f.unverified for f in self.frames if f.unverified is not None), None)
 
     def result(self) -> str:
-        """``alice won (goal)``, ``draw (step cap)``, ``alice won (goal, unverified)``, ``in progress``, ``no result``."""
+        """``alice won (goal)``, ``draw (step cap)``, ``double forfeit``, ``alice won (goal, unverified)``,
+        ``in progress``, ``no result``."""
         return result_text(self.players, self.winner, self.reason, live=self.live, unverified=self.end_unverified)
 
 
@@ -163,6 +164,8 @@ def result_text(players: tuple[str, str], winner: int | None, reason: str | None
     if reason is None:
         return "in progress" if live else "no result"
     why = reason.replace("_", " ") + (", unverified" if unverified else "")
+    if winner is None and reason == "forfeit":          # neither player came: it scores for neither
+        return "double forfeit" + (" (unverified)" if unverified else "")
     return f"draw ({why})" if winner is None else f"{players[winner]} won ({why})"
 
 

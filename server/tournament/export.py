@@ -61,10 +61,13 @@ def to_json(value: Any, *, indent: int | None = None) -> str:
     return json.dumps(_plain(value), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
-def result_text(winner: int | None, finished: bool) -> str | None:
-    """The chess-style score of a game: "1-0", "0-1", "1/2-1/2"; None while it is not finished."""
+def result_text(winner: int | None, finished: bool, reason: str | None = None) -> str | None:
+    """The chess-style score of a game: "1-0", "0-1", "1/2-1/2", "0-0" (a double forfeit: no winner, reason
+    ``forfeit``); None while it is not finished."""
     if not finished:
         return None
+    if winner is None and reason == "forfeit":
+        return "0-0"
     return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[winner]
 
 
@@ -73,7 +76,7 @@ def _game_dict(game: GameRow) -> dict[str, Any]:
     return {
         "round": game.round, "pairing": game.pairing, "game_in_pairing": game.game_in_pairing,
         "game_id": game.game_id, "white": game.white, "black": game.black, "status": game.status,
-        "result": result_text(game.winner, finished),
+        "result": result_text(game.winner, finished, game.reason),
         "winner": None if game.winner is None else game.players[game.winner],
         "reason": game.reason, "thinking_ms": list(game.thinking_ms), "violations": list(game.violations),
         "steps": game.steps, "log_path": game.log_path, "started_at": game.started_at, "ended_at": game.ended_at,

@@ -69,7 +69,7 @@ function drawHeader(finished) {
 }
 
 function drawTables() {
-  const finished = games.filter(g => ["1-0", "0-1", "½-½"].includes(g.score));
+  const finished = games.filter(g => ["1-0", "0-1", "½-½", "0-0"].includes(g.score));   // 0-0: a double forfeit
   drawHeader(finished);
   const rows = final ? final.rows : standings?.rows;
   $("standings").innerHTML = standingsTable(rows || []);

@@ -39,7 +39,7 @@ def test_a_tournament_is_listed_from_results_json(tmp_path):
     entries = list_folder(tournament_folder(tmp_path))
     assert [(e.game, e.white, e.black, e.score, e.result) for e in entries] == [
         ("t1-r1-p1-g1", "alice", "bob", "1-0", "violations"),
-        ("t1-r2-p1-g1", "carol", "alice", "½-½", "forfeit"),
+        ("t1-r2-p1-g1", "carol", "alice", "0-0", "forfeit"),            # neither came: a double forfeit
         ("t1-r3-p1-g1", "bob", "carol", "*", "running"),
         ("r02-p01-g1_bob_vs_carol", "alice", "bob", "*", "unfinished"),    # a .part log results.json does not know
     ]
