@@ -19,7 +19,8 @@ user (``--cap-drop ALL``), and the process then becomes an unprivileged user of 
 (``RLIMIT_NPROC``) is set inside, just before the bot host starts (``prlimit``), so that it counts
 only the sandbox's own processes: as root those of the bot's own user; without root those of its
 user namespace (the kernel counts per user namespace since Linux 5.14; on older kernels it counts
-every process of the server's user). The environment is only what ``--setenv`` sets (``--clearenv``).
+every task of the server's user, and the limit adds those there are at the start: ``kernel_counts``).
+The environment is only what ``--setenv`` sets (``--clearenv``).
 
 bubblewrap is started as ``bwrap --args FD -- COMMAND`` (``bwrap_launch``): its options, with the
 host's paths of the runtime, the packages and the bot's folder, are read from a memory file, so the
@@ -37,9 +38,10 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from server.sandbox.limits import MB, SandboxLimits
+from server.sandbox.procfs import stat_fields
 
 __all__ = ["SandboxLayout", "bwrap_argv", "BwrapLaunch", "bwrap_launch", "host_command", "current_layout", "BOT_DIR",
-           "PACKAGES_DIR", "HOST_MODULE", "HOST_FLAGS"]
+           "PACKAGES_DIR", "HOST_MODULE", "HOST_FLAGS", "kernel_counts", "nproc_per_namespace"]
 
 #: Where the bot's folder is seen inside the sandbox (its working directory).
 BOT_DIR = "/bot"
@@ -66,6 +68,9 @@ class SandboxLayout:
     packages: tuple[str, ...]
     #: True when the server runs as root: the bot then runs as an unprivileged user of its own.
     switch_user: bool = True
+    #: Tasks of the server's user the kernel counts against the sandbox's process limit too (``kernel_counts``):
+    #: without root on Linux before 5.14, which counts RLIMIT_NPROC per user, not per user namespace; else 0.
+    counted_outside: int = 0
 
 
 def _ancestors(path: str) -> list[str]:
@@ -130,7 +135,8 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
         argv += ["--"]
     # The process limit is set last, inside the sandbox, by the bot's own user: the kernel counts RLIMIT_NPROC per
     # user namespace (Linux 5.14+), so without root it counts the sandbox's processes, not the server's user's.
-    return argv + [_PRLIMIT, f"--nproc={limits.processes}:{limits.processes}", "--"] + list(command)
+    processes = limits.processes + layout.counted_outside
+    return argv + [_PRLIMIT, f"--nproc={processes}:{processes}", "--"] + list(command)
 
 
 class BwrapLaunch:
@@ -195,8 +201,45 @@ def host_command(python: str, spec: str) -> list[str]:
     return [python, *HOST_FLAGS, "-m", HOST_MODULE, spec]
 
 
+def nproc_per_namespace(release: str) -> bool:
+    """True when the kernel ``release`` (``os.uname().release``) counts RLIMIT_NPROC per user namespace (5.14+)."""
+    numbers = [int(part) if part.isdigit() else -1 for part in release.split("-")[0].split(".")[:2]]
+    return len(numbers) == 2 and tuple(numbers) >= (5, 14)
+
+
+def _tasks_of(uid: int) -> int:
+    """Processes and threads of the user ``uid`` now (``/proc``)."""
+    count = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            owner = os.stat(f"/proc/{name}").st_uid
+        except OSError:
+            continue
+        fields = stat_fields(name) if owner == uid else None
+        if fields is not None and len(fields) > 17:
+            count += int(fields[17])           # num_threads
+    return count
+
+
+def kernel_counts(*, root: bool) -> int:
+    """How many tasks of the server's user a sandbox started now shares its process limit with (0: none).
+
+    On Linux before 5.14 without root, RLIMIT_NPROC counts every task of the server's user, so the
+    limit is those counted now plus the sandbox's own allowance. That cannot guarantee the
+    allowance: the server's threads and the other sandboxes started after this one use the same
+    count, so a fork bomb in one sandbox can leave another (or a new thread of the server's) short.
+    """
+    if root or nproc_per_namespace(os.uname().release):
+        return 0
+    return _tasks_of(os.getuid())
+
+
 def current_layout(project: str, *, root: bool) -> SandboxLayout:
-    """The layout of this server's own interpreter, with the packages of the project folder ``project``."""
+    """The layout of this server's own interpreter, with the packages of the project folder ``project``; read at
+    each start (``counted_outside``: the tasks a process limit shares, on kernels that count them)."""
     runtime = tuple(dict.fromkeys(p for p in (sys.base_prefix, sys.prefix, sys.exec_prefix) if p))
     return SandboxLayout(python=sys.executable, runtime=runtime,
-                         packages=(f"{project}/shared", f"{project}/client"), switch_user=root)
+                         packages=(f"{project}/shared", f"{project}/client"), switch_user=root,
+                         counted_outside=kernel_counts(root=root))

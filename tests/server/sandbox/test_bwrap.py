@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import resource
 import signal
+import threading
+from types import SimpleNamespace
 
 import pytest
 
-from server.sandbox import CAUSES, BotEnd, SandboxLayout, SandboxLimits, bwrap_argv, classify_exit, rlimits
+from server.sandbox import CAUSES, BotEnd, SandboxLayout, SandboxLimits, bwrap, bwrap_argv, classify_exit, rlimits
+from server.sandbox.bwrap import kernel_counts, nproc_per_namespace
 from shared.hosting import EXIT_CODES
 
 LAYOUT = SandboxLayout(python="/opt/venv/bin/python", runtime=("/opt/py/3.11", "/opt/venv"),
@@ -62,6 +65,19 @@ def test_the_process_limit_is_set_inside_the_sandbox_just_before_the_bot_host(ro
     argv = bwrap_argv(layout, None, ["python", "-m", "client.hosted", "bot.py"], SandboxLimits(processes=12), uid=7)
     assert argv[-7:] == ["/usr/bin/prlimit", "--nproc=12:12", "--", "python", "-m", "client.hosted", "bot.py"]
     assert argv.index("/usr/bin/prlimit") > argv.index("--")        # run by the sandbox's user, not by bubblewrap
+
+
+def test_where_the_kernel_counts_the_users_tasks_the_limit_adds_those_there_are(monkeypatch):
+    layout = SandboxLayout(LAYOUT.python, LAYOUT.runtime, LAYOUT.packages, switch_user=False, counted_outside=40)
+    argv = bwrap_argv(layout, None, ["python"], SandboxLimits(processes=32), uid=0)
+    assert argv[-4:] == ["/usr/bin/prlimit", "--nproc=72:72", "--", "python"]
+    assert [nproc_per_namespace(r) for r in ("5.10.0-21-amd64", "4.19.0", "5.14.0-70.el9", "6.1.0-18-amd64", "x")] == [
+        False, False, True, True, False]
+    monkeypatch.setattr(bwrap.os, "uname", lambda: SimpleNamespace(release="5.10.0-21-amd64"))
+    assert kernel_counts(root=True) == 0                          # a user of its own: only the bot's tasks count
+    assert kernel_counts(root=False) >= threading.active_count()  # this process's threads are the user's
+    monkeypatch.setattr(bwrap.os, "uname", lambda: SimpleNamespace(release="6.1.0-18-amd64"))
+    assert kernel_counts(root=False) == 0                         # counted per user namespace: the sandbox's own
 
 
 def test_rlimits_follow_the_limits():
