@@ -8,10 +8,10 @@ Counting (``Limits``), so that no client and no address can lock others out:
   ``max_pending_per_address`` pending connections: half-open handshakes cannot pile up. At that
   quota a new connection from the address takes the place of its *oldest* pending one (of those
   whose wrong key waits for its answer, ``server.net.admission``, if any), which is closed (1013),
-  instead of being refused: connections that sit idle without a hello, even
-  reopened as soon as they close, cannot keep the address's players out, since a player's
-  connection says hello within a round trip and is the newest, so it would take
-  ``max_pending_per_address`` newer connections within that round trip to push it out. A new
+  instead of being refused: connections that sit idle without a hello, even reopened as soon as
+  they close, cannot keep the address's players out, since a player's connection says hello
+  within a round trip and is the newest, so it would take ``max_pending_per_address`` newer
+  connections within that round trip to push it out. A new
   connection is never refused for its address's pending quota (only for the server's total): a
   refusal is what a crowd that reopens at once wins every race for, while an eviction always goes
   to the crowd's oldest. Each new connection evicts at most one, and an evicted one that reopens
