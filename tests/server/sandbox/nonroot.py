@@ -2,9 +2,9 @@
 
 As root (CI), a command runs as ``QUORIDOR_NONROOT_USER`` (default ``quoridor-nonroot``; ``.ci/run``
 creates it, and so does ``NonRoot.find`` when it is missing), with no capability and no group of
-root's, in a mount namespace of its own in which the folders of this interpreter that the user could
-not reach (a runtime under ``/root``, mode 0700) are bound where it can: the server's code and
-interpreter are then the same as the suite's. Not root, a command runs as the suite's own user.
+root's, in a mount namespace of its own in which the folders of this interpreter and of the project
+that the user could not reach (a runtime under ``/root``, mode 0700) are bound where it can: the
+server's code and interpreter are then the same as the suite's. Not root, a command runs as the suite's own user.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ __all__ = ["NonRoot", "USER_VARIABLE", "DEFAULT_USER"]
 USER_VARIABLE = "QUORIDOR_NONROOT_USER"
 #: The user's name when the variable is not set.
 DEFAULT_USER = "quoridor-nonroot"
+#: The project's folder: its packages and examples are run as the user too.
+_PROJECT = Path(__file__).resolve().parents[3]
 
 
 def _hidden_above(path: Path) -> Path | None:
@@ -90,7 +92,7 @@ class NonRoot:
 
 def _prefix(uid: int, gid: int) -> tuple[str, ...]:
     """``unshare`` (a private mount namespace exposing the interpreter's hidden folders), then ``setpriv``."""
-    paths = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix, sys.executable)}
+    paths = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix, sys.executable, _PROJECT)}
     paths = {p for p in paths if not any(other != p and other in p.parents for other in paths)}
     hidden: dict[Path, list[Path]] = {}
     for path in sorted(paths):
