@@ -471,7 +471,8 @@ class TournamentRunner:
         return False
 
     async def _forfeit(self, game: ScheduledGame, game_id: str, absent: list[PlayerSession]) -> GameResult:
-        """A game a player is not there for, refereed as such: the present one wins; both absent is a draw."""
+        """A game a player is not there for, refereed as such: the present one wins; both absent is a double forfeit
+        (no winner, no point for either)."""
         referee = GameReferee((game.white, game.black), self.settings.referee_settings())
         names = {s.name for s in absent}
         events = referee.abandon() if len(names) == 2 else referee.forfeit(0 if game.white in names else 1)
