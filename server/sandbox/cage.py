@@ -48,9 +48,10 @@ class Cage(Protocol):
     def join(self) -> None:
         """In the child, before ``exec``: put this process (and so all it starts) in the cage."""
 
-    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> None:
+    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> bool:
         """The process started is ``outer_pid``; the bot's tree is ``top_pid`` and its descendants (``session``:
-        and every process of ``top_pid``'s session, for a bot run without the sandbox's PID namespace)."""
+        and every process of ``top_pid``'s session, for a bot run without the sandbox's PID namespace). False when
+        the cage does not hold them (the caller takes another)."""
 
     def freeze(self) -> None:
         """Stop every process of the tree (idempotent)."""
@@ -154,14 +155,22 @@ class CgroupCage:
         return cls(path)
 
     def join(self) -> None:
-        fd = os.open(self._procs, os.O_WRONLY)
+        try:
+            fd = os.open(self._procs, os.O_WRONLY)
+        except OSError:
+            return           # the parent sees it outside (``attach``) and takes signals instead
         try:
             os.write(fd, b"0")
+        except OSError:
+            pass
         finally:
             os.close(fd)
 
-    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> None:
-        pass                 # every process joined in the child
+    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> bool:
+        try:                 # every process joined in the child, before exec: the first is in, so are the rest
+            return str(outer_pid) in (self.path / "cgroup.procs").read_text().split()
+        except OSError:
+            return False
 
     def _write(self, name: str, value: str) -> bool:
         try:
@@ -230,9 +239,10 @@ class SignalCage:
     def join(self) -> None:
         pass
 
-    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> None:
+    def attach(self, outer_pid: int, top_pid: int, *, session: bool) -> bool:
         self.top = top_pid
         self.session = top_pid if session else None
+        return True
 
     def _members(self) -> dict[int, list[bytes]]:
         if self.top is None:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from server.sandbox.bwrap import BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
 from server.sandbox.bytecode import host_packages_compiled
-from server.sandbox.cage import BOT_NICE, Cage, make_cage, pick_core
+from server.sandbox.cage import BOT_NICE, Cage, SignalCage, make_cage, pick_core
 from server.sandbox.causes import BotEnd, classify_exit
 from server.sandbox.limits import SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS, CpuClock, children, sandbox_uids
@@ -161,7 +161,10 @@ class HostedBot:
             self.cage.join()
         os.nice(BOT_NICE)
         if self._core is not None:
-            os.sched_setaffinity(0, {self._core})
+            try:
+                os.sched_setaffinity(0, {self._core})
+            except OSError:
+                pass                                 # the core went away meanwhile: any core will do
 
     async def start(self) -> BotEnd | None:
         """Start the process and wait until the bot is loaded: ``None`` then, else how it ended (``too_slow``:
@@ -222,7 +225,10 @@ class HostedBot:
         if self.cage is not None:
             outer = self._transport.get_pid()
             top = pid if not self._sandboxed else (children(outer) or [pid])[0]     # the namespace's init
-            self.cage.attach(outer, top, session=not self._sandboxed)
+            if not self.cage.attach(outer, top, session=not self._sandboxed):
+                self.cage.close()                    # it could not join its cgroup: stop it with signals instead
+                self.cage = SignalCage()
+                self.cage.attach(outer, top, session=not self._sandboxed)
 
     # -- the pipes ------------------------------------------------------------------------------
     def _stdout(self, data: bytes, arrived_at: float) -> None:
