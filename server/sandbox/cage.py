@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import functools
 import itertools
+import logging
 import os
 import signal
 from pathlib import Path
@@ -30,6 +31,8 @@ from typing import Protocol
 from server.sandbox.procfs import TreeCpu, tree
 
 __all__ = ["Cage", "CgroupCage", "SignalCage", "make_cage", "cgroup_root", "pick_core", "BOT_NICE"]
+
+log = logging.getLogger("quoridor.server")
 
 #: The niceness of every bot process: the server's own event loop (which times the steps) goes first.
 BOT_NICE = 5
@@ -290,10 +293,20 @@ class SignalCage:
 
 def make_cage(*, cgroups: bool = True) -> Cage:
     """The best cage this host has: a cgroup v2 of its own where the server may make one, else signals."""
+    cage: Cage | None = None
     if cgroups:
         root = cgroup_root()
         if root is not None:
             cage = CgroupCage.make(root)
-            if cage is not None:
-                return cage
-    return SignalCage()
+    if cage is None:
+        cage = SignalCage()
+    _announce(cage.kind)
+    return cage
+
+
+@functools.cache
+def _announce(kind: str) -> None:
+    """Say once per way how hosted bots are stopped between their turns."""
+    how = "a cgroup v2 of its own each (cgroup.freeze)" if kind == "cgroup" else \
+        "SIGSTOP/SIGCONT to their processes (no cgroup v2 this server may write in)"
+    log.info("hosted bots are stopped between their turns with %s", how)
