@@ -45,13 +45,18 @@ def classify_exit(returncode: int, last_line: str, *, stopped: BotEnd | None = N
     ``stopped`` is what the server itself stopped it for (output over the cap, the startup timeout,
     a closed game): it wins over anything the exit status says. ``last_line`` is the last line the
     process wrote on stderr; ``cpu_s`` the CPU time it used, told against ``cpu_limit_s``.
-    A bubblewrap sandbox reports a child killed by signal N as the exit code 128 + N.
+    A bubblewrap sandbox reports a child killed by signal N as the exit code 128 + N, and its own
+    failure to set the sandbox up as exit code 1 with a ``bwrap:`` line: that is the server's problem
+    (``sandbox_unavailable``), never the bot's.
     """
     if stopped is not None:
         return stopped
     line = " ".join(last_line.split())
     if returncode == 0:
         return BotEnd("ok", "")
+    if returncode == 1 and line.startswith("bwrap: "):
+        return BotEnd("sandbox_unavailable", f"the sandbox could not start the bot here ({line}); the server's "
+                                             "organiser can run quoridor-server --sandbox-self-test")
     if returncode in HOST_EXIT_CODES:
         cause = HOST_EXIT_CODES[returncode]
         return BotEnd(cause, _strip_cause(line, cause) or f"the bot host exited with code {returncode}")

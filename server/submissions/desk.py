@@ -276,6 +276,11 @@ class SubmissionDesk:
                 if peer.closed:             # gone while waiting: nobody to tell, nothing to spend the sandbox on
                     return
                 result = await self._validate(received.folder, received.entry, self.sandbox)
+            if result.cause == "sandbox_unavailable":   # the server's fault: nothing is judged, nothing recorded
+                peer.tell("sandbox_unavailable", f"this server could not run your bot just now ({result.reason}); it "
+                                                 "was not judged: hand it in again later", "submit")
+                self.say(f"{context.player}'s hand-in was not judged: the sandbox failed here ({result.reason})")
+                return
             version = StoredVersion(context.key, received.digest, received.entry, utc_now_seconds(), result.accepted,
                                     result.cause, _one_line(result.reason), round(result.seconds, 3), received.files,
                                     received.bytes)

@@ -221,6 +221,19 @@ async def test_without_a_sandbox_submissions_are_refused_with_the_reason(make_se
     await client.close()
 
 
+async def test_a_sandbox_that_fails_mid_validation_records_no_refusal_and_says_to_hand_in_again(make_server, sandbox):
+    sandbox.verdict = Validation(accepted=False, cause="sandbox_unavailable", seconds=0.1,
+                                 reason="the sandbox could not start the bot here (bwrap: Can't fork for pid 1)")
+    server = await make_server(players=0)
+    client = await submitter(server)
+    await client.send(submit(archive(("mybot.py", BOT))))
+    error = await client.reply(timeout=10)
+    assert error["code"] == "sandbox_unavailable" and "hand it in again later" in error["message"]
+    await client.send({"type": "submissions_request"})
+    assert (await client.reply())["versions"] == []          # the student's bot was not refused: it was not judged
+    await client.close()
+
+
 async def test_unsafe_no_sandbox_validates_without_asking_for_bwrap(make_server, sandbox, monkeypatch):
     monkeypatch.setattr(submission_desk, "sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
     server = await make_server(players=0, sandbox=SandboxLimits(unsafe=True))

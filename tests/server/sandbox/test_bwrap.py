@@ -110,6 +110,7 @@ def test_each_exit_code_of_the_host_is_told_as_its_cause_with_the_hosts_line(cau
     (1, "MemoryError", "memory_limit"),
     (128 + signal.SIGSEGV, "", "crashed"),
     (1, "ZeroDivisionError: division by zero", "crashed"),
+    (1, "bwrap: Creating new namespace failed: Operation not permitted", "sandbox_unavailable"),   # not the bot's
 ])
 def test_an_exit_is_told_by_its_code_signal_and_last_line(code, line, expected):
     assert classify_exit(code, line, cpu_limit_s=300, address_space_mb=256).cause == expected
