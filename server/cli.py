@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import sys
 from collections.abc import Sequence
@@ -280,13 +281,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as exc:
         # Not a failure to listen: ArenaServer.start reports those (a ValueError naming the address).
-        print(f"quoridor-server: {_os_error(exc, settings.puzzles_only)}", file=sys.stderr)
+        print(f"quoridor-server: {_os_error(exc, settings.puzzles_only, settings.data_dir)}", file=sys.stderr)
         return 1
 
 
-def _os_error(exc: OSError, puzzles_only: bool) -> str:
+def _os_error(exc: OSError, puzzles_only: bool, data_dir: Path) -> str:
     """What the system refused the running server, said plainly (and what ran out, if that was it)."""
     text = str(exc)
+    if exc.errno == errno.ENOSPC:       # which write does not matter: where, and what to do
+        text = f"the disk holding {exc.filename or data_dir} is full ({exc.strerror}); free space on it"
     what = out_of_descriptors(exc)
     if what is not None and not text.startswith(what):
         text = f"{what}: {text}"

@@ -26,9 +26,12 @@ Outcome = tuple[bool, Any]
 class ThreadBatcher(Generic[J]):
     """Runs ``run_batch`` on ``executor`` over the jobs queued so far, one batch at a time (``None``: the loop's default)."""
 
-    def __init__(self, executor: Executor | None, run_batch: Callable[[Sequence[J]], Sequence[Outcome]]) -> None:
+    def __init__(self, executor: Executor | None, run_batch: Callable[[Sequence[J]], Sequence[Outcome]], *,
+                 on_idle: Callable[[], None] | None = None) -> None:
+        """``on_idle``: called on the worker thread each time it has run every job queued (a quiet time)."""
         self.executor = executor
         self.run_batch = run_batch
+        self.on_idle = on_idle
         self._jobs: deque[tuple[J, asyncio.Future[Any]]] = deque()
         self._lock = threading.Lock()
         self._draining = False
@@ -57,6 +60,10 @@ class ThreadBatcher(Generic[J]):
     def _drain(self) -> None:
         """On the worker thread: run batches until nothing is queued."""
         while True:
+            with self._lock:
+                quiet = not self._jobs
+            if quiet and self.on_idle is not None:
+                self.on_idle()          # before the thread is given up: a job queued meanwhile waits for it
             with self._lock:
                 if not self._jobs:
                     self._draining = False

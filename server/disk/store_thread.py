@@ -8,20 +8,30 @@ one (the results' one transaction), else one after another. A call's exception i
 caller as the store raised it, and fails that call alone. Cancelling a wait does not cancel the
 call: a write that was asked for is made. ``close`` refuses new calls, waits for the queued ones,
 closes the store on its thread and ends the thread: nothing is left running.
+
+An SQLite error of a call is raised as ``server.disk.sqlite_files.DatabaseFileError``, one line naming the
+store's file. At quiet times (nothing queued, ``QUIET_CHECKPOINT_BATCHES`` batches since the last) and at
+``close`` a store that has ``checkpoint()`` empties its WAL into its file, so the ``-wal`` file stays small
+and a copy of the file alone holds what was stored before the quiet time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from server.disk.batching import Outcome, ThreadBatcher
+from server.disk.sqlite_files import database_error
 
-__all__ = ["StoreThread", "StoreClosedError"]
+__all__ = ["StoreThread", "StoreClosedError", "QUIET_CHECKPOINT_BATCHES"]
+
+#: Batches of calls after which a quiet moment empties the store's WAL (each checkpoint is two syncs).
+QUIET_CHECKPOINT_BATCHES = 16
 
 log = logging.getLogger("quoridor.server")
 
@@ -50,7 +60,9 @@ class StoreThread(Generic[S]):
         self._executor = executor
         self._closed_error = closed
         self._batch = batch
-        self._calls: ThreadBatcher[Callable[[S], Any]] = ThreadBatcher(executor, self._run_batch)
+        self._calls: ThreadBatcher[Callable[[S], Any]] = ThreadBatcher(executor, self._run_batch,
+                                                                        on_idle=self._quiet)
+        self._batches = 0                   # batches run since the WAL was last emptied
         self._later: set[asyncio.Future[Any]] = set()
         self._closing = False
         self._closed = asyncio.Event()
@@ -107,7 +119,7 @@ class StoreThread(Generic[S]):
         try:
             await self.flush()
             # The thread runs its jobs in order: this comes after every batch queued so far.
-            await asyncio.get_running_loop().run_in_executor(self._executor, self.store.close)
+            await asyncio.get_running_loop().run_in_executor(self._executor, self._close_store)
         finally:
             self._executor.shutdown(wait=True)    # idle by now: nothing to wait for
             self._closed.set()
@@ -120,10 +132,45 @@ class StoreThread(Generic[S]):
     def _run_batch(self, calls: Sequence[Callable[[S], Any]]) -> list[Outcome]:
         """On the store's thread: ``calls`` in order, in one ``batch(store)`` if there is one."""
         outcomes: list[Outcome] = []
-        with self._batch(self.store) if self._batch is not None else nullcontext():
-            for call in calls:
-                try:
-                    outcomes.append((True, call(self.store)))
-                except Exception as exc:  # noqa: BLE001 - that call's error, raised to its caller
-                    outcomes.append((False, exc))
+        self._batches += 1
+        try:
+            with self._batch(self.store) if self._batch is not None else nullcontext():
+                for call in calls:
+                    try:
+                        outcomes.append((True, call(self.store)))
+                    except Exception as exc:  # noqa: BLE001 - that call's error, raised to its caller
+                        outcomes.append((False, self._said(exc, "using")))
+        except Exception as exc:                    # the batch's own commit: every call of it failed
+            said = self._said(exc, "committing to")
+            if said is exc:
+                raise
+            raise said from None
         return outcomes
+
+    def _said(self, error: Exception, doing: str) -> Exception:
+        """A file's error (full, damaged, locked, unreadable: not a constraint the call broke) in one line."""
+        path = getattr(self.store, "path", None)
+        if path is None or not (isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError):
+            return error
+        return database_error(error, path, f"{doing} the database")
+
+    def _checkpoint(self) -> None:
+        """On the store's thread: empty the store's WAL into its file, if it has one (``checkpoint()``)."""
+        checkpoint = getattr(self.store, "checkpoint", None)
+        if checkpoint is None:
+            return
+        try:
+            if checkpoint():
+                self._batches = 0
+        except Exception as exc:  # noqa: BLE001 - the WAL stays as it is (bounded by SQLite's own checkpoints)
+            log.warning("%s", self._said(exc, "checkpointing"))
+
+    def _quiet(self) -> None:
+        """On the store's thread, with nothing queued: a checkpoint every ``QUIET_CHECKPOINT_BATCHES`` batches."""
+        if self._batches >= QUIET_CHECKPOINT_BATCHES and not self._closing:
+            self._checkpoint()
+
+    def _close_store(self) -> None:
+        if self._batches:
+            self._checkpoint()
+        self.store.close()

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from server.disk.sqlite_files import transaction
+from server.disk.sqlite_files import checkpoint, connect, database_error, transaction
 from server.disk.store_thread import StoreClosedError, StoreThread
 from server.rooms.leaderboard import Entry, Record
 
@@ -41,16 +41,16 @@ class LeaderboardStore:
     """The ``leaderboard`` table in the SQLite file ``path`` (made with its folder if missing); ``None``: in memory."""
 
     def __init__(self, path: Path | None) -> None:
-        """Open (or make) the file and its table; ``sqlite3.Error`` if it cannot be."""
+        """Open (or make) the file and its table; ``DatabaseFileError`` (one line) if it cannot be."""
         self.path = path
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(":memory:" if path is None else path, isolation_level=None,
-                                   check_same_thread=False)
+        # A file as every store opens one (WAL, each save synced before its rank is heard, checked); one line if not.
+        self._db = (sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False) if path is None
+                    else connect(path))
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")     # a saved entry is on disk before its rank is heard
             self._db.execute(_TABLE)
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise database_error(exc, path or Path(":memory:"), "opening the puzzles' leaderboard") from None
         except BaseException:
             self._db.close()
             raise
@@ -69,6 +69,10 @@ class LeaderboardStore:
                                  [(r.room, r.level, r.entry.player, json.dumps(list(r.entry.score)), r.entry.answer,
                                    r.entry.at) for r in records])
 
+    def checkpoint(self) -> bool:
+        """Empty the WAL into the file (at a quiet time: ``StoreThread``); False when a reader held part of it."""
+        return self.path is None or checkpoint(self._db)
+
     def close(self) -> None:
         """Close the database."""
         self._db.close()
@@ -77,7 +81,7 @@ class LeaderboardStore:
 class LeaderboardRecords:
     """The stored leaderboard: ``await LeaderboardRecords.open(path)``, then one ``async`` method per call.
 
-    Every method raises what ``LeaderboardStore`` raises for it (``sqlite3.Error``, ``OSError``); after
+    Every method raises what ``LeaderboardStore`` raises for it (``DatabaseFileError``, one line); after
     ``close()`` every call raises ``StoreClosedError``.
     """
 

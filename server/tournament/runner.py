@@ -452,6 +452,8 @@ class TournamentRunner:
             del self.running[game_id]
             if not started.done():
                 started.cancel()
+            elif not started.cancelled():
+                started.exception()     # a failed write is the game's error too: said once, not as a traceback
         result = _result(game, match.outcome)
         self._game_over(game_id, result)
         return result

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from server.disk.sqlite_files import AUTOCHECKPOINT_PAGES, WAL_LIMIT_BYTES, checkpoint, database_error
 from server.logs.logfile import out_of_descriptors
 from server.tournament.export import to_json, write_export
 from server.tournament.rows import GameRow, TournamentRow
@@ -132,6 +133,11 @@ class ResultStore:
     def _open(self) -> None:
         with self._transaction("reading the schema of", immediate=False) as conn:
             version = self._check_schema(conn)
+            problems = [" ".join(str(row[0]).split()) for row in conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:      # resumed from, it would forget or garble results without a word
+            raise StoreError(f"database {self.path} is damaged ({'; '.join(problems)}): restore it from a backup "
+                             "(copied with its -wal and -shm files, or with sqlite3's .backup), or move it aside and "
+                             "start a new tournament (every finished game's log is kept in its tournament's folder)")
         if version != SCHEMA_VERSION:
             with self._guard("upgrading"):
                 assert self._conn is not None
@@ -148,6 +154,9 @@ class ResultStore:
             # FULL, not NORMAL: NORMAL survives a killed server but may drop the last commits on power
             # loss; a fsync per commit costs nothing at a few commits per game.
             self._conn.execute("PRAGMA synchronous = FULL")
+            # The WAL bounded (server.disk.sqlite_files): checkpointed every AUTOCHECKPOINT_PAGES, cut back after.
+            self._conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
+            self._conn.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
             # SQLite opens the -wal and -shm files at the first read and keeps them: read now, so that a
             # server short of file descriptors mid-tournament (a socket each) needs no new one to record.
             self._conn.execute("SELECT count(*) FROM tournaments").fetchone()
@@ -187,6 +196,11 @@ class ResultStore:
             if "not a database" in text:
                 raise StoreError(f"database {self.path} is not a Quoridor Arena results database (not an "
                                  f"SQLite file: {text}); pass another --data-dir") from None
+            if "malformed" in text or "corrupt" in text:
+                raise StoreError(str(database_error(exc, self.path, what))) from None
+            if "full" in text:
+                raise StoreError(f"{what} database {self.path} failed: the disk is full ({text}); free space on it, "
+                                 "then start again with --resume: every result stored before is kept") from None
             if "unable to open" in text and (ran_out := _out_of_descriptors_now()) is not None:
                 raise StoreError(f"{what} database {self.path} failed: {text}: {ran_out}; raise the limit "
                                  "(ulimit -n) or play fewer games at once (-c)") from exc
@@ -259,6 +273,14 @@ class ResultStore:
                         conn.execute("ROLLBACK")
                     raise
                 self.commits += 1
+
+    def checkpoint(self) -> bool:
+        """Empty the WAL into the file at a quiet time (``server.disk.sqlite_files.checkpoint``); False when a
+        reader held part of it back, or a batch is open."""
+        with self._lock, self._guard("checkpointing"):
+            if self._conn is None or self._batching:
+                return False
+            return checkpoint(self._conn)
 
     def close(self) -> None:
         """Close the connection; idempotent. Everything was already committed."""

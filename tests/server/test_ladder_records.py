@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from server.disk.sqlite_files import DatabaseFileError
 from server.disk.store_thread import StoreClosedError
 from server.ladder.records import THREAD_NAME, LadderRecords
 from server.ladder.store import LadderGame, LadderStore, Track
@@ -59,7 +60,7 @@ async def test_a_stores_error_comes_back_as_its_own_and_no_thread_is_left(tmp_pa
         await records.tracks()
     other = tmp_path / "other.db"
     other.write_bytes(b"not a database at all, " * 100)
-    with pytest.raises(sqlite3.DatabaseError, match="not a database"):
+    with pytest.raises(DatabaseFileError, match=r"other\.db is not an SQLite database .*move it aside"):
         await LadderRecords.open(other)
 
     async def gone() -> None:
