@@ -21,7 +21,7 @@ from pathlib import Path
 
 from shared.ladder import BotReport, GameFact, PublishedRow, Skill, build_report, pair_key, published_table
 
-from server.disk.sqlite_files import FileSchema, open_store, transaction
+from server.disk.sqlite_files import FileSchema, checkpoint, open_store, transaction
 from server.timestamps import utc_now
 
 __all__ = ["LadderStore", "Track", "LadderGame", "LADDER_SCHEMA_VERSION", "LADDER_APPLICATION_ID"]
@@ -95,6 +95,10 @@ class LadderStore:
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self._conn)
+
+    def checkpoint(self) -> bool:
+        """Empty the WAL into the file (at a quiet time: ``StoreThread``); False when a reader held part of it."""
+        return checkpoint(self._conn)
 
     def close(self) -> None:
         """Close the database."""

@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.disk.sqlite_files import FileSchema, open_store, transaction
+from server.disk.sqlite_files import FileSchema, checkpoint, open_store, transaction
 from server.submissions.files import ArchiveLimits, content_digest, find_entry, read_archive, write_tree
 from server.timestamps import utc_now_seconds
 
@@ -93,6 +93,10 @@ class SubmissionStore:
 
     def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self._conn)
+
+    def checkpoint(self) -> bool:
+        """Empty the WAL into the file (at a quiet time: ``StoreThread``); False when a reader held part of it."""
+        return checkpoint(self._conn)
 
     def close(self) -> None:
         """Close the database."""

@@ -19,6 +19,7 @@ from server.rooms.leaderboard_store import LeaderboardRecords, LeaderboardStore
 from server.submissions.store import SubmissionStore
 from server.tournament.results import Results
 from server.tournament.store import ResultStore
+from shared.ladder import LiveRatings
 
 PLAIN = ["-p", "0", "--view", "plain"]
 
@@ -119,3 +120,29 @@ def test_a_full_disk_ending_the_server_is_one_line(capsys, tmp_path, monkeypatch
     assert main([*PLAIN, "--data-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"the disk holding {tmp_path} is full" in err[0] and "free space" in err[0]
+
+
+def _wrote(name: str, folder: Path):
+    """The store of ``name`` in ``folder`` after one write of its own."""
+    if name == "arena.db":
+        store = ResultStore(folder / name)
+        store.create_tournament("cup", "round-robin", 1, 1, ["a", "b"], {})
+    elif name == "ladder.db":
+        store = LadderStore(folder / name)
+        store.track("bot", "v1", LiveRatings().initial())
+    elif name == "puzzles.db":
+        store = LeaderboardStore(folder / name)
+        store.save([Record("sokoban", "1", Entry("alice", (10,), "", "2026-11-27T10:00:00+00:00"))])
+    else:
+        store = SubmissionStore(folder)
+        store._conn.execute("INSERT INTO versions VALUES ('k', 'd', 'bot.py', 't', 't', 1, 'ok', '', 1.0, 1, 1)")
+    return store
+
+
+@pytest.mark.parametrize("name", ["arena.db", "ladder.db", "puzzles.db", "submissions.db"])
+def test_each_store_empties_its_wal_when_its_thread_is_quiet(tmp_path, name):
+    store = _wrote(name, tmp_path)
+    wal = tmp_path / f"{name}-wal"
+    assert wal.stat().st_size > 0
+    assert store.checkpoint() is True and wal.stat().st_size == 0
+    store.close()
