@@ -188,6 +188,7 @@ class TournamentRunner:
         while True:
             games = ko.current_round()
             await self.results.schedule(self.tid, games)
+            await self._recover(games)
             await self._round(games)
             await self.results.flush()
             self._check_played()            # the next round cannot be paired without every result of this one
@@ -208,6 +209,7 @@ class TournamentRunner:
         while True:
             games = swiss.current_round()
             await self.results.schedule(self.tid, games)
+            await self._recover(games)
             if swiss.bye is not None:
                 # Not stored: the games of a round say who sat out (swiss_byes), as results.json shows it.
                 standings.add_bye(swiss.bye)
@@ -264,7 +266,6 @@ class TournamentRunner:
         return game_id if number == 0 else f"{game_id}-replay{number}"
 
     async def _round(self, games: Sequence[ScheduledGame]) -> None:
-        await self._recover(games)
         by_pairing: dict[int, list[ScheduledGame]] = defaultdict(list)
         for game in games:
             by_pairing[game.pairing].append(game)

@@ -78,3 +78,19 @@ def test_a_log_of_other_players_or_without_a_result_is_kept_and_not_counted(tmp_
     (found,) = recover([(game, "t1-r1-p1-g1"), (other, "t1-r1-p2-g1")], logs)
     assert isinstance(found, Unreadable) and found.log_path.name == "t1-r1-p1-g1_a_vs_b.csv"
     assert not isinstance(found, LoggedGame)
+
+
+async def test_a_leftover_log_that_is_not_this_game_is_kept_and_the_game_played_under_a_new_id(make_server, tmp_path):
+    data = tmp_path / "data"
+    (data / "cup").mkdir(parents=True)
+    leftover = data / "cup" / "t1-r1-p1-g1_a_vs_b.csv"
+    leftover.write_bytes(b"cut short by a crash of the disk\n")
+    server = await make_server(players=2, games_per_pairing=1, data_dir=data, tournament_name="cup")
+    recorder = Recorder()
+    server.reporter = recorder
+    a, b = ScriptedBot(url(server), "a"), ScriptedBot(url(server), "b")
+    standings = await play(server, [a, b])
+    assert standings.games_done == 1 and [g["game"] for g in a.games_over] == ["t1-r1-p1-g1-replay1"]
+    assert leftover.read_bytes() == b"cut short by a crash of the disk\n"
+    assert len(list((data / "cup").glob("t1-r1-p1-g1-replay1_*_vs_*.csv"))) == 1
+    assert any(str(leftover) in m and "is kept but does not count" in m for m in recorder.messages())
