@@ -250,3 +250,27 @@ async def test_a_player_removed_for_timeouts_forfeits_that_game_and_the_next(res
     assert h.runner.sessions["bob"].kicked and "bob removed after 1 timeouts" in h.reporter.messages()
     await results.flush()
     assert (await results.player_states(h.runner.tid))["bob"] == (1, True)
+
+
+async def test_a_full_disk_failing_a_game_and_its_start_record_is_said_once_not_as_a_stray_traceback(
+        results, executor, tmp_path, monkeypatch, caplog):
+    import errno
+    import gc
+
+    from server.tournament import runner as runner_module
+    from server.tournament.store import StoreError
+    h = await make_runner(results, executor, tmp_path, ["ann", "bob"])
+
+    async def mark_started(*args: Any) -> None:
+        raise StoreError("starting a game in database arena.db failed: the disk is full")
+
+    async def run(self: Any, on_result: Any = None) -> None:
+        await asyncio.sleep(0)              # one pass: the start record, queued first, fails in it
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(results, "mark_started", mark_started)
+    monkeypatch.setattr(runner_module.MatchRunner, "run", run)
+    with pytest.raises(OSError, match="No space left"):
+        await bounded(h.runner.run(), 20)
+    gc.collect()                            # a failed task nobody looked at is reported when it is collected
+    await asyncio.sleep(0)
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
