@@ -3,7 +3,9 @@
 The scheduler's state lives in the results store only: the plan (every game of a round-robin,
 or each knockout or Swiss round as it comes) is written before it is played and every result as
 soon as it is known, so a server killed mid-tournament and started with ``--resume`` rebuilds the
-same state from the database and plays only what is missing (a knockout or a Swiss is paired
+same state from the database (and from the finished logs of results the database lost: its ``-wal``
+file deleted or damaged, ``server.tournament.recovery``; a finished log is never overwritten) and
+plays only what is missing (a knockout or a Swiss is paired
 again from the stored results, round by round: the same seed and results give the same rounds).
 A game whose log cannot be written (the server ran out of file descriptors for longer than the
 log writer retries) is not counted: it is voided and played again, up to ``VOID_REPLAYS`` times.
