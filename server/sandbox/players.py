@@ -84,7 +84,7 @@ class HostedPlayers:
             player = self.wanted[name]
             entry = player.entry
             bot = self.bots[entry.name] = HostedBot(entry.spec, entry.folder, self.limits, trusted=entry.trusted)
-            peer = HostedPeer(bot)
+            peer = HostedPeer(bot, referee=self.referee)      # its games' clock (--hosted-clock)
             try:
                 failed = await bot.start()
             except SandboxUnavailable as exc:
