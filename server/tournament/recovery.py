@@ -74,15 +74,17 @@ def replay_number(path: Path) -> int:
     return int(match[2] or 0) if match is not None else 0
 
 
-def recover(games: Iterable[tuple[ScheduledGame, str]], logs: Mapping[str, list[Path]]) -> list[LoggedGame | Unreadable]:
+def recover(games: Iterable[tuple[ScheduledGame, str]], logs: Mapping[str, list[Path]],
+            since: str | None = None) -> list[LoggedGame | Unreadable]:
     """For each ``(game, game_id)`` with a finished log in ``logs`` (``logged_games``): its result as the log
-    tells it (the latest replay that reads as this game), else why none of its logs can be taken."""
+    tells it (the latest replay that reads as this game), else why none of its logs can be taken. ``since``: when
+    the tournament was created (ISO 8601); a log of a game started before it is another tournament's."""
     found: list[LoggedGame | Unreadable] = []
     for game, game_id in games:
         paths = logs.get(game_id, [])
         problems: list[Unreadable] = []
         for path in paths:
-            taken = _read(game, path)
+            taken = _read(game, path, since)
             if isinstance(taken, LoggedGame):
                 found.append(taken)
                 break
@@ -92,7 +94,7 @@ def recover(games: Iterable[tuple[ScheduledGame, str]], logs: Mapping[str, list[
     return found
 
 
-def _read(game: ScheduledGame, path: Path) -> LoggedGame | Unreadable:
+def _read(game: ScheduledGame, path: Path, since: str | None) -> LoggedGame | Unreadable:
     try:
         played = read_log(path)
         ended = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="milliseconds")
@@ -103,8 +105,18 @@ def _read(game: ScheduledGame, path: Path) -> LoggedGame | Unreadable:
     if played.header.players != (game.white, game.black):
         return Unreadable(path, f"it is a game of {played.header.players[0]} vs {played.header.players[1]}, "
                                 f"not of {game.white} vs {game.black}")
+    started = played.header.started
+    if since is not None and (started is None or _instant(started) < _instant(since)):
+        return Unreadable(path, f"it was played {'at an unknown time' if started is None else 'at ' + started}, "
+                                f"before this tournament was created ({since}): another tournament's")
     outcome = played.outcome
     result = GameResult(game.white, game.black, outcome.winner, outcome.reason, outcome.thinking_ms,
                         outcome.violations)
     game_id = played.header.game or path.name.split("_", 1)[0]
     return LoggedGame(game, result, game_id, path, played.header.started, ended, len(played.steps))
+
+
+def _instant(stamp: str) -> datetime:
+    """An ISO 8601 time (``Z`` or an offset; none: UTC) as an aware datetime."""
+    moment = datetime.fromisoformat(stamp)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -151,6 +151,8 @@ class TournamentRunner:
         self.champion: str | None = None
         #: Games whose logs are on disk but do not count (``_recover``): the replay number their next attempt takes.
         self._replays_from: dict[str, int] = {}
+        #: When the tournament was stored (``run`` reads it): a log of a game started before is another's.
+        self._created_at: str | None = None
 
     # -- the whole tournament ----------------------------------------------------------------
     async def run(self) -> Standings:
@@ -162,7 +164,8 @@ class TournamentRunner:
             result = GameResult(row.white, row.black, row.winner, row.reason, row.thinking_ms, row.violations)
             self.finished[(row.round, row.pairing, row.game_in_pairing)] = result
             self.standings.add(result)
-        seed = (await self.results.tournament(self.tid)).seed
+        stored = await self.results.tournament(self.tid)
+        seed, self._created_at = stored.seed, stored.created_at
         if self.settings.format == "knockout":
             await self._knockout(seed)
         elif self.settings.format == "swiss":
@@ -239,7 +242,7 @@ class TournamentRunner:
         if not missing:
             return
         recovered: list[str] = []
-        for found in await loop.run_in_executor(self.executor, recover, missing, logs):
+        for found in await loop.run_in_executor(self.executor, recover, missing, logs, self._created_at):
             if not isinstance(found, LoggedGame):
                 self.reporter.message(f"{found.log_path} is kept but does not count: {found.why}; "
                                       "its game is played again under a new id")

@@ -94,3 +94,23 @@ async def test_a_leftover_log_that_is_not_this_game_is_kept_and_the_game_played_
     assert leftover.read_bytes() == b"cut short by a crash of the disk\n"
     assert len(list((data / "cup").glob("t1-r1-p1-g1-replay1_*_vs_*.csv"))) == 1
     assert any(str(leftover) in m and "is kept but does not count" in m for m in recorder.messages())
+
+
+async def test_a_log_of_a_game_played_before_the_tournament_was_created_is_another_tournaments(make_server, tmp_path):
+    data = tmp_path / "data"
+    first = await make_server(players=2, games_per_pairing=1, data_dir=data, tournament_name="cup")
+    await play(first, [ScriptedBot(url(first), "a"), ScriptedBot(url(first), "b")])
+    await first.close()
+    (old,) = (data / "cup").glob("t1-r1-p1-g1_*.csv")
+    kept = old.read_bytes()
+    for name in ("arena.db", "arena.db-wal", "arena.db-shm"):       # the organiser starts the cup over
+        (data / name).unlink(missing_ok=True)
+    again = await make_server(players=2, games_per_pairing=1, data_dir=data, tournament_name="cup")
+    recorder = Recorder()
+    again.reporter = recorder
+    a, b = ScriptedBot(url(again), "a"), ScriptedBot(url(again), "b")
+    await play(again, [a, b])
+    assert [g["game"] for g in a.games_over] == ["t1-r1-p1-g1-replay1"]        # played, not taken from the old log
+    assert old.read_bytes() == kept
+    assert any("before this tournament was created" in m for m in recorder.messages())
+    assert not any("had lost" in m for m in recorder.messages())
