@@ -375,20 +375,29 @@ class LadderRunner:
         try:
             played = await self.host.play(pairing, on_step=on_step)
         except (PairingRefused, SandboxUnavailable) as exc:
-            line = (f"ladder pairing L{number} ({pair[0].name} vs {pair[1].name}) not played: {exc}; "
-                    "nothing is recorded")
-            log.error("%s", line)
-            self._message(line)
-            self.barred[pair_key(pair[0].name, pair[1].name)] = self.clock() + REFUSED_BAR_S
+            self._not_played(number, pair, str(exc))
             return
         finally:
             for spec in specs:
                 self.running.pop(spec.game_id, None)
+        if all(_double_forfeit(result) for result in played.games):
+            ends = "; ".join(f"{r.name}: {r.end}" for r in played.reports if r.end is not None)
+            self._not_played(number, pair, f"neither bot started ({ends or 'no process'})")
+            return
         for spec, result in zip(specs, played.games):
+            if _double_forfeit(result):         # a game neither bot came to says nothing of either: not rated
+                continue
             seats = (pair[spec.white], pair[1 - spec.white])
             await self._record(number, seats, (tracks[spec.white], tracks[1 - spec.white]), opening, result,
                                tallies[spec.game_id])
             self._game_over(*seats, result, tallies[spec.game_id])
+
+    def _not_played(self, number: int, pair: tuple[LadderSession, LadderSession], why: str) -> None:
+        """A pairing that was not played counts for nobody: one line says why, and the pair is barred a while."""
+        line = f"ladder pairing L{number} ({pair[0].name} vs {pair[1].name}) not played: {why}; nothing is recorded"
+        log.error("%s", line)
+        self._message(line)
+        self.barred[pair_key(pair[0].name, pair[1].name)] = self.clock() + REFUSED_BAR_S
 
     async def _record(self, number: int, seats: tuple[LadderSession, LadderSession], tracks: tuple[Track, Track],
                       opening: tuple[Step, ...], result: MatchResult, tally: StepTally) -> None:
@@ -458,3 +467,8 @@ class LadderRunner:
                 await self.refit()
             every = self.settings.ladder_refit_s
             await asyncio.sleep(every if any(row.games for row in self.table) else min(FIRST_REFIT_S, every))
+
+
+def _double_forfeit(result: MatchResult) -> bool:
+    """True for a game neither bot came to (no winner, reason ``forfeit``): it was never played."""
+    return result.outcome.winner is None and result.outcome.reason == "forfeit"

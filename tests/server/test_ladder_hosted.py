@@ -7,10 +7,11 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from server.games.match import MatchResult
 from server.ladder.runner import StepTally
-from server.sandbox import LocalGameHost, Pairing, PairingResult, SandboxLimits
+from server.sandbox import BotEnd, BotReport, LocalGameHost, Pairing, PairingResult, SandboxLimits
 from server.sandbox.host import PairingRefused
-from shared.gamelog import StepRecord, parse_log
+from shared.gamelog import GameOutcome, StepRecord, parse_log
 from shared.quoridor import Cause, GameStatus, Position, Step
 from shared.referee import StepJudged
 from tests.server.conftest import bounded
@@ -25,6 +26,8 @@ class RecordingHost:
 
     inner: LocalGameHost
     refuse: bool = False
+    #: Neither bot of a pairing starts: each game is a double forfeit, as the host reports one.
+    neither_starts: bool = False
     played: list[Pairing] = field(default_factory=list)
 
     async def play(self, pairing, *, on_step=None) -> PairingResult:
@@ -32,6 +35,13 @@ class RecordingHost:
         if self.refuse:
             raise PairingRefused(f"worker w1 refused job {pairing.games[0].game_id}: bot version 0123456789ab is not "
                                  "in the engine (unfetchable)")
+        if self.neither_starts:
+            forfeit = GameOutcome(None, "forfeit", (0, 0), (0, 0))
+            games = tuple(MatchResult(g.game_id, forfeit, g.log_path, "2026-01-01T00:00:00.000Z",
+                                      "2026-01-01T00:00:00.000Z", 0) for g in pairing.games)
+            reports = tuple(BotReport(bot.name, BotEnd("crashed", "bwrap: Can't fork for pid 1"), None, ())
+                            for bot in pairing.bots)
+            return PairingResult(games, (reports[0], reports[1]))
         return await self.inner.play(pairing, on_step=on_step)
 
     async def close(self) -> None:
@@ -102,6 +112,23 @@ async def test_a_refused_pairing_records_nothing_and_says_why_in_one_line(make_s
     assert facts == []
     lines = [r.getMessage() for r in caplog.records if "not played" in r.getMessage()]
     assert len(lines) == 1 and "L1" in lines[0] and "unfetchable" in lines[0] and "\n" not in lines[0]
+
+
+async def test_a_pairing_neither_bot_started_rates_nobody_and_says_why_in_one_line(make_server, caplog):
+    server = await make_server(ladder_residents=["random", "runner"], **LADDER)
+    host = RecordingHost(LocalGameHost(SandboxLimits(), rows=None), neither_starts=True)
+    server.game_host = host
+    with caplog.at_level(logging.ERROR, "quoridor.server"):
+        ladder = asyncio.create_task(server.run_ladder())
+        try:
+            await _until(lambda: len(host.played) >= 1 and server.ladder.idle is not None)
+            assert server.ladder.games_played == 0 and server.ladder.meetings.total() == 0
+            assert "could not be played" in server.ladder.idle.reason
+        finally:
+            await _stop(ladder)
+    assert await server.ladder_store.facts() == []          # no double forfeit rated as a draw
+    lines = [r.getMessage() for r in caplog.records if "not played" in r.getMessage()]
+    assert len(lines) == 1 and "neither bot started" in lines[0] and "Can't fork" in lines[0]
 
 
 def _judged(turn: int, seat: int, ms: int, cause: Cause | None = None) -> StepJudged:
