@@ -9,7 +9,7 @@ Run from the repository root (bubblewrap installed)::
 h: a fair handed-in bot that needs 450 ms, then 700 ms, of CPU a step (1 s allowed) plays an honest
 bot, a thread hog (from its first step on, 30 threads hashing, which runs them on every core; its own
 steps quick and legal) and a process hog (30 forked spinners), each pairing in the sandbox, with the
-guard on (the server as it is: bots frozen between their turns, each pinned to a core) and off (as
+guard on (the server as it is: bots frozen between their turns, a pairing pinned to a core) and off (as
 before issue 31), on the wall clock, then with the guard on the cpu clock (``--hosted-clock cpu``: a
 busy machine costs no timeout). Printed: the fair bot's step wall times (median, p95, max), its
 timeouts, and the CPU the opponent's whole tree was charged. With the guard on, the fair bot's steps
@@ -36,8 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.sandbox import BotEntry, GameSpec, LocalGameHost, Pairing, SandboxLimits, sandbox_status  # noqa: E402
-from server.sandbox import process  # noqa: E402
-from server.sandbox.cage import make_cage, pick_core  # noqa: E402
+from server.sandbox.cage import make_cage  # noqa: E402
 from server.sandbox.host import play_pairing  # noqa: E402
 from shared.gamelog import read_log_data  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
@@ -163,8 +162,7 @@ async def _hog_run(root: Path, games: int) -> None:
             opponent = _folder(root, f"{name.replace(' ', '_')}{need_ms}", source)
             for guard, clock in (("on", "wall"), ("off", "wall"), ("on", "cpu")):
                 frozen = guard == "on"
-                # off: as before issue 31, neither frozen nor pinned to a core of its own
-                process.pick_core = pick_core if frozen else (lambda: None)  # type: ignore[assignment]
+                # off: as before issue 31, neither frozen nor pinned (SandboxLimits.freeze_between_turns is both)
                 tag = f"{need_ms}-{name.replace(' ', '_')}-{guard}-{clock}"
                 pairing = Pairing((BotEntry("fair", "bot.py", fair), BotEntry("opponent", "bot.py", opponent)),
                                   tuple(GameSpec(f"{tag}-{i}", root / f"{tag}-{i}.csv", white=i % 2)

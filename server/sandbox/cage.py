@@ -13,8 +13,9 @@ its opponent. Two ways, the first the host has:
   the bot is pid 2 of its own PID namespace: every process of the namespace descends from its init, which
   reaps the orphans); the CPU is the sum over the tree (``procfs.TreeCpu``, whole processes: every thread).
 
-Either way each bot is also ``nice``d and, when cores allow, pinned to one core (``pick_core``): a bot's threads
-share one core, whatever their number.
+Either way each bot is also ``nice``d and, when cores allow, pinned to one core (``CORES``: the least busy): a
+bot's threads share one core, whatever their number. Both bots of a pairing share theirs (only one of them runs
+at a time), so the pairings played at once each have a core of their own while there are cores enough.
 """
 
 from __future__ import annotations
@@ -30,14 +31,13 @@ from typing import Protocol
 
 from server.sandbox.procfs import TreeCpu, tree
 
-__all__ = ["Cage", "CgroupCage", "SignalCage", "make_cage", "cgroup_root", "pick_core", "BOT_NICE"]
+__all__ = ["Cage", "CgroupCage", "SignalCage", "make_cage", "cgroup_root", "Cores", "CORES", "BOT_NICE"]
 
 log = logging.getLogger("quoridor.server")
 
 #: The niceness of every bot process: the server's own event loop (which times the steps) goes first.
 BOT_NICE = 5
 _names = itertools.count(1)
-_cores = itertools.count()
 #: Bots' cgroups not yet removed (a process of theirs was still being reaped): tried again later, and at exit.
 _leftovers: set[Path] = set()
 
@@ -72,13 +72,39 @@ class Cage(Protocol):
         """The bot is gone: free what the cage holds."""
 
 
-def pick_core() -> int | None:
-    """The core the next bot is pinned to (round robin over the cores this server may use); ``None`` with one core."""
-    try:
-        cores = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return None
-    return cores[next(_cores) % len(cores)] if len(cores) > 1 else None
+class Cores:
+    """The cores bots are pinned to: each ``take`` gets the one fewest holders have (the lowest of equals), ``give``
+    hands it back. ``None`` where the server may use a single core (nothing to share out)."""
+
+    def __init__(self, cores: set[int] | None = None) -> None:
+        self._cores = cores
+        self.holders: dict[int, int] = {}
+
+    def _available(self) -> list[int]:
+        if self._cores is not None:
+            return sorted(self._cores)
+        try:
+            return sorted(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            return []
+
+    def take(self) -> int | None:
+        """A core to pin a bot (or a pairing's bots) to, now held once more; ``None``: do not pin."""
+        cores = self._available()
+        if len(cores) < 2:
+            return None
+        core = min(cores, key=lambda c: (self.holders.get(c, 0), c))
+        self.holders[core] = self.holders.get(core, 0) + 1
+        return core
+
+    def give(self, core: int | None) -> None:
+        """``core`` (from ``take``) is no longer held by what took it."""
+        if core is not None and self.holders.get(core, 0) > 0:
+            self.holders[core] -= 1
+
+
+#: This server's cores, shared out to its bots.
+CORES = Cores()
 
 
 @functools.cache

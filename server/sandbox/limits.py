@@ -45,7 +45,8 @@ class SandboxLimits:
     startup_timeout_s: float = 10.0
     #: ``--unsafe-no-sandbox``: run without bubblewrap, with these rlimits only.
     unsafe: bool = False
-    #: Stop the bot's whole process tree between its step and its next turn (issue 31; off only to measure its cost).
+    #: Stop the bot's whole process tree between its step and its next turn, and pin it to a core (issue 31; off
+    #: only to measure what they change).
     freeze_between_turns: bool = True
 
     def __post_init__(self) -> None:

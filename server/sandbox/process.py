@@ -30,7 +30,7 @@ from pathlib import Path
 
 from server.sandbox.bwrap import BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
 from server.sandbox.bytecode import host_packages_compiled
-from server.sandbox.cage import BOT_NICE, Cage, SignalCage, make_cage, pick_core
+from server.sandbox.cage import BOT_NICE, CORES, Cage, SignalCage, make_cage
 from server.sandbox.causes import BotEnd, classify_exit
 from server.sandbox.limits import SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS, CpuClock, children, sandbox_uids
@@ -87,7 +87,8 @@ class HostedBot:
     """
 
     def __init__(self, spec: str, folder: Path | None, limits: SandboxLimits, *, trusted: bool = False,
-                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic,
+                 core: int | None = None) -> None:
         self.spec = spec
         #: The clock of its lines' arrival stamps (the clock of the match's deadlines).
         self.clock = clock
@@ -116,7 +117,9 @@ class HostedBot:
         self._sandboxed = False
         #: The bot's process tree (made at ``start``): frozen between its turns, its CPU counted.
         self.cage: Cage | None = None
-        self._core: int | None = None
+        #: The core it is pinned to: given (a pairing's, shared by both its bots), else taken from ``CORES`` at start.
+        self._core = core
+        self._own_core = False
         self._launch: BwrapLaunch | None = None      # bwrap's arguments and filter, until it started
         self._done = asyncio.Event()
 
@@ -182,7 +185,8 @@ class HostedBot:
         started = self.clock()
         self._ready = loop.create_future()
         self.cage = make_cage()
-        self._core = pick_core()
+        if self._core is None and self.limits.freeze_between_turns:
+            self._core, self._own_core = CORES.take(), True
         cwd = str(self.folder) if self.folder is not None and not self._sandboxed else None
         # Sandboxed, bubblewrap gets no environment: its init (pid 1 inside) would show it to a bot without root; the
         # bot's own is bwrap_argv's --setenv.
@@ -384,6 +388,9 @@ class HostedBot:
             self._launch = None
 
     def _release(self) -> None:
+        if self._own_core:
+            CORES.give(self._core)
+            self._own_core = False
         if self.cage is not None:
             self.cage.close()
         self._close_launch()
