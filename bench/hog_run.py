@@ -9,7 +9,7 @@ Run from the repository root (bubblewrap installed)::
 h: a fair handed-in bot that needs 450 ms, then 700 ms, of CPU a step (1 s allowed) plays an honest
 bot, a thread hog (from its first step on, 30 threads hashing, which runs them on every core; its own
 steps quick and legal) and a process hog (30 forked spinners), each pairing in the sandbox, with the
-guard on (the server as it is: bots frozen between their turns, a pairing pinned to a core) and off (as
+guard on (the server as it is: bots frozen between their turns, each pinned to a core) and off (as
 before issue 31), on the wall clock, then with the guard on the cpu clock (``--hosted-clock cpu``: a
 busy machine costs no timeout). Printed: the fair bot's step wall times (median, p95, max), its
 timeouts, and the CPU the opponent's whole tree was charged. With the guard on, the fair bot's steps

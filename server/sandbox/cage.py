@@ -13,9 +13,10 @@ its opponent. Two ways, the first the host has:
   the bot is pid 2 of its own PID namespace: every process of the namespace descends from its init, which
   reaps the orphans); the CPU is the sum over the tree (``procfs.TreeCpu``, whole processes: every thread).
 
-Either way each bot is also ``nice``d and, when cores allow, pinned to one core (``CORES``: the least busy): a
-bot's threads share one core, whatever their number. Both bots of a pairing share theirs (only one of them runs
-at a time), so the pairings played at once each have a core of their own while there are cores enough.
+Either way each bot is also ``nice``d and, when cores allow, pinned to one core (``CORES``: the one fewest bots
+hold): a bot's threads share one core, whatever their number. (Both bots of a pairing on one core, as only one of
+them runs at a time, cost 2.5 ms a step more in ``bench/hog_run.py``'s round robin of instant bots: each has its
+own.)
 """
 
 from __future__ import annotations

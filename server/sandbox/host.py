@@ -27,7 +27,6 @@ from shared.quoridor import Step
 from shared.referee import RefereeSettings, StepJudged
 
 from server.games.match import MatchResult, MatchRunner
-from server.sandbox.cage import CORES
 from server.sandbox.causes import BotEnd
 from server.sandbox.limits import SandboxLimits
 from server.sandbox.process import HostedBot
@@ -162,8 +161,7 @@ async def play_pairing(pairing: Pairing, limits: SandboxLimits, *, on_step: Step
     A bot that cannot start (or dies) loses its games as a disconnect; its report says why. The pairing's
     ``opening`` plies are played by each game's referee (``MatchRunner``'s ``opening``), never by the bots.
     """
-    core = CORES.take() if limits.freeze_between_turns else None     # one core for both: one of them runs at a time
-    seats = tuple(HostedSeat(bot.name, HostedBot(bot.spec, bot.folder, limits, trusted=bot.trusted, core=core),
+    seats = tuple(HostedSeat(bot.name, HostedBot(bot.spec, bot.folder, limits, trusted=bot.trusted),
                              pairing.referee) for bot in pairing.bots)
     hosted_rows = rows if rows is not None else HostedRows()
     try:
@@ -178,7 +176,6 @@ async def play_pairing(pairing: Pairing, limits: SandboxLimits, *, on_step: Step
             results.append(await runner.run())
     finally:
         await asyncio.gather(*(seat.close() for seat in seats))
-        CORES.give(core)
     reports = tuple(BotReport(seat.name, seat.end, seat.bot.start_s, tuple(seat.timings), seat.bot.output_tail)
                     for seat in seats)
     return PairingResult(tuple(results), reports)  # type: ignore[arg-type]

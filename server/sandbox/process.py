@@ -87,8 +87,7 @@ class HostedBot:
     """
 
     def __init__(self, spec: str, folder: Path | None, limits: SandboxLimits, *, trusted: bool = False,
-                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic,
-                 core: int | None = None) -> None:
+                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.spec = spec
         #: The clock of its lines' arrival stamps (the clock of the match's deadlines).
         self.clock = clock
@@ -117,9 +116,8 @@ class HostedBot:
         self._sandboxed = False
         #: The bot's process tree (made at ``start``): frozen between its turns, its CPU counted.
         self.cage: Cage | None = None
-        #: The core it is pinned to: given (a pairing's, shared by both its bots), else taken from ``CORES`` at start.
-        self._core = core
-        self._own_core = False
+        #: The core it is pinned to, taken from ``CORES`` at its start (``None``: not pinned).
+        self._core: int | None = None
         self._launch: BwrapLaunch | None = None      # bwrap's arguments and filter, until it started
         self._done = asyncio.Event()
 
@@ -185,8 +183,8 @@ class HostedBot:
         started = self.clock()
         self._ready = loop.create_future()
         self.cage = make_cage()
-        if self._core is None and self.limits.freeze_between_turns:
-            self._core, self._own_core = CORES.take(), True
+        if self.limits.freeze_between_turns:
+            self._core = CORES.take()
         cwd = str(self.folder) if self.folder is not None and not self._sandboxed else None
         # Sandboxed, bubblewrap gets no environment: its init (pid 1 inside) would show it to a bot without root; the
         # bot's own is bwrap_argv's --setenv.
@@ -388,9 +386,8 @@ class HostedBot:
             self._launch = None
 
     def _release(self) -> None:
-        if self._own_core:
-            CORES.give(self._core)
-            self._own_core = False
+        CORES.give(self._core)
+        self._core = None
         if self.cage is not None:
             self.cage.close()
         self._close_launch()
