@@ -130,6 +130,7 @@ def cgroup_root() -> Path | None:
         root.mkdir(exist_ok=True)
     except OSError:
         return None
+    _remove_stale(root.parent)
     if not (root / "cgroup.freeze").exists() and not (root / "cgroup.procs").exists():
         return None
     atexit.register(_remove, root)
@@ -138,6 +139,19 @@ def cgroup_root() -> Path | None:
     except OSError:
         pass
     return root
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the empty cgroups of servers that are gone (killed before their exit could)."""
+    for stale in parent.glob("quoridor-*"):
+        pid = stale.name.partition("-")[2]
+        if not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+            continue
+        for path in [*stale.glob("bot-*"), stale]:
+            try:
+                path.rmdir()
+            except OSError:
+                pass            # a process still inside: left alone
 
 
 def _sweep() -> None:

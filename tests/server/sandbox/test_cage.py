@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from server.sandbox.cage import CgroupCage, Cores, SignalCage, cgroup_root
+from server.sandbox.cage import CgroupCage, Cores, SignalCage, _remove_stale, cgroup_root
 from server.sandbox.procfs import stat_fields, tree
 
 #: A process that forks two children, each of which computes a while (a bounded loop) then sleeps; once both have
@@ -113,3 +113,12 @@ def test_cores_go_to_the_least_held_and_come_back():
     cores.give(2)
     assert cores.take() == 1 and cores.take() == 2 and cores.take() == 1
     assert Cores({3}).take() is None                       # one core: nothing to share out, nothing pinned
+
+
+def test_the_empty_cgroups_of_a_server_that_is_gone_are_removed(tmp_path):
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    (tmp_path / f"quoridor-{gone.pid}" / "bot-1").mkdir(parents=True)
+    (tmp_path / f"quoridor-{os.getpid()}" / "bot-1").mkdir(parents=True)      # this one runs: kept
+    _remove_stale(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"quoridor-{os.getpid()}"]
