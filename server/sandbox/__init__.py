@@ -4,8 +4,9 @@
 * ``sandbox_status`` (``status``): ``None`` when bubblewrap works here, else why not and how to install it.
 * ``bwrap_argv`` (``bwrap``): the sandbox's command line, a pure function; ``bwrap_launch`` passes its options
   through a memory file, with ``bot_filter`` (``seccomp``): the system calls a bot is refused.
-* ``HostedBot`` (``process``): one bot host process (``python -m client.hosted SPEC``); ``procfs``
-  reads its CPU time from outside; ``causes`` says why it ended.
+* ``HostedBot`` (``process``): one bot host process (``python -m client.hosted SPEC``), its whole tree in a
+  ``Cage`` (``cage``: a cgroup of its own, else signals), frozen between its turns, its CPU counted from
+  outside (the cgroup's, else ``procfs``'s); ``causes`` says why it ended.
 * ``HostedSeat``, ``HostedPeer`` (``seat``): that process as a player; its steps go through
   ``PlayerSession.submit``, as a websocket player's do.
 * ``GameHost``, ``LocalGameHost`` (``host``): where pairings of hosted bots are played; ``HostedRows``
