@@ -134,7 +134,8 @@ def test_a_bot_that_spins_threads_does_no_work_between_its_step_and_its_next_tur
 @pytest.mark.parametrize("how", ["thread", "process"])
 def test_the_cpu_of_a_steps_worker_thread_or_child_process_is_the_bots(bot_folder, tmp_path, cage_kind, how):
     source = textwrap.dedent(HELPERS).replace("{how}", how).replace("{{", "{").replace("}}", "}")
-    pairing = _pairing(tmp_path, [("helper", bot_folder(source, "helper")), ("slow", bot_folder(SLOW, "slow"))])
+    pairing = Pairing((BotEntry("helper", "bot.py", bot_folder(source, "helper")), BotEntry("random", "random")),
+                      (GameSpec("g0", tmp_path / "g0.csv"),))
     result = asyncio.run(play_pairing(pairing, FAST))
     helper = result.reports[0]
     assert helper.end is not None and helper.end.cause == "ok", helper.output_tail
