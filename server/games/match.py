@@ -186,7 +186,8 @@ class MatchRunner:
         """
         ref = self.referee
         header = GameHeader(players=ref.players, ruleset=ref.settings.ruleset.name, game=self.game_id,
-                            tournament=self.tournament, started=self.started_at)
+                            tournament=self.tournament, started=self.started_at,
+                            clock="cpu" if ref.settings.clock == "cpu" else None)
         self._writer = writer = self.rows.open(self.log_path, header)
         for seat, session in enumerate(self.sessions):
             session.enter(self, seat)

@@ -2,7 +2,8 @@
 
 A game is logged as any other (``RowBatcher``); at its end, when a seat was a hosted bot, the
 outcome written to its log gains each seat's CPU time per step (``cpu_ms`` rows, ``shared/gamelog``;
-``-`` for a seat that is not hosted) and, when a bot's process died, why (the result row's
+``-`` for a seat that is not hosted), in a game judged on the ``cpu`` clock its wall time per step
+too (``wall_ms`` rows: its step rows hold the CPU times it was judged by), and, when a bot's process died, why (the result row's
 ``reason`` column: ``seat 1 memory_limit: ...``). A game's hosted seats are told by ``watch`` (the
 game host's games), or found by player name when the game's log is opened (``find``: the tournament's
 and the ladder's games, whose players may be hosted or connected).
@@ -75,17 +76,22 @@ class HostedRows(RowBatcher):
         game = writer.header.game
         seats = self._seats.pop(game, None) if game is not None else None
         if turns is not None and seats is not None and game is not None:
-            outcome = enriched(outcome, game, seats, turns)
+            outcome = enriched(outcome, game, seats, turns, wall=writer.header.clock == "cpu")
         return await super().finish(writer, outcome)
 
 
-def enriched(outcome: GameOutcome, game: str, seats: Seats, turns: list[tuple[int, int | None]]) -> GameOutcome:
-    """``outcome`` with each seat's CPU milliseconds per step and a note on a bot's process that died."""
+def enriched(outcome: GameOutcome, game: str, seats: Seats, turns: list[tuple[int, int | None]], *,
+             wall: bool = False) -> GameOutcome:
+    """``outcome`` with each seat's CPU milliseconds per step (and its wall milliseconds when ``wall``: a game
+    judged on the ``cpu`` clock) and a note on a bot's process that died."""
     cpu: tuple[list[int | None], list[int | None]] = ([], [])
+    walls: tuple[list[int | None], list[int | None]] = ([], [])
     for seat, turn in turns:
         hosted = seats[seat]
         timing = hosted.timing(game, turn) if hosted is not None and turn is not None else None
         cpu[seat].append(None if timing is None or timing.cpu_ms is None else max(0, round(timing.cpu_ms)))
+        walls[seat].append(None if timing is None else max(0, round(timing.wall_ms)))
     notes = [f"seat {i} {seat.end}" for i, seat in enumerate(seats)
              if seat is not None and seat.end is not None and seat.end.cause != "ok"]
-    return dataclasses.replace(outcome, cpu_ms=(tuple(cpu[0]), tuple(cpu[1])), note="; ".join(notes))
+    return dataclasses.replace(outcome, cpu_ms=(tuple(cpu[0]), tuple(cpu[1])), note="; ".join(notes),
+                               wall_ms=(tuple(walls[0]), tuple(walls[1])) if wall else None)

@@ -18,6 +18,8 @@ Layout. The first eight columns are exactly the course viewer's; six extra colum
     ,-1,-1,-1,-1,-1,-1,2000,,,1,thinking_ms,9211,
     ,-1,-1,-1,-1,-1,-1,2000,,,0,cpu_ms,12 40 - 7,              (hosted bots only: CPU ms of each step)
     ,-1,-1,-1,-1,-1,-1,2000,,,1,cpu_ms,3 5 9,
+    ,-1,-1,-1,-1,-1,-1,2000,,,0,wall_ms,40 88 - 9,             (the cpu clock only: wall ms of each step)
+    ,-1,-1,-1,-1,-1,-1,2000,,,1,wall_ms,-,
     ,-1,-1,-1,-1,-1,-1,2000,,,0,result,goal,                   (seat = the winner, empty = a draw; always last)
 
 * A step row: the player's name, its step (a move fills ``newLoc``, a wall the four bar
@@ -39,7 +41,10 @@ Layout. The first eight columns are exactly the course viewer's; six extra colum
   stand in the ``value`` column, so summing the ``thinking_ms`` column still gives them.
 * Games of bots the server runs itself (``server/sandbox``) add, per seat, a ``cpu_ms`` row before
   the result: the CPU milliseconds of each of that seat's steps, in the order of its step rows,
-  separated by blanks (``-``: not measured). The step rows' ``thinking_ms`` is the wall time. When a
+  separated by blanks (``-``: not measured). The step rows' ``thinking_ms`` is the time the referee
+  judged: the wall time, except in a game judged on the ``cpu`` clock (``--hosted-clock cpu``: a
+  ``clock`` header row says ``cpu``), where a hosted bot's steps were judged by their CPU time and
+  their wall times follow in a ``wall_ms`` row per seat, written as ``cpu_ms``. When a
   hosted bot's process died, the result row's ``reason`` column says why
   (``seat 1 memory_limit: ...``). Metadata rows are added this way, never columns: the old viewer,
   and readers of older versions, skip keys they do not know.
@@ -97,7 +102,7 @@ FORMAT = "quoridor-arena/1"
 """The value of our ``format`` row; a reader refuses logs of another format version."""
 
 _META_NUMBERS = ("-1",) * 6 + (str(int(GameStatus.NONE)),)
-_HEADER_KEYS = ("format", "player", "ruleset", "game", "tournament", "started")
+_HEADER_KEYS = ("format", "player", "ruleset", "game", "tournament", "started", "clock")
 _INT = re.compile(r"-?[0-9]{1,12}")      # bounded: a million-digit "number" is not a coordinate
 _COUNT = re.compile(r"[0-9]{1,12}")
 _KNOWN_STATUSES = ", ".join(str(int(s)) for s in GameStatus)
@@ -202,9 +207,10 @@ def format_header(header: GameHeader) -> str:
 def format_outcome(outcome: GameOutcome) -> str:
     """The end of a finished log: per-seat totals, then the ``result`` row."""
     rows = [_meta_row(key, getattr(outcome, key)[seat], seat) for key in TOTAL_KEYS for seat in (0, 1)]
-    if outcome.cpu_ms is not None:
-        rows += [_meta_row("cpu_ms", " ".join("-" if ms is None else str(ms) for ms in outcome.cpu_ms[seat]), seat)
-                 for seat in (0, 1)]
+    for key, times in (("cpu_ms", outcome.cpu_ms), ("wall_ms", outcome.wall_ms)):
+        if times is not None:
+            rows += [_meta_row(key, " ".join("-" if ms is None else str(ms) for ms in times[seat]), seat)
+                     for seat in (0, 1)]
     return "".join(rows) + _meta_row("result", outcome.reason, outcome.winner, _encode(outcome.note))
 
 
@@ -249,6 +255,7 @@ class _Parser:
         self.result_line: int | None = None
         self.note = ""
         self.cpu: dict[int, tuple[int | None, ...]] = {}
+        self.wall: dict[int, tuple[int | None, ...]] = {}
 
     def fail(self, line: int | None, problem: str) -> NoReturn:
         raise LogFormatError(self.name, line, problem)
@@ -354,8 +361,8 @@ class _Parser:
         elif key == "format":
             if value.strip() != FORMAT:
                 self.fail(line, f"log format {_short(value.strip())} is not supported; this reader knows {FORMAT!r}")
-        elif key in ("ruleset", "game", "tournament", "started"):
-            text = value.strip() if key in ("ruleset", "started") else _decode(value)
+        elif key in ("ruleset", "game", "tournament", "started", "clock"):
+            text = value.strip() if key in ("ruleset", "started", "clock") else _decode(value)
             try:   # the header's own checks, one field at a time so the error names this line
                 GameHeader(("a", "b"), **{key: text})
             except ValueError as exc:
@@ -366,20 +373,20 @@ class _Parser:
                 self.fail(line, f"result reason {_short(value.strip())} is unknown; expected one of: {', '.join(REASONS)}")
             self.result, self.result_line = (seat, value.strip()), line
             self.note = _decode(reason.strip())
-        elif key == "cpu_ms":
-            self.read_cpu(line, value, seat)
+        elif key in ("cpu_ms", "wall_ms"):
+            self.read_times(line, key, value, seat)
         # Other keys are ignored: a later writer may add metadata this reader does not need.
 
-    def read_cpu(self, line: int, value: str, seat: int | None) -> None:
-        """A ``cpu_ms`` row: one seat's CPU milliseconds per step, blank-separated (``-``: not measured)."""
+    def read_times(self, line: int, key: str, value: str, seat: int | None) -> None:
+        """A ``cpu_ms`` or ``wall_ms`` row: one seat's milliseconds per step, blank-separated (``-``: not measured)."""
         if seat is None:
-            self.fail(line, "the 'cpu_ms' row needs seat 0 or 1 in the seat column")
+            self.fail(line, f"the {key!r} row needs seat 0 or 1 in the seat column")
         times: list[int | None] = []
         for item in value.split():
             if item != "-" and not _COUNT.fullmatch(item):
-                self.fail(line, f"the 'cpu_ms' row holds {_short(item)}; expected whole milliseconds or '-'")
+                self.fail(line, f"the {key!r} row holds {_short(item)}; expected whole milliseconds or '-'")
             times.append(None if item == "-" else int(item))
-        self.cpu[seat] = tuple(times)
+        (self.cpu if key == "cpu_ms" else self.wall)[seat] = tuple(times)
 
     def read_seat_meta(self, line: int, key: str, value: str, seat: int | None) -> None:
         """A row that belongs to one seat: its player's name or one of its totals."""
@@ -453,7 +460,8 @@ class _Parser:
         winner, reason = self.result
         by_seat = {key: (self.totals[key][0], self.totals[key][1]) for key in TOTAL_KEYS}
         cpu = (self.cpu.get(0, ()), self.cpu.get(1, ())) if self.cpu else None
-        return GameOutcome(winner, reason, by_seat["thinking_ms"], by_seat["violations"], cpu, self.note)
+        wall = (self.wall.get(0, ()), self.wall.get(1, ())) if self.wall else None
+        return GameOutcome(winner, reason, by_seat["thinking_ms"], by_seat["violations"], cpu, self.note, wall)
 
 
 def _legacy_seats(first: str, second: str, steps: list[StepRecord]) -> tuple[str, str]:

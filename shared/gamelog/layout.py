@@ -11,7 +11,7 @@ from .records import GameHeader, GameLog
 __all__ = ["HEADER_KEYS", "TOTAL_KEYS", "header_rows", "row_lines"]
 
 #: The header's optional metadata rows, in the order written, after ``format``, both players and ``ruleset``.
-HEADER_KEYS = ("game", "tournament", "started")
+HEADER_KEYS = ("game", "tournament", "started", "clock")
 #: The per-seat totals written before the ``result`` row, one row per seat each.
 TOTAL_KEYS = ("violations", "thinking_ms")
 
@@ -26,5 +26,6 @@ def row_lines(log: GameLog) -> tuple[list[int], int | None]:
     first = 2 + header_rows(log.header)
     steps = [first + i for i in range(len(log.steps))]
     result = None if log.outcome is None else \
-        first + len(log.steps) + 2 * len(TOTAL_KEYS) + (2 if log.outcome.cpu_ms is not None else 0)
+        first + len(log.steps) + 2 * len(TOTAL_KEYS) + (2 if log.outcome.cpu_ms is not None else 0) \
+        + (2 if log.outcome.wall_ms is not None else 0)
     return steps, result

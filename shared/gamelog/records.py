@@ -96,6 +96,8 @@ class GameHeader:
     tournament: str | None = None
     #: When the game started, ISO 8601 UTC (e.g. ``2024-05-01T12:00:00Z``).
     started: str | None = None
+    #: ``cpu`` when the referee judged hosted bots by their CPU time (``--hosted-clock cpu``); ``None``: the wall clock.
+    clock: str | None = None
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -117,6 +119,8 @@ class GameHeader:
         _check_text("game id", self.game)
         _check_text("tournament", self.tournament)
         _check_text("start time", self.started)
+        if self.clock not in (None, "cpu"):
+            raise ValueError(f"unknown clock {self.clock!r}; a log names only the 'cpu' clock (none: the wall clock)")
         if self.started is not None:
             try:
                 datetime.fromisoformat(self.started)
@@ -157,6 +161,9 @@ class GameOutcome:
     #: What ended the game beyond ``reason``, for people: a hosted bot's process that died
     #: (``seat 1 memory_limit: ran out of its address space``); ``""`` when nothing more is to be said.
     note: str = ""
+    #: Wall milliseconds of each seat's steps, as ``cpu_ms``: written when the game was judged on the ``cpu`` clock
+    #: (``GameHeader.clock``), whose step rows' ``thinking_ms`` are then a hosted bot's CPU times; else ``None``.
+    wall_ms: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
 
     def __post_init__(self) -> None:
         if self.winner not in (None, 0, 1) or isinstance(self.winner, bool):
@@ -170,6 +177,11 @@ class GameOutcome:
                                                 for seat in self.cpu_ms for v in seat):
                 raise ValueError(f"CPU times must be two lists of non-negative integers or None, got {self.cpu_ms!r}")
             object.__setattr__(self, "cpu_ms", (tuple(self.cpu_ms[0]), tuple(self.cpu_ms[1])))
+        if self.wall_ms is not None:
+            if len(self.wall_ms) != 2 or not all(v is None or (isinstance(v, int) and not isinstance(v, bool)
+                                                               and v >= 0) for seat in self.wall_ms for v in seat):
+                raise ValueError(f"wall times must be two lists of non-negative integers or None, got {self.wall_ms!r}")
+            object.__setattr__(self, "wall_ms", (tuple(self.wall_ms[0]), tuple(self.wall_ms[1])))
         if not isinstance(self.note, str) or _BAD_TEXT.search(self.note):
             raise ValueError(f"note {self.note!r} must be a single line of text without control characters")
 

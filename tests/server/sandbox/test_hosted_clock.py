@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
+from shared.gamelog import parse_log
 from shared.referee import RefereeSettings
 
 from .conftest import FAST, walker
@@ -30,3 +31,6 @@ def test_a_step_that_waits_without_the_cpu_is_late_only_on_the_wall_clock(bot_fo
     log = (tmp_path / "g1.csv").read_text()
     rows = [line.split(",") for line in log.splitlines() if line.startswith("sleeper,")]
     assert len(rows) == 2 and all(int(row[8]) < 300 for row in rows), rows     # the CPU time it was judged by
+    read = parse_log(log)                  # both clocks are in the log: it names the one that judged, and the wall's
+    assert read.header.clock == "cpu" and read.outcome is not None and read.outcome.wall_ms is not None
+    assert len(read.outcome.wall_ms[0]) == 2 and all(ms is not None and ms >= 400 for ms in read.outcome.wall_ms[0])

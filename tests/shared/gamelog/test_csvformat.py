@@ -154,6 +154,22 @@ def test_round_trip_keeps_everything():
     assert list(again.step_lines) == row_lines(log)[0]
 
 
+def test_a_game_judged_on_the_cpu_clock_names_it_and_keeps_both_clocks_times():
+    log = short_game()
+    judged = GameLog(dataclasses.replace(log.header, clock="cpu"), log.steps,
+                     dataclasses.replace(log.outcome, cpu_ms=((120, 900), (None, None)),
+                                         wall_ms=((400, 1200), (None, None))))
+    text = format_log(judged)
+    assert ",clock,cpu," in text and ",0,wall_ms,400 1200," in text and ",1,wall_ms,- -," in text
+    again = parse_log(text)
+    assert again == judged and again.problems == []
+    steps, result = row_lines(judged)
+    assert result == len(text.splitlines()) and list(again.step_lines) == steps
+    assert ",clock," not in format_log(log) and "wall_ms" not in format_log(log)     # the wall clock: as before
+    with pytest.raises(ValueError, match="clock"):
+        dataclasses.replace(log.header, clock="sundial")
+
+
 def test_an_unfinished_log_has_no_outcome():
     log = short_game()
     text = format_log(GameLog(log.header, log.steps))
