@@ -142,7 +142,13 @@ def cgroup_root() -> Path | None:
 
 
 def _remove_stale(parent: Path) -> None:
-    """Remove the empty cgroups of servers that are gone (killed before their exit could)."""
+    """Remove the cgroups of servers that are gone (killed before their exit could), ending what is left in them.
+
+    A bot whose server is gone plays no game any more, but it may still hold a core or memory: a bubblewrap
+    killed mid-setup leaves its namespace's init waiting forever for a signal from it. Such processes are
+    killed (``cgroup.kill``, else SIGKILL each one), and their cgroups removed once they are gone (now, or at
+    this server's next sweep).
+    """
     for stale in parent.glob("quoridor-*"):
         pid = stale.name.partition("-")[2]
         if not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
@@ -150,12 +156,34 @@ def _remove_stale(parent: Path) -> None:
         for path in [*stale.glob("bot-*"), stale]:
             try:
                 path.rmdir()
+                continue
             except OSError:
-                pass            # a process still inside: left alone
+                pass
+            _kill_all(path)
+            _leftovers.add(path)        # gone once its processes are: this server's sweeps take it
+
+
+def _kill_all(path: Path) -> None:
+    """End every process of the cgroup at ``path`` (best effort: nothing here may stop a server from starting)."""
+    try:
+        (path / "cgroup.kill").write_text("1")
+        return
+    except OSError:
+        pass
+    try:
+        pids = (path / "cgroup.procs").read_text().split()
+    except OSError:
+        return
+    for pid in pids:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
 
 
 def _sweep() -> None:
-    for path in list(_leftovers):
+    """Remove the cgroups left for later whose processes are gone (the deepest first: a folder holds its bots')."""
+    for path in sorted(_leftovers, key=lambda left: len(left.parts), reverse=True):
         try:
             path.rmdir()
             _leftovers.discard(path)

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from server.sandbox.cage import CgroupCage, Cores, SignalCage, _remove_stale, cgroup_root
+from server.sandbox.cage import CgroupCage, Cores, SignalCage, _remove_stale, _sweep, cgroup_root
 from server.sandbox.procfs import stat_fields, tree
 
 #: A process that forks two children, each of which computes a while (a bounded loop) then sleeps; once both have
@@ -122,3 +122,26 @@ def test_the_empty_cgroups_of_a_server_that_is_gone_are_removed(tmp_path):
     (tmp_path / f"quoridor-{os.getpid()}" / "bot-1").mkdir(parents=True)      # this one runs: kept
     _remove_stale(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"quoridor-{os.getpid()}"]
+
+
+def test_the_processes_left_in_the_cgroup_of_a_server_that_is_gone_are_ended_and_the_cgroup_removed():
+    root = cgroup_root()
+    if root is None:
+        pytest.skip("no cgroup v2 this server may write here")
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = root.parent / f"quoridor-{gone.pid}" / "bot-1"
+    stale.mkdir(parents=True)
+    leftover = subprocess.Popen(["sleep", "60"])              # a bot's process its killed server left behind
+    try:
+        (stale / "cgroup.procs").write_text(str(leftover.pid))
+        _remove_stale(root.parent)
+        assert leftover.wait(timeout=10) == -signal.SIGKILL
+        _sweep()
+        assert not stale.parent.exists()
+    finally:
+        leftover.kill()
+        leftover.wait()
+        for path in (stale, stale.parent):
+            if path.exists():
+                path.rmdir()
