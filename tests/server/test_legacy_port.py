@@ -122,7 +122,7 @@ async def test_a_late_step_is_a_timeout_and_never_counts_for_a_later_turn(make_s
 def test_a_step_for_a_game_that_is_over_is_dropped():
     submitted = []
     session = LegacySession("k", "K")
-    session.enter(SimpleNamespace(game_id="g2", submit_step=lambda *args: submitted.append(args)), 0)
+    session.enter(SimpleNamespace(game_id="g2", submit_step=lambda *args, **_: submitted.append(args)), 0)
     session.expected.append(("g1", 40))                        # the last, expired turn of game 1
     session.expected.append(("g2", 1))
     frame = SimpleNamespace(step=lambda: Step())

@@ -35,7 +35,8 @@ class FakeMatch:
         self.steps: list[tuple[int, int, Step, float]] = []
         self.disconnects: list[int] = []
 
-    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float) -> tuple[str, str] | None:
+    def submit_step(self, seat: int, turn: int, step: Step, arrived_at: float, *,
+                    cpu_s: float | None = None) -> tuple[str, str] | None:
         if (seat, turn) != (1, 3):
             return "stale_turn", f"step answers turn {turn}"
         self.steps.append((seat, turn, step, arrived_at))
