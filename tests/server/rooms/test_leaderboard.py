@@ -8,7 +8,7 @@ import asyncio
 import json
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,22 +24,6 @@ from shared.protocol import Action, PuzzleRequest, Solution
 from tests.server.conftest import bounded
 from tests.server.rooms.boards import ticking
 from tests.server.rooms.test_rooms_on_server import CORRIDOR
-
-
-@pytest.fixture
-async def make_desk() -> AsyncIterator[Callable[..., Any]]:
-    """Open ``PuzzleDesk``s at a path (None: in memory); all are closed after the test."""
-    desks: list[PuzzleDesk] = []
-
-    async def factory(path: Path | None = None) -> PuzzleDesk:
-        desk = PuzzleDesk(path, workers=1)
-        await bounded(desk.open())
-        desks.append(desk)
-        return desk
-
-    yield factory
-    for desk in desks:
-        await bounded(desk.close())
 
 
 async def solve_corridor(desk: PuzzleDesk, ctx: RoomContext, answer: str = "rRR") -> Any:
@@ -143,7 +127,7 @@ async def test_a_verdict_is_sent_only_once_its_entry_is_stored(make_desk, monkey
         await real_save(self, records)
 
     monkeypatch.setattr(LeaderboardRecords, "save", held_save)
-    desk = await make_desk()
+    desk = await make_desk(workers=1)
     ctx = RoomContext("ann")
     puzzle = await bounded(desk.answer("sokoban", ctx, PuzzleRequest(room="sokoban", xsb=CORRIDOR)))
     verdict = asyncio.create_task(desk.answer("sokoban", ctx, Solution(puzzle=puzzle.puzzle, answer="rRR")))
@@ -161,7 +145,7 @@ async def test_an_entry_that_cannot_be_stored_is_an_internal_error_and_leaves_th
     async def failing_save(self: LeaderboardRecords, records: Sequence[Record]) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    desk = await make_desk()
+    desk = await make_desk(workers=1)
     with monkeypatch.context() as patch:
         patch.setattr(LeaderboardRecords, "save", failing_save)
         with pytest.raises(RoomError) as failed:
@@ -174,9 +158,9 @@ async def test_an_entry_that_cannot_be_stored_is_an_internal_error_and_leaves_th
 
 async def test_the_leaderboard_survives_a_new_desk_on_the_same_file(make_desk, tmp_path):
     path = tmp_path / "puzzles.db"
-    first = await make_desk(path)
+    first = await make_desk(path, workers=1)
     assert (await solve_corridor(first, RoomContext("ann"))).figures["rank"] == 1
     await bounded(first.close())
-    second = await make_desk(path)
+    second = await make_desk(path, workers=1)
     assert await board_of(second, RoomContext("bob")) == [("ann", 3)]
     assert (await solve_corridor(second, RoomContext("bob"), "rlrRR")).figures["rank"] == 2

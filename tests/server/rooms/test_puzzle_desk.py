@@ -4,10 +4,8 @@ one frame in hand, a hint past its budget is stopped, jobs beyond the line are r
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,26 +13,10 @@ from server.rooms import desk as puzzle_desk
 from server.rooms.desk import PuzzleDesk
 from server.rooms import Job, RoomContext, RoomError, sokoban
 from shared.protocol import Action, PuzzleRequest, Solution
-from tests.server.conftest import bounded, url
+from tests.server.conftest import bounded
 from tests.server.rooms import jobs
 from tests.server.rooms.test_rooms_on_server import CORRIDOR, ask, enter
 from tests.server.rooms.test_workers import Gate
-
-
-@pytest.fixture
-async def make_desk() -> AsyncIterator[Callable[..., Any]]:
-    """Open ``PuzzleDesk``s (leaderboard in memory); all are closed after the test."""
-    desks: list[PuzzleDesk] = []
-
-    async def factory(**options: Any) -> PuzzleDesk:
-        desk = PuzzleDesk(None, **options)
-        await bounded(desk.open())
-        desks.append(desk)
-        return desk
-
-    yield factory
-    for desk in desks:
-        await bounded(desk.close())
 
 
 def hold_hints(monkeypatch: pytest.MonkeyPatch, gate: Gate) -> None:
