@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from server.ladder.seats import HostedResidents, LadderLobby
-from server.sandbox import BotEnd, BotEntry, HostedBot, SandboxLimits
+from server.sandbox import BotEnd, BotEntry, HostedBot, HostedPeer, SandboxLimits
 from shared.gamelog import parse_log
 from shared.referee import RefereeSettings
 from tests.server.conftest import bounded
@@ -56,6 +56,18 @@ async def test_a_resident_that_ends_is_restarted():
     finally:
         await residents.stop()
 
+
+
+async def test_a_resident_is_judged_on_the_clock_of_its_games():
+    lobby = LadderLobby()
+    residents = HostedResidents(["random"], lobby, RefereeSettings(clock="cpu"), restart_s=0.05)
+    residents.start()
+    try:
+        await _until(lambda: len(lobby.sessions) == 1 and lobby.sessions[0].connected)
+        peer = lobby.sessions[0].peer
+        assert isinstance(peer, HostedPeer) and peer.referee is not None and peer.referee.clock == "cpu"
+    finally:
+        await residents.stop()
 
 
 async def test_an_accepted_submission_sits_on_the_ladder_in_its_sandbox(sandbox, bot_folder):
