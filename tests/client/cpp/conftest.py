@@ -1,0 +1,38 @@
+"""Fixtures of the C++ bot tests: a compiler (skipped with the reason where there is none; CI installs g++)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from client.cppbuild import ARENA_CPP, CXXFLAGS
+
+HANDOUT_BOT = Path(__file__).parent / "handout_bot"
+"""A bot written as a student writes one for the course framework: ``QuoridorClient/MyPlayer.{h,cpp}``."""
+
+
+@pytest.fixture
+def gpp() -> str:
+    """The path of g++; the test is skipped when there is none (``apt-get install g++``)."""
+    found = shutil.which("g++")
+    if found is None:
+        pytest.skip("g++ is not installed (apt-get install g++): the C++ bot tests need it")
+    if not Path("/usr/include/nlohmann/json.hpp").is_file():
+        pytest.skip("nlohmann-json3-dev is not installed (apt-get install nlohmann-json3-dev): the arena's main needs it")
+    return found
+
+
+def compile_and_run(gpp: str, source: str, tmp_path: Path) -> str:
+    """Build ``source`` (a program including the arena's headers) with the arena's flags; what it prints."""
+    program = tmp_path / "program.cpp"
+    program.write_text(source, encoding="utf-8")
+    built = subprocess.run([gpp, *CXXFLAGS, "-iquote", str(ARENA_CPP / "QuoridorClient"), "-o", str(tmp_path / "p"),
+                            str(program), str(ARENA_CPP / "QuoridorUtils" / "QuoridorUtils.cpp")],
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert built.returncode == 0, built.stderr
+    ran = subprocess.run([str(tmp_path / "p")], capture_output=True, text=True, timeout=10, check=False)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout
