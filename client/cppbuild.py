@@ -16,6 +16,7 @@ class; ``build`` runs g++ on it (here, unsandboxed: the server runs the same com
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -211,7 +212,7 @@ def build(folder: Path, stage: Path, *, entry: str | None = None, name: str | No
     plan = plan_build(folder, stage, entry=entry, name=name)
     try:
         done = subprocess.run(plan.command, cwd=stage, capture_output=True, text=True, timeout=timeout_s,
-                              check=False)
+                              check=False, env={**os.environ, "LC_ALL": "C"})   # plain quotes in its messages
     except subprocess.TimeoutExpired:
         raise CppBuildError(f"the build took more than {timeout_s:g} s") from None
     if done.returncode != 0:
