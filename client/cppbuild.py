@@ -33,8 +33,10 @@ CXXFLAGS = ("-std=c++17", "-O2")
 """The compiler's flags for every bot."""
 
 FRAMEWORK_FILES = frozenset({"Client.cpp", "NetworkClient.cpp", "NetworkClient.h", "Configuration.cpp",
-                             "Configuration.h", "Player.h", "QuoridorUtils.cpp", "QuoridorUtils.h"})
-"""The course framework's own files: replaced by the arena's when a hand-in holds them."""
+                             "Configuration.h", "Player.h", "QuoridorUtils.cpp", "QuoridorUtils.h",
+                             "LogPlayer.cpp", "LogPlayer.h"})
+"""The course framework's own files: replaced by the arena's when a hand-in holds them (its ``LogPlayer``, which
+replays a log file with the framework's CSV library, has no use here: left out too)."""
 
 _SOURCES = (".cpp", ".cc", ".cxx")
 _HEADERS = (".h", ".hpp", ".hh", ".hxx")
@@ -81,9 +83,9 @@ def _namespace_at(code: str, position: int) -> str:
     return "::".join(name for name in stack if name)
 
 
-def find_player_classes(texts: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """The classes of ``texts`` (file name -> source) that derive from ``Player`` and that no other class derives
-    from: class name -> (file declaring it, its namespace)."""
+def find_player_classes(texts: dict[str, str], *, leaves_only: bool = True) -> dict[str, tuple[str, str]]:
+    """The classes of ``texts`` (file name -> source) that derive from ``Player`` (and, ``leaves_only``, that no other
+    class derives from): class name -> (file declaring it, its namespace)."""
     bases: dict[str, set[str]] = {}
     where: dict[str, tuple[str, str]] = {}
     for name, text in sorted(texts.items()):
@@ -98,8 +100,9 @@ def find_player_classes(texts: dict[str, str]) -> dict[str, tuple[str, str]]:
                                                      if p not in seen)
 
     players = {cls for cls in bases if derives(cls)}
-    leaves = {cls for cls in players if not any(cls in bases[other] for other in players)}
-    return {cls: where[cls] for cls in sorted(leaves)}
+    if leaves_only:
+        players = {cls for cls in players if not any(cls in bases[other] for other in players)}
+    return {cls: where[cls] for cls in sorted(players)}
 
 
 def _entry_class(texts: dict[str, str], entry: str | None) -> tuple[str, str, str]:
@@ -109,11 +112,11 @@ def _entry_class(texts: dict[str, str], entry: str | None) -> tuple[str, str, st
         raise CppBuildError(f"--entry {entry}: there is no file {wanted_file} in the bot's folder")
     found = find_player_classes(texts)
     if wanted:
-        if wanted not in found:
-            every = find_player_classes(texts)
+        every = find_player_classes(texts, leaves_only=False)
+        if wanted not in every:
             raise CppBuildError(f"--entry {entry}: no class {wanted} deriving from Player"
-                                + (f" (found: {', '.join(every)})" if every else ""))
-        return (wanted, *found[wanted])
+                                + (f" (found: {', '.join(found)})" if found else ""))
+        return (wanted, *every[wanted])
     if len(found) == 1:
         cls = next(iter(found))
         return (cls, *found[cls])

@@ -42,6 +42,7 @@ def test_of_several_classes_the_handouts_myplayer_is_the_default_and_entry_names
     named = plan_build(folder, tmp_path / "b", entry="DefensiveRunPlayer.h:DefensiveRunPlayer")
     assert named.entry_class == "DefensiveRunPlayer"
     assert "return new ::QuoridorUtils::DefensiveRunPlayer(key);" in (tmp_path / "b" / "arena_factory.cpp").read_text()
+    assert plan_build(folder, tmp_path / "c", entry="RunPlayer.h:RunPlayer").entry_class == "RunPlayer"   # not a leaf
 
 
 @pytest.mark.parametrize(("files", "entry", "message"), [
@@ -63,6 +64,7 @@ def test_the_frameworks_own_files_are_replaced_by_the_arenas_with_a_note(tmp_pat
     folder = write(tmp_path / "Quoridor", {
         "QuoridorClient/Client.cpp": "int main() { return 1; }\n",
         "QuoridorClient/Player.h": "#error the framework's Player.h needs asio\n",
+        "QuoridorClient/LogPlayer.cpp": "#include \"csv.h\"\n",
         "QuoridorUtils/QuoridorUtils.h": "#error not the arena's\n",
         "QuoridorUI/QuoridorUI.cpp": "int main() { return 2; }\n",
     })
@@ -70,6 +72,7 @@ def test_the_frameworks_own_files_are_replaced_by_the_arenas_with_a_note(tmp_pat
         (folder / "QuoridorClient" / name).write_bytes((HANDOUT_BOT / "QuoridorClient" / name).read_bytes())
     plan = plan_build(folder, tmp_path / "stage")
     assert plan.notes == ["QuoridorClient/Client.cpp is the framework's own file: the arena's is used instead",
+                          "QuoridorClient/LogPlayer.cpp is the framework's own file: the arena's is used instead",
                           "QuoridorClient/Player.h is the framework's own file: the arena's is used instead",
                           "QuoridorUtils/QuoridorUtils.h is the framework's own file: the arena's is used instead"]
     assert [a for a in plan.command if a.startswith("src/")] == ["src/QuoridorClient/MyPlayer.cpp"]
