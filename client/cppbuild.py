@@ -153,7 +153,7 @@ def plan_build(folder: Path, stage: Path, *, entry: str | None = None, name: str
     src = stage / "src"
     shutil.rmtree(stage, ignore_errors=True)
     src.mkdir(parents=True)
-    for rel, text in texts.items():
+    for rel in texts:
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_bytes((folder / rel).read_bytes())
     digest = hashlib.sha256()
