@@ -1,7 +1,9 @@
-"""Fixtures of the C++ bot tests: a compiler (skipped with the reason where there is none; CI installs g++)."""
+"""Fixtures of the C++ bot tests: a compiler (skipped with the reason where there is none; CI installs g++ and sets
+QUORIDOR_REQUIRE_CPP, so that there a missing compiler fails the tests instead)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,11 +19,13 @@ HANDOUT_BOT = Path(__file__).parent / "handout_bot"
 @pytest.fixture
 def gpp() -> str:
     """The path of g++; the test is skipped when there is none (``apt-get install g++``)."""
+    missing = pytest.fail if os.environ.get("QUORIDOR_REQUIRE_CPP") else pytest.skip
     found = shutil.which("g++")
     if found is None:
-        pytest.skip("g++ is not installed (apt-get install g++): the C++ bot tests need it")
+        missing("g++ is not installed (apt-get install g++): the C++ bot tests need it")
     if not Path("/usr/include/nlohmann/json.hpp").is_file():
-        pytest.skip("nlohmann-json3-dev is not installed (apt-get install nlohmann-json3-dev): the arena's main needs it")
+        missing("nlohmann-json3-dev is not installed (apt-get install nlohmann-json3-dev): the arena's main needs it")
+    assert found is not None
     return found
 
 
