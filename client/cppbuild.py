@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["ARENA_CPP", "CXXFLAGS", "FRAMEWORK_FILES", "CppBuild", "CppBuildError", "build", "compile_error",
-           "find_player_classes", "plan_build"]
+           "find_player_classes", "main", "plan_build"]
 
 ARENA_CPP = Path(__file__).resolve().parent / "cpp"
 """The arena's C++ files: ``QuoridorClient/Player.h``, ``QuoridorUtils/QuoridorUtils.{h,cpp}``, ``arena_main.cpp``."""
@@ -45,6 +45,9 @@ _FACTORY = "arena_factory.cpp"
 
 class CppBuildError(ValueError):
     """A C++ hand-in that cannot be built; the message is one line (for a compile error: ``file:line: message``)."""
+
+    #: What the compiler printed, when it ran and failed (``""`` otherwise).
+    stderr: str = ""
 
 
 @dataclass(frozen=True)
@@ -219,5 +222,35 @@ def build(folder: Path, stage: Path, *, entry: str | None = None, name: str | No
     except subprocess.TimeoutExpired:
         raise CppBuildError(f"the build took more than {timeout_s:g} s") from None
     if done.returncode != 0:
-        raise CppBuildError(compile_error(done.stderr, stage))
+        failed = CppBuildError(compile_error(done.stderr, stage))
+        failed.stderr = done.stderr
+        raise failed
     return plan
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m client.cppbuild FOLDER STAGE [--entry FILE:CLASS] [--name NAME]``: build, then print one JSON line
+    (``{"ok": true, "entry_class", "version", "notes"}`` or ``{"ok": false, "error", "stderr_tail"}``); the server
+    runs it inside its sandbox."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m client.cppbuild", description=main.__doc__)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("stage", type=Path)
+    parser.add_argument("--entry")
+    parser.add_argument("--name")
+    parser.add_argument("--timeout", type=float, default=120.0)
+    args = parser.parse_args(argv)
+    try:
+        plan = build(args.folder, args.stage, entry=args.entry, name=args.name, timeout_s=args.timeout)
+    except CppBuildError as exc:
+        print(json.dumps({"ok": False, "error": str(exc), "stderr_tail": exc.stderr[-4000:]}), flush=True)
+        return 1
+    print(json.dumps({"ok": True, "entry_class": plan.entry_class, "version": plan.version, "notes": plan.notes}),
+          flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -41,10 +41,12 @@ from server.sandbox.limits import MB, SandboxLimits
 from server.sandbox.procfs import stat_fields
 
 __all__ = ["SandboxLayout", "bwrap_argv", "BwrapLaunch", "bwrap_launch", "host_command", "current_layout", "BOT_DIR",
-           "PACKAGES_DIR", "HOST_MODULE", "HOST_FLAGS", "kernel_counts", "nproc_per_namespace"]
+           "PACKAGES_DIR", "BUILD_DIR", "HOST_MODULE", "HOST_FLAGS", "kernel_counts", "nproc_per_namespace"]
 
 #: Where the bot's folder is seen inside the sandbox (its working directory).
 BOT_DIR = "/bot"
+#: Where a build's writable folder is seen inside the sandbox (``bwrap_argv(..., writable=)``: the C++ build's).
+BUILD_DIR = "/build"
 #: Where the project's ``shared`` and ``client`` packages are seen inside the sandbox.
 PACKAGES_DIR = "/arena"
 #: The module the sandbox runs: the bot host (``client/hosted.py``), started as a process, never imported here.
@@ -83,9 +85,10 @@ def _covered(path: str, by: Sequence[str]) -> bool:
 
 
 def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
-               uid: int, *, seccomp_fd: int | None = None) -> list[str]:
+               uid: int, *, seccomp_fd: int | None = None, writable: str | None = None) -> list[str]:
     """The ``bwrap`` command line that runs ``command`` in the sandbox (``uid``: the bot's own user, as root;
-    ``seccomp_fd``: an open file holding the compiled system-call filter)."""
+    ``seccomp_fd``: an open file holding the compiled system-call filter; ``writable``: a host folder bound
+    read-write at ``BUILD_DIR``, the one place outside its /tmp where it may write)."""
     argv = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if not layout.switch_user:
@@ -118,6 +121,8 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
         argv += ["--ro-bind", bot_folder, BOT_DIR]
     else:
         argv += ["--perms", "0755", "--dir", BOT_DIR]
+    if writable is not None:
+        argv += ["--bind", writable, BUILD_DIR]
     # The sandbox's root (bubblewrap's own tmpfs, with the folders made above) read-only last: without root the bot
     # owns it in its user namespace, and could fill the host's memory with files there.
     argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/",
@@ -175,12 +180,12 @@ def _memory_file(name: str, data: bytes) -> int:
 
 
 def bwrap_launch(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
-                 uid: int, seccomp: bytes) -> BwrapLaunch:
+                 uid: int, seccomp: bytes, *, writable: str | None = None) -> BwrapLaunch:
     """``bwrap_argv`` with the filter ``seccomp``; its options (everything before ``--``: bubblewrap takes the
     command from its own command line only) passed through memory files."""
     filter_fd = _memory_file("bot-seccomp", seccomp)
     try:
-        argv = bwrap_argv(layout, bot_folder, command, limits, uid, seccomp_fd=filter_fd)
+        argv = bwrap_argv(layout, bot_folder, command, limits, uid, seccomp_fd=filter_fd, writable=writable)
         end = argv.index("--")
         args_fd = _memory_file("bot-args", b"".join(os.fsencode(arg) + b"\0" for arg in argv[1:end]))
     except OSError:

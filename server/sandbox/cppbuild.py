@@ -1,0 +1,218 @@
+"""The C++ build of a hand-in, inside the same bubblewrap sandbox as a bot, and its cache.
+
+The build is a process, ``python -m client.cppbuild /bot /build/stage`` (the server never imports
+``client``), run in the sandbox of ``bwrap.py``: no network, nothing of the server visible, the
+hand-in read-only at ``/bot``, one writable folder of its own at ``/build`` (``BUILD_DIR``), and
+the limits ``BUILD_LIMITS`` (CPU seconds, address space and file size per process, processes,
+open files, a private /tmp of its own size), plus a wall-clock limit. Its answer is a ``CppBuilt``:
+the executable's path, or one line saying why not (the first compile error, ``file:line: message``,
+or the limit the compiler hit).
+
+Builds are cached under ``cache_dir`` by the hash of the student's files, the entry and name, the
+arena's C++ files and ``g++ --version``: a second build of the same files is a lookup.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import resource
+import secrets
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from server.sandbox.bwrap import BOT_DIR, BUILD_DIR, HOST_FLAGS, bwrap_launch, current_layout
+from server.sandbox.limits import MB, SandboxLimits, rlimits
+from server.sandbox.process import SandboxUnavailable, project_root
+from server.sandbox.procfs import UIDS
+from server.sandbox.seccomp import SeccompUnavailable, bot_filter
+from server.sandbox.status import sandbox_status
+
+__all__ = ["BUILD_LIMITS", "BUILD_WALL_S", "CppBuilt", "build_key", "compiler_version", "sandboxed_cpp_build"]
+
+BUILD_LIMITS = SandboxLimits(address_space_mb=1024, cpu_seconds=60, processes=16, open_files=256, file_size_mb=64,
+                             output_bytes=64 * 1024, tmp_mb=128)
+"""What a C++ build may use: 1 GB of address space and 60 CPU seconds per compiler process, files (the objects
+in its /tmp, the executable) of 64 MB at most, 128 MB of /tmp, 16 processes, 256 open files."""
+
+BUILD_WALL_S = 120.0
+"""Seconds a build may last, whatever it waits for."""
+
+_MODULE = "client.cppbuild"
+_STAGE = f"{BUILD_DIR}/stage"
+_FORMAT = "1"                                   # changes when the layout of a cached build changes
+
+
+@dataclass(frozen=True)
+class CppBuilt:
+    """A build's answer: the executable (``None`` when it failed), or one line saying why; its notes."""
+
+    executable: Path | None
+    reason: str = ""
+    entry_class: str = ""
+    notes: list[str] = field(default_factory=list)
+    #: True when the build was found in the cache (no compiler ran).
+    cached: bool = False
+
+
+@functools.cache
+def compiler_version() -> str | None:
+    """``g++ --version``'s first line (``None`` when there is no g++); asked once per process."""
+    gpp = shutil.which("g++")
+    if gpp is None:
+        return None
+    try:
+        done = subprocess.run([gpp, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.splitlines()[0] if done.returncode == 0 and done.stdout else None
+
+
+def _tree_digest(digest: hashlib._Hash, folder: Path) -> None:
+    """Add every file of ``folder`` (its path and its bytes, or a link's target) to ``digest``."""
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix().encode()
+        if path.is_symlink():
+            digest.update(b"L" + rel + b"\0" + os.fsencode(os.readlink(path)) + b"\0")
+        elif path.is_file():
+            digest.update(b"F" + rel + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+
+
+def build_key(folder: Path, *, entry: str | None, name: str | None, compiler: str) -> str:
+    """The cache key of a build: the student's files, the entry and name, the arena's C++ files, the compiler."""
+    digest = hashlib.sha256(f"{_FORMAT}\0{entry or ''}\0{name or ''}\0{compiler}\0".encode())
+    _tree_digest(digest, folder)
+    digest.update(b"\0arena\0")
+    _tree_digest(digest, project_root() / "client" / "cpp")
+    _tree_digest(digest, project_root() / "client" / "cppbuild.py")   # the layout and the command it makes
+    return digest.hexdigest()[:32]
+
+
+_LIMIT_SIGNS = (
+    ("CPU time limit exceeded", "the compiler used more than {cpu} s of CPU (the build's limit)"),
+    ("File size limit exceeded", "the build wrote a file larger than {fsize} MB (the build's limit)"),
+    ("File too large", "the build wrote a file larger than {fsize} MB (the build's limit)"),
+    ("No space left on device", "the build's temporary files went over {tmp} MB (the build's limit)"),
+    ("out of memory", "the compiler needed more than {memory} MB of memory (the build's limit)"),
+    ("memory exhausted", "the compiler needed more than {memory} MB of memory (the build's limit)"),
+    ("Cannot allocate memory", "the compiler needed more than {memory} MB of memory (the build's limit)"),
+    ("std::bad_alloc", "the compiler needed more than {memory} MB of memory (the build's limit)"),
+)
+
+
+def _limit_reason(stderr: str, limits: SandboxLimits) -> str | None:
+    """The limit the compiler hit, by what its driver printed (``None``: none)."""
+    for sign, reason in _LIMIT_SIGNS:
+        if sign in stderr:
+            return reason.format(cpu=limits.cpu_seconds, fsize=limits.file_size_mb, tmp=limits.tmp_mb,
+                                 memory=limits.address_space_mb)
+    return None
+
+
+def _answer(stdout: bytes, stderr: bytes, returncode: int, limits: SandboxLimits) -> dict[str, object]:
+    """The build process's JSON answer, or one made from how it ended."""
+    lines = stdout.decode(errors="replace").strip().splitlines()
+    try:
+        answer = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        answer = None
+    if isinstance(answer, dict) and "ok" in answer:
+        return answer
+    err = stderr.decode(errors="replace")
+    last = next((line.strip() for line in reversed(err.splitlines()) if line.strip()), "")
+    reason = _limit_reason(err, limits) or f"the build ended without an answer (exit code {returncode})" + (
+        f": {last[:200]}" if last else "")
+    return {"ok": False, "error": reason, "stderr_tail": ""}
+
+
+def _own(path: Path, uid: int) -> None:
+    """Give ``path`` and everything under it to ``uid`` (its group too)."""
+    for here, folders, files in os.walk(path):
+        for name in (here, *(os.path.join(here, f) for f in folders + files)):
+            os.lchown(name, uid, uid)
+
+
+def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = None, name: str | None = None,
+                        limits: SandboxLimits = BUILD_LIMITS, wall_s: float = BUILD_WALL_S) -> CppBuilt:
+    """Build the C++ bot in ``folder`` (entry ``FILE:CLASS``, or found) in the sandbox, or find it in ``cache_dir``.
+
+    Raises ``SandboxUnavailable`` when there is no sandbox here; every other failure is a ``CppBuilt`` without an
+    executable and with a one-line reason."""
+    compiler = compiler_version()
+    if compiler is None:
+        return CppBuilt(None, "no C++ compiler on the server: install g++ (apt-get install g++) to build C++ bots")
+    folder = folder.resolve()
+    key = build_key(folder, entry=entry, name=name, compiler=compiler)
+    done = cache_dir / key
+    if (done / "answer.json").is_file():
+        return _built(done, cached=True)
+    problem = sandbox_status()
+    if problem is not None:
+        raise SandboxUnavailable(f"refusing to build handed-in code without the sandbox: {problem}")
+    try:
+        seccomp = bot_filter()
+    except SeccompUnavailable as exc:
+        raise SandboxUnavailable(f"refusing to build handed-in code without the sandbox: {exc}") from exc
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    work = cache_dir / f".{key}.{secrets.token_hex(4)}"
+    work.mkdir(mode=0o755)
+    root = os.geteuid() == 0
+    uid = UIDS.take() if root else 0
+    try:
+        if root:
+            os.chown(work, uid, uid)
+        # g++ finds its own programs (cc1plus, as, ld) by the PATH it was found on: the sandbox sets none.
+        command = ["/usr/bin/env", "PATH=/usr/bin", sys.executable, *HOST_FLAGS, "-m", _MODULE, BOT_DIR, _STAGE, "--timeout", str(wall_s)]
+        command += [f"--entry={entry}"] if entry else []
+        command += [f"--name={name}"] if name else []
+        layout = current_layout(str(project_root()), root=root)
+        launch = bwrap_launch(layout, str(folder), command, limits, uid, seccomp, writable=str(work))
+        try:
+            answer = _run(launch.argv, launch.fds, limits, wall_s)
+        finally:
+            launch.close()
+        if root:
+            _own(work, os.geteuid())               # the builder's user may be another sandbox's next: it loses them
+        if not answer.get("ok"):
+            reason = _limit_reason(str(answer.get("stderr_tail", "")), limits) or str(answer.get("error", ""))
+            return CppBuilt(None, reason.splitlines()[0] if reason else "the build failed without saying why")
+        (work / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
+        try:
+            work.rename(done)
+        except OSError:                             # built meanwhile by another: theirs is as good
+            shutil.rmtree(work, ignore_errors=True)
+        return _built(done, cached=False)
+    finally:
+        if root:
+            UIDS.give(uid)
+        if work.exists():
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _built(done: Path, *, cached: bool) -> CppBuilt:
+    """The cached build in ``done``."""
+    answer = json.loads((done / "answer.json").read_text(encoding="utf-8"))
+    return CppBuilt(done / "stage" / "bot", entry_class=str(answer.get("entry_class", "")),
+                    notes=[str(note) for note in answer.get("notes", [])], cached=cached)
+
+
+def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, wall_s: float) -> dict[str, object]:
+    """Run the build's sandbox to its end (killed after ``wall_s``); its answer."""
+    def limit_child() -> None:
+        for which, soft, hard in rlimits(limits):
+            resource.setrlimit(which, (soft, hard))
+
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=limit_child, pass_fds=fds, start_new_session=True, env={})
+    try:
+        stdout, stderr = process.communicate(timeout=wall_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, 9)
+        process.communicate()
+        return {"ok": False, "error": f"the build took more than {wall_s:g} s (the build's limit)"}
+    return _answer(stdout[-limits.output_bytes:], stderr[-limits.output_bytes:], process.returncode, limits)

@@ -1,0 +1,128 @@
+"""The C++ build of a hand-in inside the sandbox (``server.sandbox.cppbuild``): the handout's bot builds and its
+executable, run in the sandbox, plays ``random`` over the hosted-bot channel; a compile error is one line naming
+file and line; each compile-time attack ends inside the build's limits with a one-line reason; the cache hits on
+the same files and misses on a changed one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.sandbox import SandboxLimits
+from server.sandbox.bwrap import BOT_DIR, bwrap_launch, current_layout, host_command
+from server.sandbox.cppbuild import BUILD_LIMITS, CppBuilt, sandboxed_cpp_build
+from server.sandbox.process import project_root
+from server.sandbox.procfs import UIDS
+from server.sandbox.seccomp import bot_filter
+from shared.referee.game import Termination
+from tests.client.cpp.conftest import HANDOUT_BOT, gpp  # noqa: F401  (the fixture)
+from tests.client.cpp.test_arena_main import LineBot, play
+
+pytestmark = pytest.mark.usefixtures("sandbox", "gpp")
+
+_PLAYER = "QuoridorClient/MyPlayer.cpp"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A build cache shared by this module's tests (the handout bot is built once)."""
+    return tmp_path_factory.mktemp("cpp-cache")
+
+
+def handout_with(tmp_path: Path, *, before: str = "", after: str = "") -> Path:
+    """A copy of the handout bot with ``before`` put at the start of its ``MyPlayer.cpp`` and ``after`` at its end."""
+    folder = tmp_path / "bot"
+    shutil.copytree(HANDOUT_BOT, folder)
+    player = folder / _PLAYER
+    player.write_text(before + player.read_text(encoding="utf-8") + after, encoding="utf-8")
+    return folder
+
+
+def one_line_failure(built: CppBuilt) -> str:
+    """The reason of a failed build, checked to be one line."""
+    assert built.executable is None
+    assert built.reason and "\n" not in built.reason
+    return built.reason
+
+
+class SandboxedLineBot(LineBot):
+    """A built executable run in the bot's sandbox, spoken to line by line."""
+
+    def __init__(self, executable: Path, errors) -> None:
+        root = os.geteuid() == 0
+        self.uid = UIDS.take() if root else 0
+        launch = bwrap_launch(current_layout(str(project_root()), root=root), str(executable.parent),
+                              [f"{BOT_DIR}/{executable.name}"], SandboxLimits(), self.uid, bot_filter())
+        try:
+            self.process = subprocess.Popen(launch.argv, pass_fds=launch.fds, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=errors)
+        finally:
+            launch.close()
+        self.buffer = b""
+
+
+def test_the_handout_bot_builds_in_the_sandbox_and_plays_random_over_the_channel(cache: Path, tmp_path: Path) -> None:
+    built = sandboxed_cpp_build(HANDOUT_BOT, cache)
+    assert built.executable is not None and built.executable.is_file(), built.reason
+    assert (built.entry_class, built.cached) == ("MyPlayer", False)
+    errors = (tmp_path / "stderr").open("wb")
+    cpp = SandboxedLineBot(built.executable, errors)
+    python = LineBot(host_command(sys.executable, "random"), tmp_path, errors)
+    try:
+        assert '"hello"' in cpp.line() and '"hello"' in python.line()
+        for bot in (cpp, python):
+            bot.send({"type": "welcome", "protocol": 1, "player": "p", "server": "test",
+                      "rules": {"ruleset": "course", "time_limit_ms": 1000}})
+        end, judged = play([cpp, python], ["MyPlayer", "random"], "g0", 0)
+        assert end.termination is Termination.GOAL and end.result(0) == "win"
+        assert all(step.cause is None for step in judged if step.seat == 0)
+        assert (cpp.close(), python.close()) == (0, 0)
+    finally:
+        for bot in (cpp, python):
+            if bot.process.poll() is None:
+                bot.process.kill()
+                bot.process.wait(5)
+        errors.close()
+        if cpp.uid:
+            UIDS.give(cpp.uid)
+
+
+def test_the_same_files_are_a_lookup_and_a_changed_file_is_a_new_build(cache: Path, tmp_path: Path) -> None:
+    first = sandboxed_cpp_build(HANDOUT_BOT, cache)
+    again = sandboxed_cpp_build(HANDOUT_BOT, cache)
+    assert again.cached and again.executable == first.executable
+    changed = sandboxed_cpp_build(handout_with(tmp_path, after="// a changed comment\n"), cache)
+    assert not changed.cached and changed.executable is not None and changed.executable != first.executable
+
+
+def test_a_compile_error_is_one_line_with_the_students_file_and_line(cache: Path, tmp_path: Path) -> None:
+    lines = (HANDOUT_BOT / _PLAYER).read_text(encoding="utf-8").count("\n")
+    built = sandboxed_cpp_build(handout_with(tmp_path, after="int broken = undeclared_name;\n"), cache)
+    assert one_line_failure(built).startswith(f"{_PLAYER}:{lines + 1}: ")
+    assert "undeclared_name" in built.reason
+
+
+@pytest.mark.parametrize(("before", "after", "reason"), [
+    ('#include "/etc/passwd"\n', "", f"{_PLAYER}:1: /etc/passwd: No such file or directory"),
+    ("#include </dev/zero>\n", "", f"the compiler needed more than {BUILD_LIMITS.address_space_mb} MB of memory"),
+    ("", "template <int N> struct Forever { static constexpr int value = Forever<N + 1>::value; };\n"
+         "int forever = Forever<0>::value;\n", "template instantiation depth exceeds maximum"),
+    ("", 'asm(".data\\n.fill 0x7fffffff, 1, 1\\n.text");\n',
+     f"the build wrote a file larger than {BUILD_LIMITS.file_size_mb} MB"),
+    ("", "#define A0 1, 1\n" + "".join(f"#define A{n} A{n - 1}, A{n - 1}\n" for n in range(1, 31))
+     + "int huge[] = {A30};\n", f"the compiler needed more than {BUILD_LIMITS.address_space_mb} MB of memory"),
+], ids=["include-etc-passwd", "include-dev-zero", "endless-templates", "object-of-gigabytes", "huge-initialiser"])
+def test_a_compile_time_attack_ends_inside_the_limits_with_a_one_line_reason(
+        cache: Path, tmp_path: Path, before: str, after: str, reason: str) -> None:
+    built = sandboxed_cpp_build(handout_with(tmp_path, before=before, after=after), cache)
+    assert reason in one_line_failure(built)
+
+
+def test_including_dev_stdin_reads_an_empty_file_and_waits_for_nothing(cache: Path, tmp_path: Path) -> None:
+    built = sandboxed_cpp_build(handout_with(tmp_path, before="#include </dev/stdin>\n"), cache, wall_s=60)
+    assert built.executable is not None, built.reason      # its stdin is /dev/null: nothing to read, nothing hangs
