@@ -15,7 +15,7 @@ import pytest
 
 from server.sandbox import SandboxLimits
 from server.sandbox.bwrap import BOT_DIR, bwrap_launch, current_layout, host_command
-from server.sandbox.cppbuild import BUILD_LIMITS, CppBuilt, sandboxed_cpp_build
+from server.sandbox.cppbuild import BUILD_LIMITS, CppBuilt, compiler_version, sandboxed_cpp_build
 from server.sandbox.process import project_root
 from server.sandbox.procfs import UIDS
 from server.sandbox.seccomp import bot_filter
@@ -126,3 +126,12 @@ def test_a_compile_time_attack_ends_inside_the_limits_with_a_one_line_reason(
 def test_including_dev_stdin_reads_an_empty_file_and_waits_for_nothing(cache: Path, tmp_path: Path) -> None:
     built = sandboxed_cpp_build(handout_with(tmp_path, before="#include </dev/stdin>\n"), cache, wall_s=60)
     assert built.executable is not None, built.reason      # its stdin is /dev/null: nothing to read, nothing hangs
+
+
+def test_without_a_compiler_the_build_says_in_one_line_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    monkeypatch.setattr("server.sandbox.cppbuild.shutil.which", lambda name: None)
+    monkeypatch.setattr("server.sandbox.cppbuild.compiler_version", compiler_version.__wrapped__)
+    built = sandboxed_cpp_build(HANDOUT_BOT, tmp_path / "cache")
+    assert one_line_failure(built) == ("no C++ compiler on the server: install g++ (apt-get install g++) "
+                                       "to build C++ bots")
