@@ -167,7 +167,7 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
         if root:
             os.chown(work, uid, uid)
         # g++ finds its own programs (cc1plus, as, ld) by the PATH it was found on: the sandbox sets none.
-        command = ["/usr/bin/env", "PATH=/usr/bin", sys.executable, *HOST_FLAGS, "-m", _MODULE, BOT_DIR, _STAGE, "--timeout", str(wall_s)]
+        command = ["/usr/bin/env", "PATH=/usr/bin", sys.executable, *HOST_FLAGS, "-m", _MODULE, BOT_DIR, _STAGE, "--timeout", str(wall_s + 10)]   # ours stops it first
         command += [f"--entry={entry}"] if entry else []
         command += [f"--name={name}"] if name else []
         layout = current_layout(str(project_root()), root=root)

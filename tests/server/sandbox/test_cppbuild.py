@@ -135,3 +135,9 @@ def test_without_a_compiler_the_build_says_in_one_line_what_to_install(monkeypat
     built = sandboxed_cpp_build(HANDOUT_BOT, tmp_path / "cache")
     assert one_line_failure(built) == ("no C++ compiler on the server: install g++ (apt-get install g++) "
                                        "to build C++ bots")
+
+
+def test_a_build_past_its_wall_clock_limit_is_stopped_with_a_one_line_reason(tmp_path: Path) -> None:
+    built = sandboxed_cpp_build(HANDOUT_BOT, tmp_path / "cache", wall_s=0.5)    # a cold build takes seconds
+    assert one_line_failure(built) == "the build took more than 0.5 s (the build's limit)"
+    assert not any((tmp_path / "cache").iterdir())                              # nothing half-built is kept
