@@ -1,8 +1,8 @@
 """``StoreThread``: a synchronous store on the one worker thread it owns, the one way the server reaches a store.
 
 Each store's facade (``server.tournament.results.Results``, ``server.ladder.records.LadderRecords``,
-``server.submissions.records.SubmissionRecords``) holds one and gives every store call a typed
-``async`` method over ``call``. Calls run in the order they are made; the calls that queue up while
+``server.submissions.records.SubmissionRecords``, ``server.rooms.leaderboard_store.LeaderboardRecords``) is a
+``StoreFacade``: it holds one and gives every store call a typed ``async`` method over ``call``. Calls run in the order they are made; the calls that queue up while
 the thread works run as one batch (a ``ThreadBatcher``), inside ``batch(store)`` when the store has
 one (the results' one transaction), else one after another. A call's exception is raised to its
 caller as the store raised it, and fails that call alone. Cancelling a wait does not cancel the
@@ -23,12 +23,14 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, Generic, Protocol, TypeVar, cast
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Generic, Protocol, Self, TypeVar, cast
 
 from server.disk.batching import Outcome, ThreadBatcher
 from server.disk.sqlite_files import database_error
 
-__all__ = ["StoreThread", "StoreClosedError", "QUIET_CHECKPOINT_BATCHES"]
+__all__ = ["StoreThread", "StoreFacade", "StoreClosedError", "QUIET_CHECKPOINT_BATCHES"]
 
 #: Batches of calls after which a quiet moment empties the store's WAL (each checkpoint is two syncs).
 QUIET_CHECKPOINT_BATCHES = 16
@@ -39,6 +41,8 @@ T = TypeVar("T")
 
 
 class _Store(Protocol):
+    path: Path | None
+
     def close(self) -> None: ...
 
 
@@ -174,3 +178,31 @@ class StoreThread(Generic[S]):
         if self._batches:
             self._checkpoint()
         self.store.close()
+
+
+class StoreFacade(Generic[S]):
+    """The shape every store's facade shares: it owns a ``StoreThread`` (``open`` in the subclass makes it), knows
+    its file (``path``), and closes it (``close``, or leaving an ``async with``); the subclass adds one typed
+    ``async`` method per store call over ``self._thread.call``."""
+
+    def __init__(self, thread: StoreThread[S]) -> None:
+        """Take over the open store on its own thread."""
+        self.path = thread.store.path
+        self._thread = thread
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` was called."""
+        return self._thread.closed
+
+    async def close(self) -> None:
+        """Refuse new calls, wait for the queued ones, close the database and end the thread. Idempotent; a second
+        caller waits until the first has finished."""
+        await self._thread.close()
+
+    async def __aenter__(self) -> Self:
+        return self     # closed by __aexit__
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()

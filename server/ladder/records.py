@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 
 from shared.ladder import BotReport, GameFact, PublishedRow, Skill
 
-from server.disk.store_thread import StoreClosedError, StoreThread
+from server.disk.store_thread import StoreClosedError, StoreFacade, StoreThread
 from server.ladder.store import LadderGame, LadderStore, Track
 
 __all__ = ["LadderRecords", "THREAD_NAME"]
@@ -26,17 +25,12 @@ __all__ = ["LadderRecords", "THREAD_NAME"]
 THREAD_NAME = "quoridor-ladder-db"
 
 
-class LadderRecords:
+class LadderRecords(StoreFacade[LadderStore]):
     """The ladder's database at ``path``: ``await LadderRecords.open(path)``, then one ``async`` method per call.
 
     Every method raises what ``LadderStore`` raises for it (``ValueError``, ``sqlite3.Error``); after
     ``close()`` every call raises ``StoreClosedError``.
     """
-
-    def __init__(self, thread: StoreThread[LadderStore]) -> None:
-        """Take over the open store on its own thread (``open`` makes both)."""
-        self.path = thread.store.path
-        self._thread = thread
 
     @classmethod
     async def open(cls, path: Path) -> LadderRecords:
@@ -47,11 +41,6 @@ class LadderRecords:
         path = Path(path)
         return cls(await StoreThread.open(THREAD_NAME, lambda: LadderStore(path), closed=lambda: StoreClosedError(
             f"the ladder's store {path} is closed; open it again with LadderRecords.open")))
-
-    @property
-    def closed(self) -> bool:
-        """True once ``close()`` was called."""
-        return self._thread.closed
 
     # -- tracks -------------------------------------------------------------------------------
     async def track(self, bot: str, version: str, initial: Skill) -> Track:
@@ -87,15 +76,3 @@ class LadderRecords:
     async def published(self) -> tuple[list[PublishedRow], dict[str, Track]]:
         """The published table of the current tracks, with those tracks by label (fitted on the store's thread)."""
         return await self._thread.call(LadderStore.published)
-
-    # -- lifecycle ----------------------------------------------------------------------------
-    async def close(self) -> None:
-        """Refuse new calls, wait for the queued ones, close the database and end the thread (idempotent)."""
-        await self._thread.close()
-
-    async def __aenter__(self) -> LadderRecords:
-        return self     # closed by __aexit__
-
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        await self.close()

@@ -17,10 +17,9 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 
 from server.disk.sqlite_files import checkpoint, connect, database_error, transaction
-from server.disk.store_thread import StoreClosedError, StoreThread
+from server.disk.store_thread import StoreClosedError, StoreFacade, StoreThread
 from server.rooms.leaderboard import Entry, Record
 
 __all__ = ["LeaderboardStore", "LeaderboardRecords", "THREAD_NAME", "stamp"]
@@ -78,17 +77,12 @@ class LeaderboardStore:
         self._db.close()
 
 
-class LeaderboardRecords:
+class LeaderboardRecords(StoreFacade[LeaderboardStore]):
     """The stored leaderboard: ``await LeaderboardRecords.open(path)``, then one ``async`` method per call.
 
     Every method raises what ``LeaderboardStore`` raises for it (``DatabaseFileError``, one line); after
     ``close()`` every call raises ``StoreClosedError``.
     """
-
-    def __init__(self, thread: StoreThread[LeaderboardStore]) -> None:
-        """Take over the open store on its own thread (``open`` makes both)."""
-        self.path = thread.store.path
-        self._thread = thread
 
     @classmethod
     async def open(cls, path: Path | None) -> LeaderboardRecords:
@@ -101,11 +95,6 @@ class LeaderboardRecords:
         return cls(await StoreThread.open(THREAD_NAME, lambda: LeaderboardStore(path), closed=lambda: StoreClosedError(
             f"the leaderboard's store {path or '(in memory)'} is closed; open it again with LeaderboardRecords.open")))
 
-    @property
-    def closed(self) -> bool:
-        """True once ``close()`` was called."""
-        return self._thread.closed
-
     async def entries(self) -> list[Record]:
         """Every stored entry (to seed the board at start)."""
         return await self._thread.call(LeaderboardStore.entries)
@@ -114,14 +103,3 @@ class LeaderboardRecords:
         """Store ``records`` (one transaction), each replacing its player's entry for that level; on disk on return."""
         rows = tuple(records)
         await self._thread.call(lambda store: store.save(rows))
-
-    async def close(self) -> None:
-        """Refuse new calls, wait for the queued ones, close the database and end the thread (idempotent)."""
-        await self._thread.close()
-
-    async def __aenter__(self) -> LeaderboardRecords:
-        return self     # closed by __aexit__
-
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        await self.close()

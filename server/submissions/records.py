@@ -9,9 +9,8 @@ it is in every later listing; cancelling a wait does not cancel the call.
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 
-from server.disk.store_thread import StoreClosedError, StoreThread
+from server.disk.store_thread import StoreClosedError, StoreFacade, StoreThread
 from server.submissions.files import ArchiveLimits
 from server.submissions.store import Received, StoredVersion, SubmissionStore
 
@@ -21,17 +20,12 @@ __all__ = ["SubmissionRecords", "THREAD_NAME"]
 THREAD_NAME = "quoridor-submissions"
 
 
-class SubmissionRecords:
+class SubmissionRecords(StoreFacade[SubmissionStore]):
     """The submissions of a data directory: ``await SubmissionRecords.open(data_dir)``, then one ``async`` method per call.
 
     Every method raises what ``SubmissionStore`` raises for it (``SubmissionError``, ``ValueError``,
     ``OSError``, ``sqlite3.Error``); after ``close()`` every call raises ``StoreClosedError``.
     """
-
-    def __init__(self, thread: StoreThread[SubmissionStore]) -> None:
-        """Take over the open store on its own thread (``open`` makes both)."""
-        self.path = thread.store.path
-        self._thread = thread
 
     @classmethod
     async def open(cls, data_dir: Path) -> SubmissionRecords:
@@ -42,11 +36,6 @@ class SubmissionRecords:
         data_dir = Path(data_dir)
         return cls(await StoreThread.open(THREAD_NAME, lambda: SubmissionStore(data_dir), closed=lambda: StoreClosedError(
             f"the submissions store in {data_dir} is closed; open it again with SubmissionRecords.open")))
-
-    @property
-    def closed(self) -> bool:
-        """True once ``close()`` was called."""
-        return self._thread.closed
 
     def folder(self, digest: str) -> Path:
         """Where the files of ``digest`` are (or go): a name, no disk (``ValueError`` for a malformed digest)."""
@@ -68,14 +57,3 @@ class SubmissionRecords:
     async def latest_accepted(self) -> dict[str, StoredVersion]:
         """Each key's newest accepted version (keys without one left out), by key."""
         return await self._thread.call(SubmissionStore.latest_accepted)
-
-    async def close(self) -> None:
-        """Refuse new calls, wait for the queued ones, close the database and end the thread (idempotent)."""
-        await self._thread.close()
-
-    async def __aenter__(self) -> SubmissionRecords:
-        return self     # closed by __aexit__
-
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        await self.close()

@@ -19,12 +19,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from shared.tournament import GameResult, ScheduledGame
 
-from server.disk.store_thread import StoreThread
+from server.disk.store_thread import StoreFacade, StoreThread
 from server.tournament.store import ResultStore, StoreError
 from server.tournament.rows import GameRow, TournamentRow
 
@@ -38,17 +37,12 @@ GameKey = tuple[int, int, int]
 THREAD_NAME = "quoridor-db"
 
 
-class Results:
+class Results(StoreFacade[ResultStore]):
     """The results database at ``path``: ``await Results.open(path)``, then one ``async`` method per operation.
 
     Every method raises what ``ResultStore`` raises for it (``StoreError``, its ``NotFoundError``,
     ``StoreUsageError``); after ``close()`` every call raises ``StoreError``.
     """
-
-    def __init__(self, thread: StoreThread[ResultStore]) -> None:
-        """Take over the open store on its own thread (``open`` makes both)."""
-        self.path = thread.store.path
-        self._thread = thread
 
     @classmethod
     async def open(cls, path: Path) -> Results:
@@ -65,11 +59,6 @@ class Results:
     def commits(self) -> int:
         """Transactions committed so far (a batch of calls counts once; reads count too)."""
         return self._thread.store.commits
-
-    @property
-    def closed(self) -> bool:
-        """True once ``close()`` was called."""
-        return self._thread.closed
 
     # -- tournaments ----------------------------------------------------------------------------
     async def create_tournament(self, name: str, fmt: str, games_per_pairing: int, seed: int | None,
@@ -145,15 +134,3 @@ class Results:
     async def flush(self) -> None:
         """Wait until every write queued by a ``*_later`` method so far is made (or has failed, logged)."""
         await self._thread.flush()
-
-    async def close(self) -> None:
-        """Refuse new calls, wait for the queued ones (``*_later`` writes included), close the database
-        and end the thread. Idempotent; a second caller waits until the first has finished."""
-        await self._thread.close()
-
-    async def __aenter__(self) -> Results:
-        return self     # closed by __aexit__
-
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        await self.close()
