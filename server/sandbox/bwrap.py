@@ -8,6 +8,7 @@ What the bot sees (nothing else exists for it):
   ``server``, not the data directory, not the results database, not other bots;
 * its own folder, read-only, at ``/bot`` (the working directory), on the import path after ``/arena``
   (``HOST_FLAGS``): a ``client``, ``shared`` or ``server`` of its own never shadows the arena's;
+* a C++ bot's executable (built from its folder, kept in the server's build cache), read-only at ``/program/bot``;
 * a private ``/tmp`` (a tmpfs of ``tmp_mb``), a fresh ``/proc`` of its own PID namespace and a minimal ``/dev``.
 
 Namespaces: network (empty: only a loopback that leads nowhere), PID, IPC, UTS and cgroup; a new
@@ -41,12 +42,14 @@ from server.sandbox.limits import MB, SandboxLimits
 from server.sandbox.procfs import stat_fields
 
 __all__ = ["SandboxLayout", "bwrap_argv", "BwrapLaunch", "bwrap_launch", "host_command", "current_layout", "BOT_DIR",
-           "PACKAGES_DIR", "BUILD_DIR", "HOST_MODULE", "HOST_FLAGS", "kernel_counts", "nproc_per_namespace"]
+           "PACKAGES_DIR", "BUILD_DIR", "PROGRAM", "HOST_MODULE", "HOST_FLAGS", "kernel_counts", "nproc_per_namespace"]
 
 #: Where the bot's folder is seen inside the sandbox (its working directory).
 BOT_DIR = "/bot"
 #: Where a build's writable folder is seen inside the sandbox (``bwrap_argv(..., writable=)``: the C++ build's).
 BUILD_DIR = "/build"
+#: Where a built bot's executable is seen inside the sandbox (``bwrap_argv(..., program=)``: read-only).
+PROGRAM = "/program/bot"
 #: Where the project's ``shared`` and ``client`` packages are seen inside the sandbox.
 PACKAGES_DIR = "/arena"
 #: The module the sandbox runs: the bot host (``client/hosted.py``), started as a process, never imported here.
@@ -85,10 +88,12 @@ def _covered(path: str, by: Sequence[str]) -> bool:
 
 
 def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
-               uid: int, *, seccomp_fd: int | None = None, writable: str | None = None) -> list[str]:
+               uid: int, *, seccomp_fd: int | None = None, writable: str | None = None,
+               program: str | None = None) -> list[str]:
     """The ``bwrap`` command line that runs ``command`` in the sandbox (``uid``: the bot's own user, as root;
     ``seccomp_fd``: an open file holding the compiled system-call filter; ``writable``: a host folder bound
-    read-write at ``BUILD_DIR``, the one place outside its /tmp where it may write)."""
+    read-write at ``BUILD_DIR``, the one place outside its /tmp where it may write; ``program``: a host file, the
+    bot's built executable, bound read-only at ``PROGRAM``)."""
     argv = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if not layout.switch_user:
@@ -123,6 +128,9 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
         argv += ["--perms", "0755", "--dir", BOT_DIR]
     if writable is not None:
         argv += ["--bind", writable, BUILD_DIR]
+    if program is not None:
+        folder(PROGRAM)                        # its folder made 0755 first: bubblewrap's own would be 0700
+        argv += ["--ro-bind", program, PROGRAM]
     # The sandbox's root (bubblewrap's own tmpfs, with the folders made above) read-only last: without root the bot
     # owns it in its user namespace, and could fill the host's memory with files there.
     argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/",
@@ -180,12 +188,13 @@ def _memory_file(name: str, data: bytes) -> int:
 
 
 def bwrap_launch(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
-                 uid: int, seccomp: bytes, *, writable: str | None = None) -> BwrapLaunch:
+                 uid: int, seccomp: bytes, *, writable: str | None = None, program: str | None = None) -> BwrapLaunch:
     """``bwrap_argv`` with the filter ``seccomp``; its options (everything before ``--``: bubblewrap takes the
     command from its own command line only) passed through memory files."""
     filter_fd = _memory_file("bot-seccomp", seccomp)
     try:
-        argv = bwrap_argv(layout, bot_folder, command, limits, uid, seccomp_fd=filter_fd, writable=writable)
+        argv = bwrap_argv(layout, bot_folder, command, limits, uid, seccomp_fd=filter_fd, writable=writable,
+                          program=program)
         end = argv.index("--")
         args_fd = _memory_file("bot-args", b"".join(os.fsencode(arg) + b"\0" for arg in argv[1:end]))
     except OSError:

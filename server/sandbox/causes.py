@@ -15,9 +15,12 @@ from shared.hosting import EXIT_CODES
 
 __all__ = ["CAUSES", "HOST_EXIT_CODES", "BotEnd", "classify_exit"]
 
-CAUSES = ("ok", "syntax_error", "import_error", "no_player", "init_error", "illegal_steps", "timeout", "too_slow",
-          "memory_limit", "cpu_limit", "output_limit", "crashed", "sandbox_unavailable")
-"""Every cause code: why a bot was refused, or how its process ended (stable: reports and logs carry them)."""
+CAUSES = ("ok", "syntax_error", "import_error", "no_player", "init_error", "compile_error", "no_compiler",
+          "illegal_steps", "timeout", "too_slow", "memory_limit", "cpu_limit", "output_limit", "crashed",
+          "sandbox_unavailable")
+"""Every cause code: why a bot was refused, or how its process ended (stable: reports and logs carry them).
+``compile_error``: a C++ bot's build failed (``file:line: message``, or the build's limit it hit), before it ran;
+``no_compiler``: the server cannot build C++ bots (no g++ or no JSON headers: the line says what to install)."""
 
 #: The cause of each of the bot host's exit codes (``shared.hosting.EXIT_CODES``; a bad command line counts as crashed).
 HOST_EXIT_CODES = {code: "crashed" if cause == "usage" else cause for cause, code in EXIT_CODES.items()}

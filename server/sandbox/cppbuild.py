@@ -28,10 +28,9 @@ from pathlib import Path
 
 from server.sandbox.bwrap import BOT_DIR, BUILD_DIR, HOST_FLAGS, bwrap_launch, current_layout
 from server.sandbox.limits import MB, SandboxLimits, rlimits
-from server.sandbox.process import SandboxUnavailable, project_root
 from server.sandbox.procfs import UIDS
 from server.sandbox.seccomp import SeccompUnavailable, bot_filter
-from server.sandbox.status import sandbox_status
+from server.sandbox.status import SandboxUnavailable, project_root, sandbox_status
 
 __all__ = ["BUILD_LIMITS", "BUILD_WALL_S", "CppBuilt", "build_key", "compiler_version", "sandboxed_cpp_build"]
 

@@ -58,11 +58,18 @@ class BotEntry:
     folder: Path | None = None
     #: The submission's version (its content hash), for hosts that fetch bots by it (issue 19).
     version: str | None = None
+    #: Where a C++ bot's builds are cached on this machine (the server's ``DATA_DIR/cpp-builds``, a worker's own
+    #: cache); ``None``: ``default_build_cache()``.
+    builds: Path | None = None
 
     @property
     def trusted(self) -> bool:
         """True for a built-in bot (it may run without the sandbox where there is none)."""
         return self.folder is None
+
+    def hosted_bot(self, limits: SandboxLimits) -> HostedBot:
+        """A process for this bot under ``limits`` (not started; a C++ bot is built, or found built, at its start)."""
+        return HostedBot(self.spec, self.folder, limits, trusted=self.trusted, builds=self.builds)
 
 
 @dataclass(frozen=True)
@@ -161,8 +168,7 @@ async def play_pairing(pairing: Pairing, limits: SandboxLimits, *, on_step: Step
     A bot that cannot start (or dies) loses its games as a disconnect; its report says why. The pairing's
     ``opening`` plies are played by each game's referee (``MatchRunner``'s ``opening``), never by the bots.
     """
-    seats = tuple(HostedSeat(bot.name, HostedBot(bot.spec, bot.folder, limits, trusted=bot.trusted),
-                             pairing.referee) for bot in pairing.bots)
+    seats = tuple(HostedSeat(bot.name, bot.hosted_bot(limits), pairing.referee) for bot in pairing.bots)
     hosted_rows = rows if rows is not None else HostedRows()
     try:
         await asyncio.gather(*(seat.start() for seat in seats))

@@ -83,7 +83,7 @@ class HostedPlayers:
         while True:
             player = self.wanted[name]
             entry = player.entry
-            bot = self.bots[entry.name] = HostedBot(entry.spec, entry.folder, self.limits, trusted=entry.trusted)
+            bot = self.bots[entry.name] = entry.hosted_bot(self.limits)
             peer = HostedPeer(bot, referee=self.referee)      # its games' clock (--hosted-clock)
             try:
                 failed = await bot.start()

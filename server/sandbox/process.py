@@ -1,4 +1,11 @@
-"""``HostedBot``: one bot host process (``python -m client.hosted SPEC``), in bubblewrap unless unsafe.
+"""``HostedBot``: one bot process, in bubblewrap unless unsafe.
+
+What runs is what the spec needs (``shared.hosting.bot_language``): a Python bot or a built-in one, the bot
+host ``python -m client.hosted SPEC``; a C++ bot (``FILE.cpp[:CLASS]``), its executable, built first from its
+folder by ``sandboxed_cpp_build`` (off the event loop, in the sandbox, cached under ``builds``; before the
+startup clock starts: a cold build takes seconds) and bound read-only at ``/program/bot``, the bot's folder
+its working directory at ``/bot``; an executable bot, ``/bot/PATH`` itself (a program of the bot's own that
+speaks the hosted-bot channel, docs/hosted-bots.md).
 
 The process is started with its rlimits (set in the child before ``exec``), in a session of its
 own. Its stdout carries protocol lines only (``client.hosted`` moves the bot's prints to stderr);
@@ -27,17 +34,22 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from shared.hosting import bot_language
 
-from server.sandbox.bwrap import BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
+from server.sandbox.bwrap import BOT_DIR, PROGRAM, BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
 from server.sandbox.bytecode import host_packages_compiled
 from server.sandbox.cage import BOT_NICE, CORES, Cage, SignalCage, make_cage
 from server.sandbox.causes import BotEnd, classify_exit
+from server.sandbox.cppbuild import CppBuilt, sandboxed_cpp_build
 from server.sandbox.limits import SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS, CpuClock, children, sandbox_uids
 from server.sandbox.seccomp import SeccompUnavailable, bot_filter
-from server.sandbox.status import INSTALL_HINT, sandbox_status
+from server.sandbox.status import INSTALL_HINT, SandboxUnavailable, cpp_status, project_root, sandbox_status
 
-__all__ = ["HostedBot", "SandboxUnavailable", "project_root", "sandbox_uids"]
+__all__ = ["HostedBot", "SandboxUnavailable", "CppBuilder", "default_build_cache", "project_root", "sandbox_uids"]
+
+#: What builds a C++ bot: ``sandboxed_cpp_build(folder, cache_dir, entry=...)`` (a test gives its own).
+CppBuilder = Callable[..., CppBuilt]
 
 log = logging.getLogger("quoridor.server")
 
@@ -45,13 +57,11 @@ log = logging.getLogger("quoridor.server")
 _DRAIN_S = 0.2
 
 
-class SandboxUnavailable(RuntimeError):
-    """bubblewrap cannot run here, and the server was not told to run bots without it."""
-
-
-def project_root() -> Path:
-    """The folder holding the project's ``shared``, ``client`` and ``server`` packages."""
-    return Path(__file__).resolve().parents[2]
+def default_build_cache() -> Path:
+    """Where C++ builds are cached when the caller names no folder: ``$XDG_CACHE_HOME/quoridor/cpp-builds`` (by
+    default ``~/.cache/quoridor/cpp-builds``); the server uses ``DATA_DIR/cpp-builds``, a worker its own cache."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "quoridor" / "cpp-builds"
 
 
 class _Pipes(asyncio.SubprocessProtocol):
@@ -79,16 +89,25 @@ class _Pipes(asyncio.SubprocessProtocol):
 
 
 class HostedBot:
-    """A bot host process for ``spec`` (relative to ``folder``, the bot's files; ``None``: a built-in bot).
+    """A bot process for ``spec`` (relative to ``folder``, the bot's files; ``None``: a built-in bot).
 
     ``on_line(text, arrived_at)`` hears each protocol line after the bot's ``hello``; ``on_exit``
     hears how the process ended (once). ``trusted`` bots (the built-in ones) may run without the
-    sandbox; a handed-in bot never does unless ``limits.unsafe``.
+    sandbox; a handed-in bot never does unless ``limits.unsafe``. A C++ bot's builds are cached under
+    ``builds`` (default ``default_build_cache()``), made by ``builder`` (default ``sandboxed_cpp_build``).
     """
 
     def __init__(self, spec: str, folder: Path | None, limits: SandboxLimits, *, trusted: bool = False,
-                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 layout: SandboxLayout | None = None, clock: Callable[[], float] = time.monotonic,
+                 builds: Path | None = None, builder: CppBuilder | None = None) -> None:
         self.spec = spec
+        #: What runs it (``shared.hosting.LANGUAGES``): ``builtin``/``python`` (the bot host), ``cpp``, ``executable``.
+        self.language = bot_language(spec) if folder is not None else "builtin"
+        #: Where its C++ builds are cached.
+        self.builds = builds if builds is not None else default_build_cache()
+        self._builder = builder
+        #: Its C++ build (``None`` until built, and for other bots): the executable, notes, whether it was cached.
+        self.built: CppBuilt | None = None
         #: The clock of its lines' arrival stamps (the clock of the match's deadlines).
         self.clock = clock
         self.folder = folder
@@ -122,10 +141,50 @@ class HostedBot:
         self._done = asyncio.Event()
 
     # -- starting -------------------------------------------------------------------------------
+    async def _build(self) -> BotEnd | None:
+        """A C++ bot's build, off the event loop (cached): ``None`` when its executable is ready, else why not."""
+        problem = cpp_status()
+        if problem is not None:
+            return BotEnd("no_compiler", problem)
+        builder = self._builder or sandboxed_cpp_build
+        assert self.folder is not None
+        entry = self.spec.strip() if ":" in self.spec else None       # FILE.cpp alone: its Player class is found
+        self.built = await asyncio.to_thread(builder, self.folder, self.builds, entry=entry)
+        if self.built.executable is None:
+            return BotEnd("compile_error", self.built.reason)
+        return None
+
+    def _own_program(self) -> BotEnd | None:
+        """An executable bot's entry: ``None`` when it is a file its process may run, else why not."""
+        assert self.folder is not None
+        path = self.folder / self.spec.strip()
+        needed = 0o005 if os.geteuid() == 0 and not self.limits.unsafe else 0o100
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return BotEnd("no_player", f"{self.spec}: there is no such file in the bot's folder")
+        if not path.is_file() or mode & needed != needed:
+            return BotEnd("no_player", f"{self.spec} is not an executable file (hand in a program or a script "
+                                       "starting with #!, mode 0755)")
+        return None
+
+    def _command(self, sandboxed: bool) -> tuple[list[str], str | None]:
+        """The command that runs the bot (its paths inside the sandbox when ``sandboxed``), and the built
+        executable to bind at ``PROGRAM`` (``None``: none)."""
+        if self.language == "cpp":
+            assert self.built is not None and self.built.executable is not None
+            executable = str(self.built.executable.resolve())
+            return ([PROGRAM] if sandboxed else [executable]), executable
+        if self.language == "executable":
+            assert self.folder is not None
+            inside = self.spec.strip().removeprefix("./")
+            return [f"{BOT_DIR}/{inside}" if sandboxed else str((self.folder / inside).resolve())], None
+        return host_command(sys.executable, self.spec), None
+
     def _argv(self) -> list[str]:
-        command = host_command(sys.executable, self.spec)
         if self.limits.unsafe or (self.trusted and sandbox_status() is not None):
-            return command
+            return self._command(sandboxed=False)[0]
+        command, program = self._command(sandboxed=True)
         problem = sandbox_status()
         if problem is not None:
             raise SandboxUnavailable(f"refusing to run handed-in code without the sandbox: {problem}")
@@ -138,7 +197,7 @@ class HostedBot:
         self._uid = UIDS.take() if root else 0
         self._sandboxed = True
         folder = None if self.folder is None else str(self.folder.resolve())
-        self._launch = bwrap_launch(layout, folder, command, self.limits, self._uid, seccomp)
+        self._launch = bwrap_launch(layout, folder, command, self.limits, self._uid, seccomp, program=program)
         return self._launch.argv
 
     def _unreadable(self) -> str | None:
@@ -171,7 +230,14 @@ class HostedBot:
         """Start the process and wait until the bot is loaded: ``None`` then, else how it ended (``too_slow``:
         loading took longer than ``startup_timeout_s``). ``SandboxUnavailable`` when it may not run here."""
         loop = asyncio.get_running_loop()
-        await host_packages_compiled(project_root())      # once: the sandbox cannot cache the host's bytecode
+        if self.language in ("cpp", "executable"):       # before the startup clock: a cold build takes seconds
+            refused = await self._build() if self.language == "cpp" else self._own_program()
+            if refused is not None:
+                self.ended = refused
+                self._done.set()
+                return self.ended
+        else:
+            await host_packages_compiled(project_root())  # once: the sandbox cannot cache the host's bytecode
         argv = self._argv()
         hidden = self._unreadable() if self._uid else None
         if hidden is not None:

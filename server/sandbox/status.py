@@ -1,4 +1,5 @@
-"""``sandbox_status``: can this machine run bots in bubblewrap? ``None`` when it can, else why not and the fix."""
+"""``sandbox_status``: can this machine run bots in bubblewrap? ``cpp_status``: can it build C++ bots? ``None`` when
+it can, else why not and the fix."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import functools
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 from server.sandbox.seccomp import SeccompUnavailable, bot_filter
 
-__all__ = ["sandbox_status", "sandbox_notice", "INSTALL_HINT", "UNSAFE_WARNING"]
+__all__ = ["sandbox_status", "sandbox_notice", "cpp_status", "SandboxUnavailable", "project_root", "INSTALL_HINT",
+           "UNSAFE_WARNING"]
 
 INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow namespaces "
                 "(or start the server with --unsafe-no-sandbox to run handed-in bots under rlimits only)")
@@ -17,6 +20,15 @@ INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) 
 UNSAFE_WARNING = ("WARNING: --unsafe-no-sandbox: handed-in bots run WITHOUT the sandbox, under rlimits only: they can "
                   "reach the network and read every file this server can. Use this only on a machine of no value.")
 """What a server started with ``--unsafe-no-sandbox`` says at every start."""
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap cannot run here, and the server was not told to run bots without it."""
+
+
+def project_root() -> Path:
+    """The folder holding the project's ``shared``, ``client`` and ``server`` packages."""
+    return Path(__file__).resolve().parents[2]
+
 
 _PROBE = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
           "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
@@ -50,6 +62,21 @@ def sandbox_status() -> str | None:
         bot_filter()
     except SeccompUnavailable as exc:
         return str(exc)
+    return None
+
+
+#: Where the C++ build looks for the JSON library of the arena's ``main`` (Debian's nlohmann-json3-dev).
+_JSON_HEADER = ("/usr/include/nlohmann/json.hpp", "/usr/local/include/nlohmann/json.hpp")
+
+
+def cpp_status() -> str | None:
+    """``None`` when C++ bots can be built here (g++ and the nlohmann JSON headers), else one line saying what to
+    install; cheap (a look on the PATH and at two files), so asked at each C++ hand-in."""
+    if shutil.which("g++") is None:
+        return "no C++ compiler on this server: its organiser can install g++ (apt-get install g++)"
+    if not any(os.path.isfile(path) for path in _JSON_HEADER):
+        return ("no JSON library for C++ bots on this server: its organiser can install nlohmann-json3-dev "
+                "(apt-get install nlohmann-json3-dev)")
     return None
 
 

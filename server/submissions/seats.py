@@ -26,7 +26,7 @@ from shared.referee import RefereeSettings
 from server.seats.lobby import Lobby
 from server.seats.players import PlayerSession
 from server.sandbox import (
-    BotEnd, BotEntry, HostedBot, HostedPeer, HostedSeat, SandboxLimits, SandboxUnavailable,
+    BotEnd, BotEntry, HostedPeer, HostedSeat, SandboxLimits, SandboxUnavailable,
 )
 from server.settings import ServerSettings
 from server.submissions.store import StoredVersion
@@ -90,7 +90,7 @@ async def start_pairing_seat(seat: SubmittedSeat, limits: SandboxLimits,
                              referee: RefereeSettings) -> HostedSeat | BotEnd:
     """A new process for ``seat``'s bot, started and loaded, as a player for one pairing; else why it failed."""
     entry = seat.entry
-    hosted = HostedSeat(entry.name, HostedBot(entry.spec, entry.folder, limits, trusted=entry.trusted), referee,
+    hosted = HostedSeat(entry.name, entry.hosted_bot(limits), referee,
                         key=seat.key)
     try:
         failed = await hosted.start()
@@ -104,7 +104,7 @@ async def start_pairing_seat(seat: SubmittedSeat, limits: SandboxLimits,
 
 async def _probe(entry: BotEntry, limits: SandboxLimits) -> BotEnd | None:
     """Start ``entry``'s bot and stop it: ``None`` when it starts here, else why not."""
-    bot = HostedBot(entry.spec, entry.folder, limits, trusted=entry.trusted)
+    bot = entry.hosted_bot(limits)
     try:
         failed = await bot.start()
     except SandboxUnavailable as exc:

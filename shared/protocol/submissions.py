@@ -38,6 +38,7 @@ VALIDATION_CAUSES: dict[str, str] = {
     "import_error": "the entry file is missing, or importing it raised (a module that is not there), or the bot holds a `client`, `shared` or `server` of its own (rename it: those names are the arena's)",
     "no_player": "the entry names no bot class, or several (name one: FILE.py:CLASS)",
     "init_error": "creating the bot raised (the reason names the bot's own file and line)",
+    "compile_error": "a C++ bot did not build: the first compile error (the student's file:line: message), or the build's limit it hit",
     "illegal_steps": "a step broke the rules, or next_step raised (the reason gives the first one)",
     "timeout": "a step came at or after the time limit",
     "too_slow": "importing and creating the bot, or the validation game, took longer than allowed",

@@ -1,0 +1,113 @@
+"""A C++ bot hosted by the server (``HostedBot`` of a ``FILE.cpp[:CLASS]`` spec): built before its startup clock
+starts, found in the cache the second time, its compile error its end; an executable bot run as it is."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from server.sandbox import SandboxLimits
+from server.sandbox.cppbuild import sandboxed_cpp_build
+from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
+from server.sandbox.process import HostedBot
+from shared.referee import RefereeSettings
+from tests.client.cpp.conftest import HANDOUT_BOT, gpp  # noqa: F401  (the fixture)
+from tests.server.sandbox.cpp_hand_ins import HANDOUT_ENTRY, HANDOUT_PLAYER, cpp_builds, handout_copy  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("sandbox", "gpp")
+
+LIMITS = SandboxLimits(startup_timeout_s=5.0, cpu_seconds=20)
+
+
+class SlowClock:
+    """A clock a slow build moves on: what the build takes shows in any time measured across it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_cold_build_does_not_count_against_the_startup_limit(cpp_builds: Path) -> None:
+    clock = SlowClock()
+    built: list[bool] = []
+
+    def slow_build(folder: Path, cache: Path, **kwargs: object):
+        clock.now += 60.0                               # a build of a minute, on the bot's own clock
+        built.append(True)
+        return sandboxed_cpp_build(folder, cache, **kwargs)  # type: ignore[arg-type]
+
+    async def run() -> None:
+        bot = HostedBot(HANDOUT_ENTRY, HANDOUT_BOT, LIMITS, builds=cpp_builds, builder=slow_build, clock=clock)
+        assert await bot.start() is None
+        assert built and bot.start_s is not None and bot.start_s < LIMITS.startup_timeout_s
+        assert bot.hello is not None and bot.hello["name"] == "MyPlayer"
+        assert (await bot.close()).cause == "ok"
+
+    asyncio.run(run())
+
+
+def test_a_second_bot_finds_its_build_in_the_cache(cpp_builds: Path) -> None:
+    async def run() -> None:
+        bots = []
+        for _ in range(2):
+            bot = HostedBot(HANDOUT_ENTRY, HANDOUT_BOT, LIMITS, builds=cpp_builds)
+            assert await bot.start() is None
+            bots.append(bot)
+            await bot.close()
+        first, second = (bot.built for bot in bots)
+        assert first is not None and second is not None and second.cached
+        assert second.executable == first.executable and any(cpp_builds.iterdir())
+
+    asyncio.run(run())
+
+
+def test_a_compile_error_ends_the_bot_with_the_students_file_and_line(cpp_builds: Path, tmp_path: Path) -> None:
+    folder = handout_copy(tmp_path, after="int broken = undeclared_name;\n")
+    line = (folder / HANDOUT_PLAYER).read_text(encoding="utf-8").count("\n")
+
+    async def run() -> None:
+        bot = HostedBot(HANDOUT_ENTRY, folder, LIMITS, builds=cpp_builds)
+        end = await bot.start()
+        assert end is not None and end.cause == "compile_error"
+        assert end.reason.startswith(f"{HANDOUT_PLAYER}:{line}: ") and "undeclared_name" in end.reason
+
+    asyncio.run(run())
+
+
+def test_a_cpp_bot_plays_a_pairing_against_a_python_bot_with_its_times_measured(cpp_builds: Path,
+                                                                                tmp_path: Path) -> None:
+    pairing = Pairing((BotEntry("cpp", HANDOUT_ENTRY, HANDOUT_BOT, builds=cpp_builds), BotEntry("random", "random")),
+                      (GameSpec("g1", tmp_path / "g1.csv", 0), GameSpec("g2", tmp_path / "g2.csv", 1)),
+                      RefereeSettings(time_limit_ms=1000, step_cap=30))
+    result = asyncio.run(play_pairing(pairing, LIMITS))
+    mine = result.reports[0]
+    assert mine.end is not None and mine.end.cause == "ok" and len(result.games) == 2
+    assert mine.timings and all(t.cpu_ms is not None for t in mine.timings)     # the CPU clock reads its process
+
+
+def test_an_executable_bot_runs_as_it_is(cpp_builds: Path, tmp_path: Path) -> None:
+    built = sandboxed_cpp_build(HANDOUT_BOT, cpp_builds, entry=HANDOUT_ENTRY)
+    assert built.executable is not None
+    folder = tmp_path / "exe"
+    folder.mkdir()
+    (folder / "mybot").write_bytes(built.executable.read_bytes())
+    os.chmod(folder / "mybot", 0o555)
+    pairing = Pairing((BotEntry("exe", "mybot", folder), BotEntry("random", "random")),
+                      (GameSpec("g1", tmp_path / "g1.csv", 0),), RefereeSettings(time_limit_ms=1000, step_cap=20))
+    result = asyncio.run(play_pairing(pairing, LIMITS))
+    assert result.reports[0].end is not None and result.reports[0].end.cause == "ok"
+    assert result.reports[0].timings
+
+
+def test_an_executable_entry_that_is_not_executable_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "exe"
+    folder.mkdir()
+    (folder / "mybot").write_text("not a program\n", encoding="utf-8")
+    os.chmod(folder / "mybot", 0o444)
+    end = asyncio.run(HostedBot("mybot", folder, LIMITS).start())
+    assert end is not None and end.cause == "no_player" and "not an executable file" in end.reason
