@@ -1,5 +1,5 @@
-"""Fixtures of the C++ bot tests: a compiler (skipped with the reason where there is none; CI installs g++ and sets
-QUORIDOR_REQUIRE_CPP, so that there a missing compiler fails the tests instead)."""
+"""Fixtures of the C++ (and C) bot tests: a compiler (skipped with the reason where there is none; CI installs g++,
+which brings gcc, and sets QUORIDOR_REQUIRE_CPP, so that there a missing compiler fails the tests instead)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,17 @@ def gpp() -> str:
         missing("g++ is not installed (apt-get install g++): the C++ bot tests need it")
     if not Path("/usr/include/nlohmann/json.hpp").is_file():
         missing("nlohmann-json3-dev is not installed (apt-get install nlohmann-json3-dev): the arena's main needs it")
+    assert found is not None
+    return found
+
+
+@pytest.fixture
+def gcc() -> str:
+    """The path of gcc (with the static C library: ``examples/c`` links with ``-static``); skipped when there is none."""
+    missing = pytest.fail if os.environ.get("QUORIDOR_REQUIRE_CPP") else pytest.skip
+    found = shutil.which("gcc")
+    if found is None:
+        missing("gcc is not installed (apt-get install gcc): the C bot tests need it")
     assert found is not None
     return found
 
