@@ -106,3 +106,12 @@ def test_the_dockerfile_installs_the_package_and_exposes_both_ports(server_setti
 def test_the_build_context_leaves_out_local_state():
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".venv", ".git", "replays"} <= set(ignored)
+
+
+def test_the_image_installs_the_sandbox_and_the_cpp_compiler_before_the_projects_files():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    install = re.search(r"^RUN apt-get update.*?apt-get install -y --no-install-recommends ([^\\\n&]+)", dockerfile,
+                        re.M | re.S)
+    assert install is not None, "no apt-get install -y --no-install-recommends layer"
+    assert {"bubblewrap", "g++", "gcc", "nlohmann-json3-dev"} <= set(install.group(1).split())
+    assert install.start() < dockerfile.index("\nCOPY ")       # a change of code does not fetch the compiler again
