@@ -39,7 +39,7 @@ def test_the_cpp_example_builds_and_beats_runner_and_random_with_legal_steps(gpp
                 assert end.termination is Termination.GOAL and end.result(seat) == "win", (name, white)
                 mine = [step for step in judged if step.seat == seat]
                 assert all(step.cause is None for step in mine), [s.reason for s in mine if s.cause]
-                walls += sum(step.record.step.new_wall is not None for step in mine)
+                walls += sum(not step.record.step.new_wall.is_none() for step in mine)
         assert walls > 0                     # the runner, a move ahead when it starts, was walled
         assert [bot.close() for bot in (cpp, *opponents.values())] == [0, 0, 0]
     finally:
