@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-origin", action="append", dest="allowed_origins", metavar="ORIGIN",
                    help="let web pages of ORIGIN (scheme://host[:port]) open websockets here, as the server's own "
                    "pages may (repeatable); pages of any other site are refused, bots are never affected")
+    handed_in.add_argument("--cpp-builds", type=Path, dest="cpp_builds", metavar="DIR",
+                           help="where the C++ builds of handed-in bots are cached, by the hash of their files and "
+                                "the compiler's version (default DATA_DIR/cpp-builds)")
     p.add_argument("--unsafe-no-sandbox", action="store_true", dest="unsafe_no_sandbox",
                    help="run handed-in bots WITHOUT bubblewrap, under rlimits only (they can reach the network and "
                         "read what the server can): only where bubblewrap cannot work, on a machine of no value")

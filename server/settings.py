@@ -80,6 +80,8 @@ class ServerSettings(BaseModel):
     max_submission_files: int = Field(200, ge=1, le=10_000, description="files one handed-in bot may hold")
     submission_queue: int = Field(4, ge=0, description="handed-in bots that may wait for validation while one is "
                                   "validated (beyond them: busy)")
+    cpp_builds: Path | None = Field(None, description="where the C++ builds of handed-in bots are cached (by the hash "
+                                    "of their files and the compiler); None = DATA_DIR/cpp-builds")
     players_from_submissions: bool = Field(False, description="seat each key's newest accepted handed-in bot in the "
                                            "tournament before the connected bots")
     roster_submissions: dict[str, str | None] = Field(
@@ -168,6 +170,11 @@ class ServerSettings(BaseModel):
                 if name != "tournament_name" and getattr(self, name) is not None:
                     ignored.append(f"{name}={getattr(self, name)!r} (the tournament has {stored[name]!r})")
         return ServerSettings.model_validate(self.model_dump() | update), ignored
+
+    @property
+    def build_cache(self) -> Path:
+        """Where this server caches the C++ builds of handed-in bots (``cpp_builds``, else ``DATA_DIR/cpp-builds``)."""
+        return self.cpp_builds if self.cpp_builds is not None else self.data_dir / "cpp-builds"
 
     @property
     def puzzles_only(self) -> bool:

@@ -25,7 +25,9 @@ from pathlib import Path
 from redis.asyncio import Redis
 
 from server.sandbox.host import BotEntry
-from server.submissions.files import ArchiveLimits, SubmissionError, content_digest, read_archive, write_tree
+from server.submissions.files import (
+    ArchiveLimits, SubmissionError, content_digest, executable_entry, read_archive, write_tree,
+)
 from server.queue.engine import Keys
 
 __all__ = ["BotUnavailable", "BotShelf", "BotCache", "read_folder", "zip_text", "SHELF_TTL_S", "CACHE_LIMITS"]
@@ -131,7 +133,7 @@ class BotCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         here = self.folder / digest
         fresh = self.folder / f".{digest}.{uuid.uuid4().hex}"
-        write_tree(fresh, files)
+        write_tree(fresh, files, executable=executable_entry(spec))
         try:
             os.rename(fresh, here)
         except OSError:                 # another job of this worker unpacked it meanwhile

@@ -192,10 +192,12 @@ def job_for(pairing: Pairing, limits: SandboxLimits, digests: Mapping[str, str])
         opening=tuple(step_name(step) for step in pairing.opening))
 
 
-def pairing_for(job: PairingJob, folders: Mapping[str, Path], log_dir: Path) -> Pairing:
-    """The pairing a worker plays for ``job``: handed-in bots from ``folders`` (by digest), logs in ``log_dir``."""
+def pairing_for(job: PairingJob, folders: Mapping[str, Path], log_dir: Path, *, builds: Path | None = None) -> Pairing:
+    """The pairing a worker plays for ``job``: handed-in bots from ``folders`` (by digest), logs in ``log_dir``, C++
+    bots built (or found built) in ``builds``, the worker's own cache."""
     bots = tuple(BotEntry(bot.name, bot.spec, None if bot.digest is None else folders[bot.digest],
-                          None if bot.digest is None else bot.digest[:_VERSION_CHARS]) for bot in job.bots)
+                          None if bot.digest is None else bot.digest[:_VERSION_CHARS], builds=builds)
+                 for bot in job.bots)
     rules = job.rules
     referee = RefereeSettings(ruleset=find_ruleset(rules.ruleset), time_limit_ms=rules.time_limit_ms,
                               violations_to_lose=rules.violations_to_lose, step_cap=rules.step_cap,

@@ -63,6 +63,8 @@ class WorkerSettings:
     url: str
     cache: Path
     concurrency: int = 1
+    #: Where it caches the C++ builds of the bots it plays (``--cpp-builds``); ``None``: ``cache/cpp-builds``.
+    cpp_builds: Path | None = None
     #: Seconds between two sweeps for jobs of dead workers (any worker may sweep; one at a time).
     sweep_s: int = 5
     #: Run handed-in bots without bubblewrap, under rlimits only (``--unsafe-no-sandbox``).
@@ -190,7 +192,8 @@ class GameWorker:
         touching = asyncio.get_running_loop().create_task(self._touch(saq_job))
         try:
             with tempfile.TemporaryDirectory(dir=games, prefix="pairing-") as folder:
-                pairing = pairing_for(job, folders, Path(folder))
+                builds = self.settings.cpp_builds or self.settings.cache / "cpp-builds"
+                pairing = pairing_for(job, folders, Path(folder), builds=builds)
                 result = await play_pairing(pairing, limits_for(job, unsafe=self.settings.unsafe), on_step=on_step)
                 logs = await asyncio.to_thread(lambda: {g.game_id: g.log_path.read_text(encoding="utf-8")
                                                         for g in result.games})

@@ -41,8 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "per core, or start one worker process per core)")
     p.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
                    / "quoridor-worker", metavar="DIR",
-                   help="where fetched bots (checked against their content hash) and games in progress are kept "
-                        "(default ~/.cache/quoridor-worker)")
+                   help="where fetched bots (checked against their content hash), their C++ builds and games in "
+                        "progress are kept (default ~/.cache/quoridor-worker)")
+    p.add_argument("--cpp-builds", type=Path, dest="cpp_builds", metavar="DIR",
+                   help="where the C++ builds of the bots it plays are cached, by the hash of their files and the "
+                        "compiler's version (default CACHE/cpp-builds)")
     p.add_argument("--sweep", type=int, default=5, metavar="S",
                    help="seconds between two looks for pairings of workers that died (default 5)")
     p.add_argument("--name", metavar="NAME", help="this worker's name in logs and answers (default HOST-PID)")
@@ -104,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     _clear_stale_games(args.cache)
     settings = WorkerSettings(url=args.queue, cache=args.cache.resolve(), concurrency=args.concurrency,
-                              sweep_s=args.sweep, unsafe=args.unsafe, name=args.name or default_name())
+                              sweep_s=args.sweep, unsafe=args.unsafe, name=args.name or default_name(),
+                              cpp_builds=None if args.cpp_builds is None else args.cpp_builds.resolve())
     try:
         return asyncio.run(GameWorker(settings).run())
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""``validate_bot``: is a handed-in bot fit to play? Import it, create it, play one short game against ``random``.
+"""``validate_bot``: is a handed-in bot fit to play? Import it (a C++ bot: build it), create it, play one short game
+against ``random``.
 
 Everything runs in the sandbox (``HostedBot``). The answer is a ``Validation``: accepted or not, a
 stable ``cause`` code and one line a student understands:
@@ -10,6 +11,8 @@ stable ``cause`` code and one line a student understands:
                     hand-in holds a ``client``, ``shared`` or ``server`` of its own (the arena's always win)
 ``no_player``       the entry names no bot class, or several (name one: ``FILE.py:CLASS``)
 ``init_error``      creating the player raised (the bot's own ``file:line``)
+``compile_error``   a C++ bot did not build (its first compile error, ``file:line: message``, or the build's limit)
+``no_compiler``     the server cannot build C++ bots (no g++, or no JSON headers: what to install)
 ``too_slow``        importing and creating it took longer than the startup limit
 ``timeout``         a step came at or after the referee's time limit (the ``late`` judgement)
 ``illegal_steps``   a step broke the rules (the first one's reason; a ``next_step`` that raised)
@@ -29,9 +32,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from shared.hosting import bot_language
 from shared.referee import RefereeSettings, StepJudged
 
 from server.games.match import MatchRunner
+from server.sandbox.cppbuild import BUILD_WALL_S
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
 from server.sandbox.limits import SandboxLimits
 from server.sandbox.process import SandboxUnavailable
@@ -57,13 +62,16 @@ class Validation:
 
 
 def _entry_problem(folder: Path, entry: str) -> str | None:
-    """Why ``entry`` cannot name a bot in ``folder`` (outside it, not a Python file); ``None`` when it can."""
-    where = entry.rsplit(":", 1)[0] if ":" in entry else entry
+    """Why ``entry`` cannot name a bot in ``folder`` (outside it, not a bot's file); ``None`` when it can."""
+    language = bot_language(entry)
+    where = entry.rsplit(":", 1)[0] if ":" in entry and language != "executable" else entry
     path = PurePosixPath(where)
     if not where or path.is_absolute() or ".." in path.parts or "\\" in where:
-        return (f"the entry {entry!r} must name a .py file inside the handed-in files "
-                "(like mybot.py or mybot.py:MyPlayer)")
-    if not where.endswith(".py"):
+        return (f"the entry {entry!r} must name a file inside the handed-in files "
+                "(like mybot.py, mybot.py:MyPlayer or MyPlayer.cpp:MyPlayer)")
+    if language == "builtin":
+        return f"the entry {entry!r} is the name of a built-in bot: name your bot's file"
+    if language == "python" and not where.endswith(".py"):
         return f"the entry {entry!r} must name a .py file (like mybot.py or mybot.py:MyPlayer)"
     if not (folder / where).is_file():
         return f"there is no file {where} in the handed-in files"
@@ -96,8 +104,9 @@ def _bot_error(output: str) -> str:
     return found[-1] if found else ""
 
 
-async def validate_bot(folder: Path, entry: str, limits: SandboxLimits) -> Validation:
-    """Import, create and play one short game against ``random`` in the sandbox; never raises for the bot's faults."""
+async def validate_bot(folder: Path, entry: str, limits: SandboxLimits, *, builds: Path | None = None) -> Validation:
+    """Import (a C++ bot: build, cached under ``builds``), create and play one short game against ``random`` in the
+    sandbox; never raises for the bot's faults."""
     started = time.monotonic()
 
     def verdict(cause: str, reason: str) -> Validation:
@@ -110,7 +119,7 @@ async def validate_bot(folder: Path, entry: str, limits: SandboxLimits) -> Valid
     problem = _entry_problem(folder, entry)
     if problem is not None:
         return verdict("import_error", problem)
-    clash = _arena_name(folder, entry)
+    clash = _arena_name(folder, entry) if bot_language(entry) == "python" else None
     if clash is not None:
         package = clash.rstrip("/").rsplit("/", 1)[-1].removesuffix(".py")
         return verdict("import_error", f"{clash} has the name of the arena's own package {package}: the arena's "
@@ -124,9 +133,11 @@ async def validate_bot(folder: Path, entry: str, limits: SandboxLimits) -> Valid
             judged.append(event)
 
     with tempfile.TemporaryDirectory(prefix="quoridor-validate-") as scratch:
-        pairing = Pairing((BotEntry(_NAME, entry, folder), BotEntry(VALIDATION_OPPONENT, VALIDATION_OPPONENT)),
+        pairing = Pairing((BotEntry(_NAME, entry, folder, builds=builds),
+                           BotEntry(VALIDATION_OPPONENT, VALIDATION_OPPONENT)),
                           (GameSpec("validation", Path(scratch) / "validation.csv", white=0),), referee)
         budget = limits.startup_timeout_s * 2 + VALIDATION_STEP_CAP * 2 * 1.2 + 30
+        budget += BUILD_WALL_S if bot_language(entry) == "cpp" else 0     # a cold build comes first
         try:
             async with asyncio.timeout(budget):
                 result = await play_pairing(pairing, limits, on_step=on_step)

@@ -14,12 +14,16 @@ The desk's guarantees:
 * A validation's result is stored before the submitter hears it (``submitted``).
 * Without a working sandbox, and unless the server runs with ``--unsafe-no-sandbox``, nothing is
   validated: a submission is refused with ``sandbox_unavailable`` and ``sandbox_status()``'s reason.
+* A C++ bot is built first (in the sandbox, cached under ``settings.build_cache``; a compile error refuses it,
+  ``compile_error``); on a server that cannot build C++ (``cpp_status()``) it is refused with ``no_compiler`` and
+  what to install, nothing recorded, while Python bots are still taken.
 * A failure in here is logged and answered ``internal_error``; the connection and the server go on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import weakref
@@ -36,7 +40,10 @@ from shared.protocol import (
 from server.net.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
 from server.net.connections import Connections
 from server.rooms import RoomContext
+from shared.hosting import bot_language
+
 from server.sandbox import BotEntry, SandboxLimits, sandbox_status
+from server.sandbox.status import cpp_status
 from server.sandbox.validate import Validation, validate_bot
 from server.settings import ServerSettings
 from server.submissions.files import ArchiveLimits, SubmissionError
@@ -86,7 +93,8 @@ class SubmissionDesk:
 
     def __init__(self, settings: ServerSettings, connections: Connections, welcome: Callable[[str], Welcome],
                  say: Callable[[str], None], *, sandbox: SandboxLimits | None = None, validate: Validate | None = None,
-                 sandbox_problem: Callable[[], str | None] | None = None) -> None:
+                 sandbox_problem: Callable[[], str | None] | None = None,
+                 cpp_problem: Callable[[], str | None] | None = None) -> None:
         self.settings = settings
         self.connections = connections
         self.welcome = welcome
@@ -94,8 +102,9 @@ class SubmissionDesk:
         self.archive_limits = ArchiveLimits(max_archive_bytes=settings.max_submission_bytes,
                                             max_files=settings.max_submission_files)
         self.sandbox = sandbox or SandboxLimits()
-        self._validate = validate or validate_bot
+        self._validate = validate or functools.partial(validate_bot, builds=settings.build_cache)
         self._sandbox_problem = sandbox_problem or sandbox_status
+        self._cpp_problem = cpp_problem or cpp_status
         self.store: SubmissionRecords | None = None
         self._one_at_a_time = asyncio.Lock()
         self._waiting = 0                        # finished submissions not yet answered
@@ -164,7 +173,8 @@ class SubmissionDesk:
         assert self.store is not None
         roster = self.settings.roster
         name = roster.get(version.key, version.key) if roster is not None else version.key
-        return BotEntry(name, version.entry, self.store.folder(version.digest), version.version)
+        return BotEntry(name, version.entry, self.store.folder(version.digest), version.version,
+                        builds=self.settings.build_cache)
 
     # -- admission --------------------------------------------------------------------------
     def admit(self, peer: Peer, hello: Hello) -> SubmitterContext | None:
@@ -269,6 +279,10 @@ class SubmissionDesk:
                     peer.close(CLOSE_POLICY, "too many bad frames")
                 return
             before = received.before
+            cpp_problem = self._cpp_problem() if bot_language(received.entry) == "cpp" else None
+            if cpp_problem is not None:
+                peer.tell("no_compiler", f"this server cannot take C++ bots: {cpp_problem}", "submit")
+                return
             if before is not None and before.accepted:
                 peer.send_now(_submitted(before, new=False))
                 return
@@ -276,6 +290,9 @@ class SubmissionDesk:
                 if peer.closed:             # gone while waiting: nobody to tell, nothing to spend the sandbox on
                     return
                 result = await self._validate(received.folder, received.entry, self.sandbox)
+            if result.cause == "no_compiler":            # the server's too: it lost its compiler meanwhile
+                peer.tell("no_compiler", f"this server cannot take C++ bots: {result.reason}", "submit")
+                return
             if result.cause == "sandbox_unavailable":   # the server's fault: nothing is judged, nothing recorded
                 peer.tell("sandbox_unavailable", f"this server could not run your bot just now ({result.reason}); it "
                                                  "was not judged: hand it in again later", "submit")

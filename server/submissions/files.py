@@ -4,8 +4,10 @@
 ``SubmissionError`` (its ``code`` a protocol error code) anything that could reach outside the
 bot's own folder or fill the disk: absolute paths, ``..``, links and devices, too many files, too
 many bytes (the archive's declared sizes are not trusted: every file is read with a cap). It reads
-bytes from memory only. ``write_tree`` writes the files under a new folder, never following a
-link, and leaves them read-only.
+bytes from memory only. ``find_entry`` says which file the bot is: a Python file, a C++ bot's
+(built by the server, ``FILE.cpp[:CLASS]``) or a program of the bot's own (``shared.hosting.bot_language``).
+``write_tree`` writes the files under a new folder, never following a link, and leaves them read-only
+(an executable entry read-only and executable).
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SubmissionError", "ArchiveLimits", "safe_name", "read_archive", "find_entry", "content_digest",
-           "write_tree"]
+from shared.hosting import CPP_SUFFIXES, bot_language
+
+__all__ = ["SubmissionError", "ArchiveLimits", "safe_name", "read_archive", "find_entry", "executable_entry",
+           "content_digest", "write_tree"]
 
 #: A file name's longest part, as most file systems allow.
 _MAX_NAME_PART = 255
@@ -120,33 +124,73 @@ def read_archive(text: str, limits: ArchiveLimits) -> dict[str, bytes]:
                   or any("/".join(name.split("/")[:i]) in files for i in range(1, name.count("/") + 1))), None)
     if clash is not None:
         raise SubmissionError("bad_zip", f"{clash!r} is both a file and a folder in the archive")
-    if not any(name.endswith(".py") for name in files):
-        raise SubmissionError("no_python", "the archive holds no .py file: hand in your bot's Python file(s)")
+    if not files:
+        raise SubmissionError("no_python", "the archive holds no file: hand in your bot's files")
     return files
 
 
-def find_entry(files: Mapping[str, bytes], entry: str | None) -> str:
-    """The entry spec checked against ``files``: its file must be one of their ``.py`` files.
+def _shown(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
 
-    ``None`` means the archive's only ``.py`` file; ``SubmissionError('bad_entry')`` when there
-    are several, or the entry names none of them.
-    """
+
+def _found_entry(files: Mapping[str, bytes]) -> str:
+    """The entry of an archive handed in without one: its only ``.py`` file, else its C++ bot's file."""
     python = sorted(name for name in files if name.endswith(".py"))
+    if len(python) == 1:
+        return python[0]
+    if python:
+        raise SubmissionError("bad_entry", f"the archive has {len(python)} .py files ({_shown(python)}): name the "
+                                           "bot's file as the entry (quoridor-submit --entry FILE.py[:CLASS])")
+    cpp = sorted(name for name in files if name.lower().endswith(CPP_SUFFIXES))
+    players = [name for name in cpp if name.rsplit("/", 1)[-1] == "MyPlayer.cpp"]
+    if len(players) == 1 or len(cpp) == 1:      # the build finds its Player class, the same in every later build
+        return (players or cpp)[0]
+    if cpp:
+        raise SubmissionError("bad_entry", f"the archive has {len(cpp)} C++ files ({_shown(cpp)}): name the bot's "
+                                           "file and class as the entry (quoridor-submit --entry MyPlayer.cpp:MyPlayer)")
+    raise SubmissionError("no_python", "the archive holds no bot: hand in your bot's .py file(s), its C++ files "
+                                       "(MyPlayer.cpp, MyPlayer.h), or a program of your own named as the entry "
+                                       "(quoridor-submit --entry FILE)")
+
+
+def find_entry(files: Mapping[str, bytes], entry: str | None) -> str:
+    """The entry spec checked against ``files``: ``FILE.py[:CLASS]`` (a Python bot), ``FILE.cpp[:CLASS]`` (a C++ bot,
+    built by the server), or ``FILE`` (a program of the bot's own), its file one of theirs.
+
+    ``None`` means the archive's only ``.py`` file or, without any, its C++ bot's file (``MyPlayer.cpp``, or its only
+    C++ file); ``SubmissionError('bad_entry')`` in one line saying what to write when there are several, or the entry
+    names no file of the archive.
+    """
     if entry is None:
-        if len(python) == 1:
-            return python[0]
-        shown = ", ".join(python[:5]) + (", ..." if len(python) > 5 else "")
-        raise SubmissionError("bad_entry", f"the archive has {len(python)} .py files ({shown}): name the bot's "
-                                           "file as the entry (quoridor-submit --entry FILE.py[:CLASS])")
-    where, _, cls = entry.strip().partition(":")
+        return _found_entry(files)
+    text = entry.strip()
+    language = bot_language(text)
+    if language == "builtin":
+        raise SubmissionError("bad_entry", f"entry {entry!r} is the name of a built-in bot: rename your bot's file")
+    where, _, cls = text.rpartition(":") if language in ("python", "cpp") and ":" in text else (text, "", "")
     where = where.removeprefix("./")
-    if not where.endswith(".py") or (cls and not cls.isidentifier()):
+    if language == "python" and (not where.endswith(".py") or (cls and not cls.isidentifier())):
         raise SubmissionError("bad_entry", f"entry {entry!r} should be FILE.py or FILE.py:CLASS (a path in the "
                                            "archive, a class name)")
+    if language == "cpp" and cls and not cls.isidentifier():
+        raise SubmissionError("bad_entry", f"entry {entry!r} should be FILE.cpp or FILE.cpp:CLASS (a path in the "
+                                           "archive, a class name: --entry MyPlayer.cpp:MyPlayer)")
     if where not in files:
-        raise SubmissionError("bad_entry", f"entry {entry!r} names no file of the archive (its .py files: "
-                                           f"{', '.join(python[:5])}{', ...' if len(python) > 5 else ''})")
+        kind = {"python": ".py", "cpp": "C++"}.get(language)
+        names = sorted(name for name in files if kind is None or (name.endswith(".py") if kind == ".py"
+                                                                  else name.lower().endswith(CPP_SUFFIXES)))
+        raise SubmissionError("bad_entry", f"entry {entry!r} names no file of the archive (its "
+                                           f"{kind + ' ' if kind else ''}files: {_shown(names)})")
+    if language == "executable" and not files[where].startswith((b"\x7fELF", b"#!")):
+        raise SubmissionError("bad_entry", f"entry {entry!r} is no program: name your bot's .py or C++ file "
+                                           "(--entry MyPlayer.cpp:MyPlayer), or a program of your own (a Linux "
+                                           "executable, or a script starting with #!)")
     return f"{where}:{cls}" if cls else where
+
+
+def executable_entry(entry: str) -> str | None:
+    """The file of ``entry`` when it is a program of the bot's own (written read-only and executable), else ``None``."""
+    return entry if bot_language(entry) == "executable" else None
 
 
 def content_digest(files: Mapping[str, bytes], entry: str) -> str:
@@ -160,8 +204,9 @@ def content_digest(files: Mapping[str, bytes], entry: str) -> str:
     return digest.hexdigest()
 
 
-def write_tree(folder: Path, files: Mapping[str, bytes]) -> None:
-    """Write ``files`` under the new folder ``folder`` (which must not exist), read-only; links are never followed."""
+def write_tree(folder: Path, files: Mapping[str, bytes], *, executable: str | None = None) -> None:
+    """Write ``files`` under the new folder ``folder`` (which must not exist), read-only (mode 0444; the file
+    ``executable``, a bot's program, 0555: anyone may run it); links are never followed."""
     folder.mkdir(mode=0o755)
     made = [folder]
     for name, content in sorted(files.items()):
@@ -174,5 +219,7 @@ def write_tree(folder: Path, files: Mapping[str, bytes]) -> None:
         handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o444)
         with os.fdopen(handle, "wb") as out:
             out.write(content)
+            if name == executable:
+                os.fchmod(out.fileno(), 0o555)    # not by os.open's mode: the umask would take from it
     for here in reversed(made):      # the deepest first: a read-only folder takes no new entries
         here.chmod(0o555)

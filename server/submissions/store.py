@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.disk.sqlite_files import FileSchema, checkpoint, open_store, transaction
-from server.submissions.files import ArchiveLimits, content_digest, find_entry, read_archive, write_tree
+from server.submissions.files import ArchiveLimits, content_digest, executable_entry, find_entry, read_archive, write_tree
 from server.timestamps import utc_now_seconds
 
 __all__ = ["SubmissionStore", "StoredVersion", "Received", "VERSION_CHARS", "SUBMISSIONS_SCHEMA_VERSION",
@@ -109,8 +109,9 @@ class SubmissionStore:
             raise ValueError(f"not a content digest: {digest!r}")
         return self.root / digest
 
-    def put_files(self, digest: str, files: Mapping[str, bytes]) -> Path:
-        """Store ``files`` as ``digest`` (once: a digest already stored is kept as it is); their folder.
+    def put_files(self, digest: str, files: Mapping[str, bytes], *, executable: str | None = None) -> Path:
+        """Store ``files`` as ``digest`` (once: a digest already stored is kept as it is); their folder (``executable``:
+        the bot's own program among them, written executable).
 
         The files are written, read-only, in a new folder beside the final one (``.incoming-*``, in
         the same parent) and renamed in place whole, so a folder that exists is complete. The rename
@@ -124,7 +125,7 @@ class SubmissionStore:
         self.root.mkdir(exist_ok=True)
         staging = self.root / f".incoming-{secrets.token_hex(8)}"
         try:
-            write_tree(staging, files)
+            write_tree(staging, files, executable=executable)
             try:
                 staging.rename(target)
             except OSError:
@@ -140,7 +141,7 @@ class SubmissionStore:
         files = read_archive(text, limits)
         entry = find_entry(files, entry)
         digest = content_digest(files, entry)
-        folder = self.put_files(digest, files)
+        folder = self.put_files(digest, files, executable=executable_entry(entry))
         return Received(digest, entry, len(files), sum(map(len, files.values())), folder, self.find(key, digest))
 
     # -- versions -----------------------------------------------------------------------------

@@ -58,10 +58,13 @@ ERROR_CODES: dict[str, str] = {
     "bad_part": "a submit part came out of order, or did not match the submission's first part",
     "unsafe_path": "a file in the archive has an absolute path, a '..' part, or is a link or a device",
     "too_many_files": "the archive holds more files than the server accepts",
-    "no_python": "the archive holds no .py file",
-    "bad_entry": "the entry names no .py file of the archive, or cannot be read",
+    "no_python": "the archive holds no bot: no .py file, no C++ file, and no entry naming a program",
+    "bad_entry": "the entry names no file of the archive (or none is named and the archive has several .py or C++ "
+                 "files), or cannot be read",
     "sandbox_unavailable": "the server cannot run handed-in code now (its sandbox is unavailable); the message "
                            "says why",
+    "no_compiler": "the server cannot build C++ bots (no g++ or no JSON headers: the message says what to install); "
+                   "it still takes Python bots",
 }
 """Every error code the server may send, with its meaning. Codes are stable: new ones may be added."""
 

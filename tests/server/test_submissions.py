@@ -81,8 +81,10 @@ def test_too_many_files_are_refused():
     assert refusal(zipped(*members)).code == "too_many_files"
 
 
-def test_an_archive_without_python_is_refused():
-    assert refusal(zipped(("README.md", b"hi"))).code == "no_python"
+def test_an_archive_without_a_bot_is_refused():
+    with pytest.raises(SubmissionError) as info:
+        find_entry(read_archive(zipped(("README.md", b"hi")), LIMITS), None)
+    assert info.value.code == "no_python" and "MyPlayer.cpp" in info.value.message
 
 
 @pytest.mark.parametrize("text", ["not base64!", base64.b64encode(b"PK\x03\x04 not really a zip").decode()])

@@ -47,7 +47,7 @@ class Sandbox:
         self.gate: asyncio.Event | None = None
         self.files_seen: list[dict[str, bytes]] = []
 
-    async def __call__(self, folder: Path, entry: str, limits: SandboxLimits) -> Validation:
+    async def __call__(self, folder: Path, entry: str, limits: SandboxLimits, *, builds: Path | None = None) -> Validation:
         self.calls.append((folder, entry, limits))
         self.files_seen.append({p.relative_to(folder).as_posix(): p.read_bytes()
                                 for p in folder.rglob("*") if p.is_file()})
