@@ -47,6 +47,7 @@ from .connecting import ServerUnavailable, check_server_url
 from .loader import BotCrashed, BotLoadError, bot_label, load_bot, resolve_spec
 from .logfiles import DEFAULT_LOG_DIR, new_run_folder
 from .notices import Notice, Tone
+from .process_bot import ProcessBot
 from .render import notice_printer
 from .runner import BotRunner, RunSummary
 
@@ -111,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="quoridor-client", description="Connect a Quoridor bot to a Quoridor Arena server and play.",
         epilog="examples: quoridor-client --bot strong -k alice   |   "
-               "quoridor-client --bot mybot.py:MyPlayer -p 19330 -k 191220000   |   quoridor-client -c config.json")
+               "quoridor-client --bot mybot.py:MyPlayer -p 19330 -k 191220000   |   "
+               "quoridor-client --bot QuoridorClient/MyPlayer.cpp -k alice   |   quoridor-client -c config.json")
     p.add_argument("-c", "--config", type=Path, help="JSON config file (the old client's fields work; on quoridor-server, -c is games at once)")
     p.add_argument("--server", help="server URL (default ws://127.0.0.1:19330/)")
     p.add_argument("--host", help="server host (with -p; instead of --server)")
@@ -119,7 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--key", help="your player key")
     p.add_argument("-n", "--name", help="display name (default: the key; on quoridor-server, -n is the number of players)")
     p.add_argument("-b", "--bot", help=f"built-in bot ({', '.join(BOTS)}), FILE.py (its one bot class), "
-                                       f"FILE.py:CLASS or MODULE:CLASS (default {DEFAULT_BOT})")
+                                       f"FILE.py:CLASS, MODULE:CLASS, a C++ bot (MyPlayer.cpp, MyPlayer.cpp:CLASS: "
+                                       f"built with g++ and cached) or an executable speaking the hosted-bot channel "
+                                       f"(./mybot) (default {DEFAULT_BOT})")
     p.add_argument("-l", "--save-log", nargs="?", const=True, default=None, metavar="DIR",
                    help=f"write each game's log (the server's CSV format) in DIR "
                         f"(default: a folder per run under {DEFAULT_LOG_DIR}/)")
@@ -193,7 +197,10 @@ def _report(console: Console, summary: RunSummary, config: ClientConfig) -> int:
 
 
 def source_version(player: Any) -> str | None:
-    """The bot's default version for the practice ladder: 12 hex digits of the SHA-256 of its class's source file."""
+    """The bot's default version for the practice ladder: 12 hex digits of the SHA-256 of its class's source file (a
+    C++ or executable bot's: what its ``hello`` said, the C++ build's hash of the bot's files)."""
+    if isinstance(player, ProcessBot):
+        return player.version
     try:
         path = inspect.getsourcefile(type(player))
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12] if path else None
@@ -235,6 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print("interrupted")
         return 130
     finally:
+        if isinstance(player, ProcessBot):
+            player.close()
         if log_dir is not None and log_dir != config.log_dir:     # the run's own folder, left empty: no game
             with contextlib.suppress(OSError):
                 log_dir.rmdir()

@@ -44,7 +44,7 @@ from typing import Any
 from shared.quoridor import Ruleset, Step, StepVerdict
 from shared.quoridor.types import ChessboardChange
 
-__all__ = ["BotDriver", "BotProblem", "ProblemKind", "OnProblem", "bot_traceback"]
+__all__ = ["BotDriver", "BotFailure", "BotProblem", "ProblemKind", "OnProblem", "bot_traceback"]
 
 
 class ProblemKind(enum.Enum):
@@ -53,6 +53,12 @@ class ProblemKind(enum.Enum):
     RAISED = "raised"            # the hook raised an exception
     NOT_A_STEP = "not a step"    # next_step returned something other than a Step
     MISSING = "missing"          # the bot has neither next_step nor nextStep
+    FAILED = "failed"            # a bot outside this process failed (``BotFailure``): one line, no traceback
+
+
+class BotFailure(Exception):
+    """Raised by a bot that runs outside this process (``client.process_bot``) when its process ended or wrote no
+    step: the driver reports it in one line (``ProblemKind.FAILED``), without a traceback of the framework's."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,8 @@ class BotProblem:
         """One line for people: ``next_step raised KeyError: 'x'``, ``next_step returned 'e2' (str); ...``."""
         if self.kind is ProblemKind.RAISED:
             return f"{self.hook} raised {self.error_text}"
+        if self.kind is ProblemKind.FAILED:
+            return str(self.error)
         if self.kind is ProblemKind.NOT_A_STEP:
             return f"{self.hook} returned {self.returned!r} ({type(self.returned).__name__}); it must return a Step"
         return f"{self.bot} has no next_step(change) method"
@@ -235,6 +243,8 @@ class BotDriver:
         return Step()
 
     def _raised(self, hook: str, exc: Exception) -> Step:
+        if isinstance(exc, BotFailure):
+            return self._report(BotProblem(ProblemKind.FAILED, hook, type(self.bot).__name__, error=exc))
         return self._report(BotProblem(ProblemKind.RAISED, hook, type(self.bot).__name__, error=exc,
                                        traceback=bot_traceback(exc)))
 

@@ -1,5 +1,7 @@
 """Load a bot from a spec: a built-in name (``strong``), a file (``mybot.py:MyPlayer``, or ``mybot.py`` when
-it defines one bot class) or a module (``mypackage.bots:MyPlayer``). Errors say what was wrong and how
+it defines one bot class) or a module (``mypackage.bots:MyPlayer``); a C++ file (``MyPlayer.cpp``,
+``MyPlayer.cpp:MyPlayer``) or an executable (``./mybot``) is a ``client.process_bot.ProcessBot`` (which spec is
+which: ``shared.hosting.bot_language``, the one rule). Errors say what was wrong and how
 to write the spec; when the bot's own code raises (importing its file, creating it), the error is one
 line that starts with the bot's own ``file:line``.
 
@@ -15,13 +17,15 @@ import importlib.util
 import os
 import sys
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
+from shared.hosting import BUILTIN_BOTS, bot_language
+
 __all__ = ["BotLoadError", "BotCrashed", "load_bot", "bot_label", "resolve_spec", "bot_classes", "add_bot_folder",
-           "ARENA_PACKAGES"]
+           "ARENA_PACKAGES", "how_to_name", "load_process_bot"]
 
 
 def _built_in() -> Mapping[str, type]:
@@ -31,8 +35,10 @@ def _built_in() -> Mapping[str, type]:
     return BOTS
 
 
-def _how() -> str:
-    return "give a built-in name (" + ", ".join(_built_in()) + "), FILE.py, FILE.py:CLASS or MODULE:CLASS"
+def how_to_name() -> str:
+    """How to write a bot spec, for the end of an error."""
+    return ("give a built-in name (" + ", ".join(_built_in()) + "), FILE.py, FILE.py:CLASS, MODULE:CLASS, "
+            "FILE.cpp, FILE.cpp:CLASS or the path of an executable")
 
 
 class BotLoadError(ValueError):
@@ -40,14 +46,17 @@ class BotLoadError(ValueError):
 
 
 class BotCrashed(BotLoadError):
-    """The bot's own code raised while its file was imported or its class was created (the message says where)."""
+    """The bot's own code raised while its file was imported or its class was created, or (C++, an executable) did not
+    compile or its process ended before its ``hello`` (the message says where)."""
 
 
 def bot_label(spec: str) -> str:
     """A short display name for a spec: ``strong``, ``MyPlayer`` (a file spec's stem when it names no class)."""
+    if bot_language(spec) == "executable":
+        return Path(spec).name
     if ":" in spec:
         return spec.rsplit(":", 1)[-1]
-    return Path(spec).stem if _is_file(spec) else spec
+    return Path(spec).stem if _is_file(spec) or bot_language(spec) == "cpp" else spec
 
 
 def _is_file(where: str) -> bool:
@@ -173,21 +182,24 @@ def resolve_spec(spec: str) -> str:
     or does not define exactly one bot class.
     """
     spec = spec.strip()
-    if ":" in spec or not _is_file(spec):         # a built-in name, a module, or a spec naming its class
+    if ":" in spec or not _is_file(spec) or bot_language(spec) != "python":   # built in, a module, named, C++...
         return spec
     return f"{spec}:{_only_class(spec, _import_file(Path(spec))).__name__}"
 
 
 def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
-    """A new bot instance for ``spec``; the class is called with ``key`` (and ``kwargs``)."""
+    """A new bot instance for ``spec``; the class is called with ``key`` (and ``kwargs``). A C++ or executable spec is
+    a ``ProcessBot`` (built, or found in the cache, and started now), named ``bot_label(spec)``."""
     spec = spec.strip()
+    if bot_language(spec) in ("cpp", "executable"):
+        return load_process_bot(spec, bot_label(spec))
     if ":" not in spec:
         if _is_file(spec):
             return _create(_only_class(spec, _import_file(Path(spec))), key, kwargs)
         built_in = _built_in()
         if spec in built_in:
             return built_in[spec](key, **kwargs)
-        raise BotLoadError(f"unknown bot {spec!r}: {_how()}")
+        raise BotLoadError(f"unknown bot {spec!r}: {how_to_name()}")
     where, class_name = spec.rsplit(":", 1)
     if _is_file(where):
         module = _import_file(Path(where))
@@ -195,7 +207,7 @@ def load_bot(spec: str, key: str = "", **kwargs: Any) -> Any:
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
-            raise BotLoadError(f"cannot import module {where!r}: {exc}; {_how()}") from None
+            raise BotLoadError(f"cannot import module {where!r}: {exc}; {how_to_name()}") from None
         except Exception as exc:
             raise _crash(f"importing {where}", exc) from exc
     cls = getattr(module, class_name, None)
@@ -219,3 +231,75 @@ def _create(cls: type, key: str, kwargs: dict[str, Any]) -> Any:
         raise _crash(f"creating the bot {cls.__name__}", exc) from exc
     except Exception as exc:
         raise _crash(f"creating the bot {cls.__name__}", exc) from exc
+
+
+# -- C++ and executable bots ----------------------------------------------------------------------------
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _entry(path: Path, cls: str | None) -> str | None:
+    """The build's entry for ``path`` (``FILE.cpp:CLASS``): the class named, else the one class deriving from
+    ``Player`` declared in that file or its header, else ``None`` (the build finds it in the folder)."""
+    if cls:
+        return f"{path.name}:{cls}"
+    from .cppbuild import FRAMEWORK_FILES, find_player_classes
+
+    texts = {}
+    for found in path.parent.rglob("*"):
+        if found.is_file() and found.stem == path.stem and found.name not in FRAMEWORK_FILES:
+            try:
+                texts[found.relative_to(path.parent).as_posix()] = found.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+    classes = find_player_classes(texts, leaves_only=False)
+    return f"{path.name}:{next(iter(classes))}" if len(classes) == 1 else None
+
+
+def _as_typed(error: str, path: Path, spec_path: str) -> str:
+    """A build's one line as the user typed the bot's path: ``dir/MyPlayer.cpp:12: error: ...``."""
+    where, _, rest = error.partition(": ")
+    file, _, line = where.rpartition(":")
+    if line.isdigit() and (path.parent / file).is_file():
+        shown = os.path.normpath(os.path.join(os.path.dirname(spec_path), file))
+        return f"{shown}:{line}: error: {rest}"
+    return error.replace("with --entry FILE.cpp:CLASS", f"as {spec_path}:CLASS")
+
+
+def load_process_bot(spec: str, label: str, *, say: Callable[[str], None] = _say, cache: Path | None = None
+                     ) -> Any:
+    """The ``ProcessBot`` of a ``cpp`` or ``executable`` spec (``shared.hosting.bot_language``), its C++ built first
+    into the user's cache (``say`` tells of a build); ``BotLoadError`` or ``BotCrashed`` in one line when it cannot
+    be (a compile error: ``dir/MyPlayer.cpp:12: error: ...``, the path as typed)."""
+    from .cppbuild import CXXFLAGS, CppBuildError
+    from .cppcache import cached_build
+    from .driver import BotFailure
+    from .process_bot import ProcessBot
+
+    spec = spec.strip()
+    language = bot_language(spec)
+    where, _, cls = spec.rpartition(":") if language == "cpp" and ":" in spec else (spec, "", "")
+    path = Path(where)
+    if not path.is_file():
+        if language == "executable" and "/" not in where and "\\" not in where:
+            raise BotLoadError(f"unknown bot {spec!r}: {how_to_name()}")
+        raise BotLoadError(f"bot file {where!r} does not exist")
+    if language == "cpp":
+        try:
+            built = cached_build(path.parent, entry=_entry(path, cls or None), cache=cache,
+                                 on_build=lambda: say(f"building {path.name} (g++ {' '.join(CXXFLAGS[1:])})..."))
+        except CppBuildError as exc:
+            raise BotCrashed(_as_typed(str(exc), path, where)) from None
+        if not built.cached:
+            for note in built.notes:
+                say(f"  {note}")
+        command = [str(built.executable)]
+    else:
+        if not os.access(path, os.X_OK):
+            raise BotLoadError(f"{where} is not executable: make it so (chmod +x {where}) or give a built-in name "
+                               f"({', '.join(BUILTIN_BOTS)}), FILE.py or FILE.cpp")
+        command = [str(path.resolve())]
+    try:
+        return ProcessBot(command, label, cwd=path.parent.resolve())
+    except BotFailure as exc:
+        raise BotCrashed(f"{label}: {exc}") from None

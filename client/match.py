@@ -38,10 +38,11 @@ from shared.quoridor import Step
 from shared.referee import RefereeEvent, RefereeSettings, StepJudged, TurnRequest
 from shared.referee.local import LocalGame, play_local_game
 
-from .driver import BotDriver, BotProblem, ProblemKind
-from .loader import load_bot
+from .driver import BotDriver, BotFailure, BotProblem, ProblemKind
+from .loader import BotCrashed, load_bot
 from .logfiles import write_log_atomic
 from .match_plan import GameJob, Lineup, bot_labels, schedule
+from .process_bot import ProcessBot, local_game_over, welcome_for
 from .notices import Notice, Say, Tone, say_plain
 
 __all__ = [
@@ -119,7 +120,12 @@ def play_game(drivers: tuple[BotDriver, BotDriver], names: tuple[str, str], sett
             on_event(event)
 
     game = play_local_game(names, ask, clock, settings, heard, opening)
-    for driver in drivers:
+    for seat, driver in enumerate(drivers):
+        if isinstance(driver.bot, ProcessBot):         # its process hears how the game ended, as from a server
+            try:
+                driver.bot.game_over(local_game_over(game.final, names, seat))
+            except BotFailure:
+                pass                                   # its game is over: the next one starts it again
         driver.end_game()
     return game
 
@@ -207,8 +213,9 @@ class PlayedGame:
 class BotRoster:
     """The bots of a lineup, each created once (when first needed) and played through its own ``BotDriver``.
 
-    A bot plays all its games through the same object, as on a server (``restart`` between them).
-    ``close`` ends the drivers (the event loop of an ``async`` bot).
+    A bot plays all its games through the same object, as on a server (``restart`` between them); a C++ or
+    executable bot, one process (``ProcessBot``), told the run's rules when it is created.
+    ``close`` ends the drivers (the event loop of an ``async`` bot) and the bots' processes.
     """
 
     def __init__(self, lineup: Lineup, settings: RefereeSettings,
@@ -224,6 +231,12 @@ class BotRoster:
         if index not in self._drivers:
             label = self.lineup.labels[index]
             bot = load_bot(self.lineup.specs[index], label)
+            if isinstance(bot, ProcessBot):
+                try:
+                    bot.welcome(welcome_for(label, self.settings))
+                except BotFailure as exc:
+                    bot.close()
+                    raise BotCrashed(f"{label}: {exc}") from None
             self._drivers[index] = BotDriver(bot, lambda problem: self._problems.append(ProblemReport.of(label, problem)))
         return self._drivers[index]
 
@@ -237,9 +250,11 @@ class BotRoster:
         return PlayedGame(job, game, tuple(self._problems))
 
     def close(self) -> None:
-        """Close every driver; safe to call twice."""
+        """Close every driver and end every bot's process; safe to call twice."""
         for driver in self._drivers.values():
             driver.close()
+            if isinstance(driver.bot, ProcessBot):
+                driver.bot.close()
         self._drivers.clear()
 
 

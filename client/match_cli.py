@@ -53,6 +53,7 @@ from .logfiles import new_run_folder
 from .match import MatchTally, PlayedGame, ProblemTeller, game_log_name, run_games, wilson_interval, write_game_log
 from .match_plan import Lineup, gauntlet_pairings, round_robin_pairings, schedule
 from .match_results import RunResults, SprtState
+from .process_bot import ProcessBot
 from .render import notice_printer
 
 __all__ = ["main", "build_parser", "results_table", "standings_table", "matrix_table", "sprt_line", "elo_line",
@@ -302,9 +303,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "match, three or more a round robin; prints results and ratings and writes the logs.",
         epilog="examples: quoridor-match strong mybot.py:MyPlayer -g 20 | quoridor-match random runner defender "
                "strong -g 20 -j 2 --openings 4 | quoridor-match --gauntlet mybot.py random runner strong | "
-               "quoridor-match mybot.py strong --sprt 0 50 --openings 4 -j 2")
+               "quoridor-match mybot.py strong --sprt 0 50 --openings 4 -j 2 | quoridor-match "
+               "QuoridorClient/MyPlayer.cpp runner | quoridor-match --gauntlet MyPlayer.cpp:MyPlayer mybot.py ./mybot "
+               "strong")
     p.add_argument("bots", nargs="+", metavar="BOT",
-                   help="built-in name, FILE.py (its one bot class), FILE.py:CLASS or MODULE:CLASS")
+                   help="built-in name, FILE.py (its one bot class), FILE.py:CLASS, MODULE:CLASS, a C++ bot "
+                        "(MyPlayer.cpp or MyPlayer.cpp:CLASS: built with g++ -O2 and cached) or an executable that "
+                        "speaks the hosted-bot channel (./mybot, docs/hosted-bots.md)")
     p.add_argument("--gauntlet", metavar="BOT", help="play BOT against each of the other bots (and no other games)")
     p.add_argument("-g", "--games", type=int, default=None,
                    help=f"games per pairing, in colour-swapped pairs (default 10; with --sprt the most games, "
@@ -402,7 +407,9 @@ def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = dat
     try:
         plan = _plan(parser, args, settings, log_dir)
         for spec in plan.lineup.specs:     # fail early, with the reason, before any game is played
-            load_bot(spec, "check")
+            checked = load_bot(spec, "check")          # a C++ bot is built now (cached for the games)
+            if isinstance(checked, ProcessBot):
+                checked.close()
         if args.log_dir is None:           # made only now: a run refused above leaves no empty folder
             log_dir = new_run_folder(RUNS_DIR, "local-", now())
             plan = replace(plan, log_dir=log_dir)

@@ -46,10 +46,11 @@ from shared.quoridor import GameStatus, Step, StepVerdict, find_ruleset
 from shared.quoridor.types import ChessboardChange
 
 from .connecting import ServerUnavailable, connect_waiting
-from .driver import BotDriver, BotProblem
+from .driver import BotDriver, BotFailure, BotProblem, ProblemKind
 from .gamerecord import GameRecorder
 from .logfiles import log_path, write_log_atomic
 from .notices import Notice, Say, Tone, say_plain, violation_text
+from .process_bot import ProcessBot
 
 __all__ = ["BotRunner", "RunSummary", "ServerUnavailable", "GameOverHook", "CLOSE_CALL"]
 
@@ -213,6 +214,8 @@ class BotRunner:
             self.ruleset = find_ruleset(message.rules.ruleset)
             limit = message.rules.time_limit_ms
             self.driver.tell_time_limit(limit)
+            if isinstance(self.driver.bot, ProcessBot):      # a C++ or executable bot hears the rules as hosted
+                self._process_call(self.driver.bot.welcome, message)
             rules = f" · {message.rules.ruleset} rules · " + (f"{limit} ms per step" if limit else "no time limit")
             self._tell(f"joined {message.server} as ", (message.player, Tone.NAME), " with ", (self.label, Tone.NAME),
                        *([(f" ({self.label_note})", Tone.CAUTION)] if self.label_note else []), rules)
@@ -244,6 +247,14 @@ class BotRunner:
     def _tell(self, *parts: str | tuple[str, Tone]) -> None:
         self.say(Notice.of(*parts))
 
+    def _process_call(self, call: Callable[[Any], None], message: Any) -> None:
+        """Tell a process bot a frame; its process failing is told as any failure of the bot."""
+        try:
+            call(message)
+        except BotFailure as exc:
+            self._bot_problem(BotProblem(ProblemKind.FAILED, call.__name__, type(self.driver.bot).__name__,
+                                         error=exc))
+
     def _bot_problem(self, problem: BotProblem) -> None:
         """Count and tell a failure of the bot (the driver has answered for it)."""
         self.summary.bot_errors += 1
@@ -251,7 +262,8 @@ class BotRunner:
         if problem.hook == "next_step":
             self._tell(("bot error (answering with an empty step): ", Tone.BAD), problem.message + trace)
         else:
-            self._tell((f"bot error in {problem.hook}: ", Tone.BAD), problem.error_text + trace)
+            self._tell((f"bot error in {problem.hook}: ", Tone.BAD),
+                       (problem.message if problem.kind is ProblemKind.FAILED else problem.error_text) + trace)
 
     def _game_start(self, start: GameStart) -> None:
         self.driver.begin_game(start.seat, self.ruleset)
@@ -351,6 +363,8 @@ class BotRunner:
         tone = {"win": Tone.GOOD, "loss": Tone.BAD, "draw": Tone.CAUTION}[over.result]
         where = f" · log {path}" if path is not None else (f" · server log {over.log}" if over.log else "")
         self._tell(f"game {over.game}: ", (over.result, tone), f" ({over.reason.replace('_', ' ')})" + where)
+        if isinstance(self.driver.bot, ProcessBot):
+            self._process_call(self.driver.bot.game_over, over)
         self.driver.end_game()
         if self.on_game_over is not None:
             self.on_game_over(over, path)

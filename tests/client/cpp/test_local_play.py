@@ -1,0 +1,89 @@
+"""The handout's C++ bot played locally as it is written: ``quoridor-match MyPlayer.cpp runner``, a gauntlet and an
+SPRT beside Python bots (in worker processes too), built once into the user's cache; a compile error in one line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from client import cppcache
+from client.match_cli import main as match_main
+from tests.client.cpp.conftest import HANDOUT_BOT
+
+MY_PLAYER = HANDOUT_BOT / "QuoridorClient" / "MyPlayer.cpp"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch, gpp) -> Path:
+    """The user's cache of builds, empty (``$XDG_CACHE_HOME``)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "quoridor-arena" / "cpp"
+
+
+def test_the_handout_bot_plays_a_python_bot_and_a_second_run_uses_the_cache(cache, capfd, monkeypatch):
+    code = match_main([str(MY_PLAYER), "runner", "-g", "2", "--step-cap", "20", "--log-dir", "none"])
+    first = capfd.readouterr()
+    assert code == 0, first.err
+    assert "MyPlayer" in first.out and "runner" in first.out and "errors" in first.out
+    assert first.err.count("building MyPlayer.cpp (g++ -O2)...") == 1      # once: the games found it in the cache
+    assert "game status: Ok; my loc: (5, 1)" in first.err                   # its std::cout, on the terminal's stderr
+    assert len(list(cache.glob("*/bot"))) == 1
+
+    builds: list[Path] = []
+    real_build = cppcache.build
+    monkeypatch.setattr(cppcache, "build", lambda *a, **k: builds.append(a[0]) or real_build(*a, **k))
+    code = match_main([f"{MY_PLAYER}:MyPlayer", "strong", "-g", "2", "--step-cap", "20", "--log-dir", "none"])
+    second = capfd.readouterr()
+    assert code == 0, second.err
+    # MyPlayer.cpp:MyPlayer is the entry MyPlayer.cpp found by itself: the same build
+    assert builds == [] and "building" not in second.err
+
+
+def test_a_gauntlet_and_an_sprt_play_the_cpp_bot_beside_python_bots_in_worker_processes(cache, tmp_path, capfd):
+    python_bot = tmp_path / "walker_bot.py"
+    python_bot.write_text(WALKER)
+    code = match_main(["--gauntlet", str(MY_PLAYER), str(python_bot), "runner", "-g", "2", "-j", "2",
+                       "--step-cap", "20", "--log-dir", "none", "--seed", "1"])
+    out = capfd.readouterr()
+    assert code == 0, out.err
+    assert "a gauntlet: MyPlayer against 2 bots" in out.out
+    assert "Walking" in out.out and "runner" in out.out
+    assert "Traceback" not in out.err
+    code = match_main([str(MY_PLAYER), str(python_bot), "--sprt", "0", "50", "-g", "4", "--step-cap", "20",
+                       "--log-dir", "none", "--seed", "1"])
+    out = capfd.readouterr()
+    assert code == 0, out.err
+    assert "SPRT [0, 50]" in out.out and "after 4 games" in out.out
+
+
+def test_a_compile_error_is_one_line_with_the_file_and_line_as_typed(cache, tmp_path, capfd, monkeypatch):
+    bot = tmp_path / "bot"
+    shutil.copytree(HANDOUT_BOT, bot)
+    source = bot / "QuoridorClient" / "MyPlayer.cpp"
+    lines = source.read_text().splitlines()
+    broken = lines.index("    block.normalization();")
+    lines[broken] = "    undeclared = 1;"
+    source.write_text("\n".join(lines) + "\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as ended:
+        match_main(["bot/QuoridorClient/MyPlayer.cpp", "runner", "--log-dir", "none"])
+    code = ended.value.code
+    err = capfd.readouterr().err
+    assert code == 2
+    assert err.splitlines()[-1] == (f"quoridor-match: error: bot/QuoridorClient/MyPlayer.cpp:{broken + 1}: error: 'undeclared' "
+                                    "was not declared in this scope")
+    assert "usage:" not in err
+
+
+WALKER = '''
+from client.player import Player
+from shared.quoridor import Step
+
+
+class Walking(Player):
+    def next_step(self, change):
+        pos = self.position
+        return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(self.seat)))
+'''
