@@ -131,3 +131,21 @@ async def test_a_cpp_bot_handed_in_while_the_ladder_runs_is_seated_as_a_resident
     finally:
         ladder.cancel()
         await asyncio.gather(ladder, return_exceptions=True)
+
+
+async def test_a_roster_line_naming_a_handed_in_cpp_bot_seats_it(make_server, cpp_builds, tmp_path):
+    data = tmp_path / "cup"
+    desk = await make_server(players=0, data_dir=data, cpp_builds=cpp_builds)        # quoridor-submit, before the cup
+    report = await hand_in(desk, "k-cpp", folder_files(HANDOUT_BOT))
+    assert report["accepted"] is True, report
+    assert (await hand_in(desk, "k-py", {"bot.py": walker().encode()}))["accepted"] is True
+    await desk.close()
+    server = await make_server(players=2, data_dir=data, roster={"k-cpp": "Cpp", "k-py": "Py"},
+                               roster_submissions={"k-cpp": report["version"], "k-py": None}, cpp_builds=cpp_builds,
+                               **FAST)
+    standings = await play(server, [], seconds=120)
+    assert standings.games_done == 1 and {row.player for row in standings.rows()} == {"Cpp", "Py"}
+    assert [(seat.name, seat.entry.version) for seat in server.hosted if seat.name == "Cpp"] == \
+        [("Cpp", report["version"])]
+    [row] = await server.results.games(server.tournament_id, "finished")
+    assert row.reason != "disconnect" and row.steps > 4 and row.violations == (0, 0), row

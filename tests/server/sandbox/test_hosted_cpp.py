@@ -111,3 +111,25 @@ def test_an_executable_entry_that_is_not_executable_is_refused_in_one_line(tmp_p
     os.chmod(folder / "mybot", 0o444)
     end = asyncio.run(HostedBot("mybot", folder, LIMITS).start())
     assert end is not None and end.cause == "no_player" and "not an executable file" in end.reason
+
+
+def test_unsafe_a_cpp_bot_runs_its_executable_without_bubblewrap_frozen_and_clocked(cpp_builds: Path) -> None:
+    async def run() -> None:
+        bot = HostedBot(HANDOUT_ENTRY, HANDOUT_BOT, SandboxLimits(unsafe=True, startup_timeout_s=5.0), builds=cpp_builds)
+        assert await bot.start() is None and bot.pid is not None and bot.built is not None
+        assert Path(f"/proc/{bot.pid}/exe").resolve() == bot.built.executable.resolve()     # no bwrap around it
+        assert bot.cpu_seconds() is not None
+        assert (await bot.close()).cause == "ok"
+
+    asyncio.run(run())
+
+
+def test_sandboxed_the_bots_own_process_is_found_under_bubblewrap(cpp_builds: Path) -> None:
+    async def run() -> None:
+        bot = HostedBot(HANDOUT_ENTRY, HANDOUT_BOT, LIMITS, builds=cpp_builds)
+        assert await bot.start() is None and bot.pid is not None
+        cmdline = Path(f"/proc/{bot.pid}/cmdline").read_bytes().split(b"\0")[0]
+        assert cmdline == b"/program/bot"             # bwrap -> its init -> the bot: the CPU clock reads the bot
+        assert (await bot.close()).cause == "ok"
+
+    asyncio.run(run())
