@@ -1,7 +1,7 @@
 """``quoridor-submit``: hand a bot in to a Quoridor Arena server as files, or list the versions a key handed in.
 
-``quoridor-submit mybot.py -k KEY`` zips the bot (a ``.py`` file, a folder of modules, or a zip
-as it is; at most 1 MiB unless the server takes more), sends it over the websocket as a ``submitter`` (``docs/protocol.md``,
+``quoridor-submit mybot.py -k KEY`` zips the bot (a ``.py`` file, a folder, a zip as it is, a C++ bot's
+files, ``MyPlayer.cpp MyPlayer.h``, or a program of the bot's own; at most 1 MiB unless the server takes more), sends it over the websocket as a ``submitter`` (``docs/protocol.md``,
 "submit"), waits while the server validates it in its sandbox, and prints the report: accepted
 with its version id (exit code 0), or refused with the reason in one line (exit code 1).
 ``quoridor-submit --list -k KEY`` prints the key's versions and their validation results.
@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import base64
 import io
+import os
 import sys
 import zipfile
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 from websockets.exceptions import ConnectionClosed
 
+from shared.hosting import bot_language
 from shared.protocol import (
     PROTOCOL_VERSION, SUBMISSION_CEILING_BYTES, SUBMIT_PART_CHARS, ErrorMessage, Hello, ProtocolError, Submissions,
     SubmissionsRequest, Submit, Submitted, Welcome, dump, parse_server,
@@ -62,16 +64,24 @@ def build_parser() -> argparse.ArgumentParser:
         description="Hand a bot in to a Quoridor Arena server: the server stores it, validates it in its sandbox "
                     "(import, create, one short game against random) and says whether it was accepted.",
         epilog="examples: quoridor-submit mybot.py -k KEY --server ws://HOST:19330/   |   "
-               "quoridor-submit mybot/ -k KEY --entry main.py:MyPlayer   |   quoridor-submit --list -k KEY")
-    p.add_argument("path", nargs="?", type=Path, metavar="PATH",
-                   help="the bot: a .py file, a folder of modules, or a .zip of them (at most 1 MiB zipped, or the server's own limit)")
+               "quoridor-submit mybot/ -k KEY --entry main.py:MyPlayer   |   "
+               "quoridor-submit MyPlayer.cpp MyPlayer.h -k KEY   |   "
+               "quoridor-submit QuoridorClient/ -k KEY --entry MyPlayer.cpp:MyPlayer   |   "
+               "quoridor-submit mybot -k KEY (a program of your own, docs/hosted-bots.md)   |   "
+               "quoridor-submit --list -k KEY")
+    p.add_argument("path", nargs="*", type=Path, metavar="PATH",
+                   help="the bot: a .py file, a folder, a .zip, a C++ bot's files (MyPlayer.cpp MyPlayer.h: the "
+                        "server builds them with g++), or a program of your own that speaks the hosted-bot channel "
+                        "(at most 1 MiB zipped, or the server's own limit)")
     p.add_argument("-k", "--key", help="your player key (required: the bot is handed in under it; the key you "
                                        "play under with quoridor-client, given out by the organiser)")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server URL (default {DEFAULT_SERVER})")
     p.add_argument("--entry", metavar="SPEC",
-                   help="the bot in a folder or zip, as quoridor-client takes it: FILE.py or FILE.py:CLASS (a path "
-                        "inside the folder; default: its only .py file); for a single .py file, :CLASS names the "
-                        "class when the file has several")
+                   help="the bot in a folder, a zip or several files, as quoridor-client takes it: FILE.py or "
+                        "FILE.py:CLASS, FILE.cpp or FILE.cpp:CLASS (MyPlayer.cpp:MyPlayer, when several classes "
+                        "derive from Player), or the name of a program of your own (a path inside the folder; "
+                        "default: its only .py file, else MyPlayer.cpp or its only C++ file); for a single file, "
+                        ":CLASS names the class")
     p.add_argument("--list", action="store_true", help="print the key's versions and their validation results")
     p.add_argument("--wait", type=float, default=10.0, dest="wait_s", metavar="S",
                    help="seconds to wait for the server to come up (default 10)")
@@ -82,10 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # -- the archive ------------------------------------------------------------------------------
-def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+def _add(archive: zipfile.ZipFile, name: str, data: bytes, *, executable: bool = False) -> None:
     info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
-    info.external_attr = 0o644 << 16
+    info.external_attr = (0o755 if executable else 0o644) << 16
     archive.writestr(info, data)
 
 
@@ -102,41 +112,76 @@ def _folder_files(folder: Path) -> list[tuple[str, Path]]:
     return found
 
 
-def pack_bot(path: Path, entry: str | None) -> tuple[bytes, str | None]:
-    """The zip archive to hand in for ``path`` (a .py file, a folder, or a .zip), and the entry to send.
+def _is_program(path: Path) -> bool:
+    """True for a program of the bot's own: a Linux executable or a script starting with ``#!``."""
+    with path.open("rb") as handle:
+        return handle.read(4).startswith((b"\x7fELF", b"#!"))
 
-    A single file's entry defaults to its name (with ``entry``'s class, if it names one only:
-    ``:MyPlayer``); ``SubmitError`` when the path cannot be read or the archive is over the 4 MiB no server takes.
+
+def _zip_files(files: Sequence[tuple[str, Path]]) -> bytes:
+    """A zip of ``files`` (name in the archive, file), programs kept executable (mode 0755)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, file in files:
+            _add(archive, name, file.read_bytes(), executable=os.access(file, os.X_OK) and _is_program(file))
+    return buffer.getvalue()
+
+
+def _is_bot_file(name: str) -> bool:
+    return bot_language(name) in ("python", "cpp") or name.endswith(".py")
+
+
+def pack_bot(path: Path | Sequence[Path], entry: str | None) -> tuple[bytes, str | None]:
+    """The zip archive to hand in for ``path`` (a .py file, a C++ file, a program, a folder, a .zip, or several
+    files: ``MyPlayer.cpp MyPlayer.h``), and the entry to send.
+
+    A single file's entry defaults to its name (with ``entry``'s class, if it names one only: ``:MyPlayer``); several
+    files go in side by side, the entry left to ``entry`` or the server (``MyPlayer.cpp``, or the only C++ file);
+    ``SubmitError`` when a path cannot be read or the archive is over the 4 MiB no server takes.
     """
+    paths = [path] if isinstance(path, Path) else list(path)
+    shown = " ".join(str(p) for p in paths)
     try:
-        if path.is_dir():
-            files = _folder_files(path)
-            if not any(name.endswith(".py") for name, _ in files):
-                raise SubmitError(f"{path} holds no .py file: a bot is Python files")
-            buffer = io.BytesIO()
-            with zipfile.ZipFile(buffer, "w") as archive:
-                for name, file in files:
-                    _add(archive, name, file.read_bytes())
-            data = buffer.getvalue()
-        elif path.suffix.lower() == ".zip":
-            data = path.read_bytes()
-        elif path.suffix == ".py":
-            buffer = io.BytesIO()
-            with zipfile.ZipFile(buffer, "w") as archive:
-                _add(archive, path.name, path.read_bytes())
-            data = buffer.getvalue()
+        missing = [p for p in paths if not p.exists()]
+        if missing:
+            raise SubmitError(f"{missing[0]} does not exist")
+        if len(paths) > 1:
+            if any(p.is_dir() or p.suffix.lower() == ".zip" for p in paths):
+                raise SubmitError("give one folder or .zip, or the bot's files (MyPlayer.cpp MyPlayer.h), not both")
+            names = [p.name for p in paths]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise SubmitError(f"two files are called {twice[0]}: hand in a folder to keep them apart")
+            data = _zip_files(sorted(zip(names, paths)))
+            if entry is not None and entry.startswith(":"):
+                cpp = [n for n in names if bot_language(n) == "cpp"]
+                entry = (cpp[0] if len(cpp) == 1 else "MyPlayer.cpp") + entry
+        elif paths[0].is_dir():
+            folder = paths[0]
+            files = _folder_files(folder)
+            wanted = entry.rpartition(":")[0] if entry and bot_language(entry) in ("python", "cpp") and ":" in entry \
+                else entry
+            if not any(_is_bot_file(name) or name == wanted for name, _ in files):
+                raise SubmitError(f"{folder} holds no .py or C++ file: a bot is Python files, C++ files "
+                                  "(MyPlayer.cpp), or a program of its own named with --entry")
+            data = _zip_files(files)
+        elif paths[0].suffix.lower() == ".zip":
+            data = paths[0].read_bytes()
+        elif _is_bot_file(paths[0].name) or _is_program(paths[0]):
+            data = _zip_files([(paths[0].name, paths[0])])
             if entry is None or entry.startswith(":"):
-                entry = path.name + (entry or "")
-        elif not path.exists():
-            raise SubmitError(f"{path} does not exist")
+                entry = paths[0].name + (entry or "")
+        elif paths[0].suffix.lower() in (".h", ".hpp", ".hh", ".hxx"):
+            raise SubmitError(f"{paths[0]} is a header: hand it in with its .cpp file "
+                              f"(quoridor-submit {paths[0].with_suffix('.cpp')} {paths[0]})")
         else:
-            raise SubmitError(f"{path} is not a .py file, a folder or a .zip")
-    except FileNotFoundError:
-        raise SubmitError(f"{path} does not exist") from None
+            raise SubmitError(f"{paths[0]} is not a .py file, a C++ file, a program, a folder or a .zip")
+    except FileNotFoundError as exc:
+        raise SubmitError(f"{exc.filename or shown} does not exist") from None
     except OSError as exc:
-        raise SubmitError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise SubmitError(f"cannot read {exc.filename or shown}: {exc.strerror or exc}") from None
     if len(data) > SUBMISSION_CEILING_BYTES:
-        raise SubmitError(f"{path} makes a {len(data):,} byte archive; no server takes more than "
+        raise SubmitError(f"{shown} makes a {len(data):,} byte archive; no server takes more than "
                           f"{SUBMISSION_CEILING_BYTES:,} bytes zipped (leave out data files the bot does not need)")
     return data, entry
 
@@ -226,7 +271,7 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None) -
         check_server_url(args.server)
     except ValueError as exc:
         parser.error(str(exc))
-    if args.list == (args.path is not None):
+    if args.list == bool(args.path):
         parser.error("give the bot's PATH to hand it in, or --list to see the key's versions (not both)")
     if args.list and args.entry:
         parser.error("--entry goes with a PATH, not with --list")
@@ -239,7 +284,9 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None) -
         else:
             data, entry = pack_bot(args.path, args.entry)
             frames = parts_of(data, entry)
-            errors.print(Text(f"handing in {args.path} ({len(data):,} bytes zipped) as {args.key} at {args.server}; "
+            what = " ".join(str(path) for path in args.path)
+            named = f", entry {entry}" if entry else ""
+            errors.print(Text(f"handing in {what} ({len(data):,} bytes zipped{named}) as {args.key} at {args.server}; "
                               "the server validates it, which may take a while"), soft_wrap=True)
         answer = asyncio.run(_exchange(args, frames, errors))
     except (SubmitError, ServerUnavailable) as exc:

@@ -81,7 +81,7 @@ def test_what_cannot_be_handed_in_says_why_in_one_line(tmp_path):
     (tmp_path / "linked").mkdir()
     (tmp_path / "linked" / "bot.py").symlink_to(tmp_path / "big" / "bot.py")
     for path, words in ((tmp_path / "nothing.py", "does not exist"), (tmp_path / "notes.txt", "not a .py file"),
-                        (tmp_path / "empty", "holds no .py file"), (tmp_path / "big", "no server takes more than 4,194,304 bytes"),
+                        (tmp_path / "empty", "holds no .py or C\\+\\+ file"), (tmp_path / "big", "no server takes more than 4,194,304 bytes"),
                         (tmp_path / "linked", "is a link")):
         with pytest.raises(SubmitError, match=words) as info:
             pack_bot(path, None)
@@ -246,6 +246,6 @@ def test_the_parser_is_the_documented_one():
     parser = build_parser()
     assert parser.prog == "quoridor-submit"
     args = parser.parse_args(["--list", "-k", "alice"])
-    assert (args.list, args.key, args.path) == (True, "alice", None)
+    assert (args.list, args.key, args.path) == (True, "alice", [])
     assert json.dumps(vars(parser.parse_args(["bot.py"])), default=str)     # every default is plain data
     assert parser.parse_args(["bot.py"]).key is None                         # no made-up key: -k is asked for
