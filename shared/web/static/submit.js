@@ -34,24 +34,104 @@ function chosen() {
   return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+const CPP = /\.(cpp|cc|cxx)$/i;          // shared.hosting.CPP_SUFFIXES
+const HEADER = /\.(h|hpp|hh|hxx)$/i;
+
+/** What runs an entry, as shared.hosting.bot_language says it: "python", "cpp" or "program". */
+function language(entry) {
+  const where = entry.includes(":") ? entry.slice(0, entry.lastIndexOf(":")) : entry;
+  if (CPP.test(where)) return "cpp";
+  return entry.includes(":") || where.endsWith(".py") ? "python" : "program";
+}
+
+/** The entry the server takes when none is typed (its only .py file, else MyPlayer.cpp or its only C++ file), or why
+ *  there is none: {entry} or {why}. */
+function serverEntry(names) {
+  const python = names.filter(n => n.endsWith(".py"));
+  if (python.length === 1) return {entry: python[0]};
+  if (python.length) return {why: `${python.length} .py files: type the bot's file as the entry (FILE.py:CLASS)`};
+  const cpp = names.filter(n => CPP.test(n));
+  const players = cpp.filter(n => n.split("/").pop() === "MyPlayer.cpp");
+  if (players.length === 1 || cpp.length === 1) return {entry: (players.length === 1 ? players : cpp)[0]};
+  if (cpp.length) return {why: `${cpp.length} C++ files: type the bot's file and class as the entry (MyPlayer.cpp:MyPlayer)`};
+  return {why: "no .py or C++ file: type your program's name as the entry"};
+}
+
+/** The entry sent for `names` and the typed entry (as quoridor-submit's pack_bot): a single file names itself. */
+function entryFor(names, typed) {
+  if (names.length === 1 && !names[0].toLowerCase().endsWith(".zip") && (!typed || typed.startsWith(":"))) {
+    return names[0] + (typed || "");
+  }
+  if (typed && typed.startsWith(":")) {
+    const found = serverEntry(names).entry;
+    return found ? found.replace(/:.*$/, "") + typed : typed;
+  }
+  return typed || null;
+}
+
+/** One line on what will be handed in: the kind of bot and its entry (or what the server will look for). */
+function plan(files, typed) {
+  const names = files.map(f => f.name);
+  if (!names.length) return "";
+  if (names.some(n => n.toLowerCase().endsWith(".zip"))) {
+    return names.length > 1 ? "a .zip goes alone" : `a .zip as it is · entry ${typed || "found by the server"}`;
+  }
+  if (names.length === 1 && HEADER.test(names[0])) return `${names[0]} is a header: choose its .cpp file with it`;
+  const entry = entryFor(names, typed);
+  if (entry === null) {
+    const found = serverEntry(names);
+    if (!found.entry) return found.why;
+    return `${describeKind(language(found.entry))} · entry ${found.entry} (found as the server finds it)`;
+  }
+  return `${describeKind(language(entry))} · entry ${entry}`;
+}
+
+function describeKind(kind) {
+  return {python: "a Python bot", cpp: "a C++ bot (the server builds it with g++)",
+    program: "a program of its own (a Linux executable or a script starting with #!)"}[kind];
+}
+
 function describe() {
   const files = chosen();
   $("chosen").textContent = files.length ? files.map(f => f.name).join(", ") : "no bot chosen";
+  const line = plan(files, $("entry").value.trim());
+  $("plan").textContent = line;
+  $("plan").hidden = !line;
+}
+
+/** True for a program's first bytes: a Linux executable (ELF) or a script (#!). */
+function isProgram(data) {
+  return (data[0] === 0x7f && data[1] === 0x45 && data[2] === 0x4c && data[3] === 0x46) ||
+    (data[0] === 0x23 && data[1] === 0x21);
 }
 
 /** The archive to hand in and its entry (as quoridor-submit's pack_bot), or an Error saying what is wrong. */
 async function pack(files, typed) {
-  if (!files.length) throw new Error("choose your bot: a .py file, several, a folder or a .zip");
+  if (!files.length) {
+    throw new Error("choose your bot: a .py file, a C++ bot's files (MyPlayer.cpp and MyPlayer.h), a folder or a .zip");
+  }
   const zips = files.filter(f => f.name.toLowerCase().endsWith(".zip"));
   let archive, entry = typed || null;
   if (zips.length) {
-    if (files.length > 1) throw new Error("hand in a .zip alone, or the .py files without it");
+    if (files.length > 1) throw new Error("hand in a .zip alone, or the bot's files without it");
     archive = new Uint8Array(await zips[0].file.arrayBuffer());
   } else {
-    if (!files.some(f => f.name.endsWith(".py"))) throw new Error("no .py file chosen: a bot is Python files");
-    if (files.length === 1 && (entry === null || entry.startsWith(":"))) entry = files[0].name + (entry || "");
     const read = await Promise.all(files.map(async f => ({name: f.name, data: new Uint8Array(await f.file.arrayBuffer())})));
-    archive = await zipFiles(read);
+    const names = read.map(f => f.name);
+    const bot = n => n.endsWith(".py") || CPP.test(n);
+    if (read.length === 1 && HEADER.test(names[0])) {
+      throw new Error(`${names[0]} is a header: choose its .cpp file with it (MyPlayer.cpp and MyPlayer.h)`);
+    }
+    if (read.length === 1 && !bot(names[0]) && !isProgram(read[0].data)) {
+      throw new Error(`${names[0]} is not a .py file, a C++ file, a program or a .zip`);
+    }
+    const wanted = entry && language(entry) !== "program" && entry.includes(":") ? entry.slice(0, entry.lastIndexOf(":")) : entry;
+    if (read.length > 1 && !names.some(n => bot(n) || n === wanted)) {
+      throw new Error("no .py or C++ file chosen: a bot is Python files, C++ files (MyPlayer.cpp, MyPlayer.h), " +
+        "or a program of its own named as the entry");
+    }
+    entry = entryFor(names, entry);
+    archive = await zipFiles(read.map(f => ({...f, executable: !bot(f.name) && isProgram(f.data)})));
   }
   if (archive.length > MAX_BYTES) {
     throw new Error(`the bot makes a ${archive.length.toLocaleString("en")} byte archive; no server takes more than ` +
@@ -169,4 +249,5 @@ $("hand-in").addEventListener("submit", handIn);
 $("list").addEventListener("click", listVersions);
 $("files").addEventListener("change", () => { if ($("files").files.length) $("folder").value = ""; describe(); });
 $("folder").addEventListener("change", () => { if ($("folder").files.length) $("files").value = ""; describe(); });
+$("entry").addEventListener("input", describe);
 connState("", true);

@@ -31,13 +31,17 @@ async function deflateRaw(bytes) {
 
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;          // 1980-01-01, 00:00: a fixed time
 const REGULAR_FILE = 0o100644 * 0x10000;            // external attributes: a plain file, rw-r--r--
+const PROGRAM_FILE = 0o100755 * 0x10000;            // a program of the bot's own, rwxr-xr-x
 
-/** A zip archive (Uint8Array) of `files`: [{name: "pkg/mod.py", data: Uint8Array}, ...], in the order given. */
+/**
+ * A zip archive (Uint8Array) of `files`: [{name: "pkg/mod.py", data: Uint8Array, executable: false}, ...], in the
+ * order given (`executable`: kept a program, as quoridor-submit keeps one).
+ */
 export async function zipFiles(files) {
   const encoder = new TextEncoder();
   const locals = [], centrals = [];
   let offset = 0;
-  for (const {name, data} of files) {
+  for (const {name, data, executable} of files) {
     const nameBytes = encoder.encode(name);
     const packed = await deflateRaw(data);
     const deflated = packed !== null && packed.length < data.length;
@@ -67,7 +71,7 @@ export async function zipFiles(files) {
     central.setUint32(20, body.length, true);
     central.setUint32(24, data.length, true);
     central.setUint16(28, nameBytes.length, true);
-    central.setUint32(38, REGULAR_FILE, true);
+    central.setUint32(38, executable ? PROGRAM_FILE : REGULAR_FILE, true);
     central.setUint32(42, offset, true);
     locals.push(new Uint8Array(local.buffer), nameBytes, body);
     centrals.push(new Uint8Array(central.buffer), nameBytes);

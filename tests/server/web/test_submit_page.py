@@ -140,7 +140,7 @@ async def test_a_bot_the_page_cannot_hand_in_is_said_in_one_line_before_anything
     await page.locator("#send").click()
     await page.wait_for_function("() => document.getElementById('report').dataset.state === 'refused'",
                                  timeout=5000)
-    assert await page.locator("#report").inner_text() == "no .py file chosen: a bot is Python files"
+    assert await page.locator("#report").inner_text() == "notes.txt is not a .py file, a C++ file, a program or a .zip"
     big = {"name": "big.zip", "mimeType": "application/zip", "buffer": b"\0" * (SUBMISSION_CEILING_BYTES + 1)}
     await page.locator("#files").set_input_files([big])
     await page.locator("#send").click()
