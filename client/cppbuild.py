@@ -5,6 +5,9 @@ and a ``main`` (``client/cpp/arena_main.cpp``) that plays the Player over the ho
 (``docs/hosted-bots.md``). ``plan_build`` lays a hand-in out for g++ and writes the factory that creates the entry
 class; ``build`` runs g++ on it (here, unsandboxed: the server runs the same command in its sandbox).
 
+The arena's own sources (``ARENA_SOURCES``: its ``main``, with nlohmann-json, takes most of a build's time) are
+compiled with the bot's, or once ahead by ``build_arena_objects`` and then only linked (``arena_objects=``).
+
 * The framework's own files, when handed in too (``Client.cpp``, ``NetworkClient.*``, ``Configuration.*``,
   ``Player.h``, ``QuoridorUtils.*``), are left out: the arena's are used instead, with a note each.
 * The ``.cpp`` files compiled are those of the entry file's folder and its subfolders (a framework folder's
@@ -23,14 +26,20 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["ARENA_CPP", "CXXFLAGS", "FRAMEWORK_FILES", "CppBuild", "CppBuildError", "build", "compile_error",
-           "find_player_classes", "main", "plan_build"]
+__all__ = ["ARENA_CPP", "ARENA_OBJECTS", "ARENA_SOURCES", "CXXFLAGS", "FRAMEWORK_FILES", "CppBuild", "CppBuildError",
+           "build", "build_arena_objects", "compile_error", "find_player_classes", "main", "plan_build"]
 
 ARENA_CPP = Path(__file__).resolve().parent / "cpp"
 """The arena's C++ files: ``QuoridorClient/Player.h``, ``QuoridorUtils/QuoridorUtils.{h,cpp}``, ``arena_main.cpp``."""
 
 CXXFLAGS = ("-std=c++17", "-O2")
 """The compiler's flags for every bot."""
+
+ARENA_SOURCES = ("QuoridorUtils/QuoridorUtils.cpp", "arena_main.cpp")
+"""The arena's own sources (under ``ARENA_CPP``), part of every bot."""
+
+ARENA_OBJECTS = ("QuoridorUtils.o", "arena_main.o")
+"""The objects ``build_arena_objects`` compiles ``ARENA_SOURCES`` into (g++ names them by their sources)."""
 
 FRAMEWORK_FILES = frozenset({"Client.cpp", "NetworkClient.cpp", "NetworkClient.h", "Configuration.cpp",
                              "Configuration.h", "Player.h", "QuoridorUtils.cpp", "QuoridorUtils.h",
@@ -131,9 +140,11 @@ def _entry_class(texts: dict[str, str], entry: str | None) -> tuple[str, str, st
                         f"--entry FILE.cpp:CLASS")
 
 
-def plan_build(folder: Path, stage: Path, *, entry: str | None = None, name: str | None = None) -> CppBuild:
+def plan_build(folder: Path, stage: Path, *, entry: str | None = None, name: str | None = None,
+               arena_objects: Path | None = None) -> CppBuild:
     """Copy the bot in ``folder`` (its entry ``FILE.cpp:CLASS``, or found) to ``stage`` and write its factory; the
-    g++ command that builds ``stage/bot`` (run in ``stage``)."""
+    g++ command that builds ``stage/bot`` (run in ``stage``), compiling ``ARENA_SOURCES`` with the bot's files or
+    linking their objects from ``arena_objects`` (``build_arena_objects``)."""
     files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in _SOURCES + _HEADERS)
     notes: list[str] = []
     texts: dict[str, str] = {}
@@ -178,10 +189,15 @@ def plan_build(folder: Path, stage: Path, *, entry: str | None = None, name: str
             out.write(f"\n// Quoridor Arena: the factory of the entry class\n{factory}")
     sources = [f"src/{rel}" for rel in sorted(texts) if rel.endswith(_SOURCES)
                and (entry_dir == Path(".") or Path(rel).is_relative_to(entry_dir))]
-    command = ["g++", *CXXFLAGS, "-iquote", str(ARENA_CPP / "QuoridorClient"), "-I", str(ARENA_CPP),
-               "-o", "bot", *sources, *factories, str(ARENA_CPP / "QuoridorUtils" / "QuoridorUtils.cpp"),
-               str(ARENA_CPP / "arena_main.cpp")]
+    arena = ([str(arena_objects / name) for name in ARENA_OBJECTS] if arena_objects is not None
+             else [str(ARENA_CPP / source) for source in ARENA_SOURCES])
+    command = [*_gpp(), "-o", "bot", *sources, *factories, *arena]
     return CppBuild(stage, stage / "bot", cls, version, command, notes)
+
+
+def _gpp() -> list[str]:
+    """g++ with the arena's flags and include folders (``#include "Player.h"`` and ``"../QuoridorUtils/..."``)."""
+    return ["g++", *CXXFLAGS, "-iquote", str(ARENA_CPP / "QuoridorClient"), "-I", str(ARENA_CPP)]
 
 
 def _c_string(text: str) -> str:
@@ -207,43 +223,75 @@ def compile_error(stderr: str, stage: Path) -> str:
     return f"{path}:{match.group('line')}: {match.group('message').strip()}"
 
 
-def build(folder: Path, stage: Path, *, entry: str | None = None, name: str | None = None,
-          timeout_s: float = 120.0) -> CppBuild:
-    """Build the bot in ``folder`` into ``stage/bot`` with the local g++; ``CppBuildError`` (one line) if it fails."""
+def _toolchain() -> None:
+    """``CppBuildError`` (one line, what to install) when g++ or the arena main's JSON library is missing."""
     if shutil.which("g++") is None:
         raise CppBuildError("no C++ compiler: install g++ (apt-get install g++) to build C++ bots")
     if not any((Path(d) / "nlohmann" / "json.hpp").is_file() for d in ("/usr/include", "/usr/local/include")):
         raise CppBuildError("no JSON library for the arena's main: install nlohmann-json3-dev "
                             "(apt-get install nlohmann-json3-dev) to build C++ bots")
-    plan = plan_build(folder, stage, entry=entry, name=name)
+
+
+def _compile(command: list[str], cwd: Path, timeout_s: float) -> None:
+    """Run g++'s ``command`` in ``cwd``; ``CppBuildError`` with its first error (``file:line: message``) if it fails."""
     try:
-        done = subprocess.run(plan.command, cwd=stage, capture_output=True, text=True, timeout=timeout_s,
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout_s,
                               check=False, env={**os.environ, "LC_ALL": "C"})   # plain quotes in its messages
     except subprocess.TimeoutExpired:
         raise CppBuildError(f"the build took more than {timeout_s:g} s") from None
     if done.returncode != 0:
-        failed = CppBuildError(compile_error(done.stderr, stage))
+        failed = CppBuildError(compile_error(done.stderr, cwd))
         failed.stderr = done.stderr
         raise failed
+
+
+def build(folder: Path, stage: Path, *, entry: str | None = None, name: str | None = None,
+          timeout_s: float = 120.0, arena_objects: Path | None = None) -> CppBuild:
+    """Build the bot in ``folder`` into ``stage/bot`` with the local g++ (linking the arena's objects from
+    ``arena_objects`` when given, see ``build_arena_objects``); ``CppBuildError`` (one line) if it fails."""
+    _toolchain()
+    if arena_objects is not None and not all((arena_objects / name).is_file() for name in ARENA_OBJECTS):
+        raise CppBuildError(f"the arena's objects are missing from {arena_objects} (build_arena_objects)")
+    plan = plan_build(folder, stage, entry=entry, name=name, arena_objects=arena_objects)
+    _compile(plan.command, stage, timeout_s)
     return plan
 
 
+def build_arena_objects(output: Path, *, timeout_s: float = 120.0) -> list[Path]:
+    """Compile the arena's own sources (``ARENA_SOURCES``) into ``ARENA_OBJECTS`` in ``output``, once for any number
+    of bots (``build(..., arena_objects=output)``); ``CppBuildError`` (one line) if it fails."""
+    _toolchain()
+    output.mkdir(parents=True, exist_ok=True)
+    _compile([*_gpp(), "-c", *(str(ARENA_CPP / source) for source in ARENA_SOURCES)], output, timeout_s)
+    return [output / name for name in ARENA_OBJECTS]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m client.cppbuild FOLDER STAGE [--entry FILE:CLASS] [--name NAME]``: build, then print one JSON line
-    (``{"ok": true, "entry_class", "version", "notes"}`` or ``{"ok": false, "error", "stderr_tail"}``); the server
-    runs it inside its sandbox."""
+    """``python -m client.cppbuild FOLDER STAGE [--entry FILE:CLASS] [--name NAME] [--arena-objects DIR]``: build, then
+    print one JSON line (``{"ok": true, "entry_class", "version", "notes"}`` or ``{"ok": false, "error",
+    "stderr_tail"}``); ``--arena-objects-into DIR`` alone: compile the arena's objects there (``{"ok": true,
+    "objects"}``). The server runs both inside its sandbox."""
     import argparse
     import json
 
     parser = argparse.ArgumentParser(prog="python -m client.cppbuild", description=main.__doc__)
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("stage", type=Path)
+    parser.add_argument("folder", type=Path, nargs="?")
+    parser.add_argument("stage", type=Path, nargs="?")
     parser.add_argument("--entry")
     parser.add_argument("--name")
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--arena-objects", type=Path, metavar="DIR", help="link the arena's objects from DIR")
+    parser.add_argument("--arena-objects-into", type=Path, metavar="DIR", help="compile the arena's objects into DIR")
     args = parser.parse_args(argv)
+    if (args.arena_objects_into is None) == (args.folder is None or args.stage is None):
+        parser.error("give FOLDER and STAGE (a bot to build), or --arena-objects-into DIR alone")
     try:
-        plan = build(args.folder, args.stage, entry=args.entry, name=args.name, timeout_s=args.timeout)
+        if args.arena_objects_into is not None:
+            objects = build_arena_objects(args.arena_objects_into, timeout_s=args.timeout)
+            print(json.dumps({"ok": True, "objects": [path.name for path in objects]}), flush=True)
+            return 0
+        plan = build(args.folder, args.stage, entry=args.entry, name=args.name, timeout_s=args.timeout,
+                     arena_objects=args.arena_objects)
     except CppBuildError as exc:
         print(json.dumps({"ok": False, "error": str(exc), "stderr_tail": exc.stderr[-4000:]}), flush=True)
         return 1

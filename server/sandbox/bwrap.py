@@ -42,7 +42,8 @@ from server.sandbox.limits import MB, SandboxLimits
 from server.sandbox.procfs import stat_fields
 
 __all__ = ["SandboxLayout", "bwrap_argv", "BwrapLaunch", "bwrap_launch", "host_command", "current_layout", "BOT_DIR",
-           "PACKAGES_DIR", "BUILD_DIR", "PROGRAM", "HOST_MODULE", "HOST_FLAGS", "kernel_counts", "nproc_per_namespace"]
+           "PACKAGES_DIR", "BUILD_DIR", "PROGRAM", "OBJECTS_DIR", "HOST_MODULE", "HOST_FLAGS", "kernel_counts",
+           "nproc_per_namespace"]
 
 #: Where the bot's folder is seen inside the sandbox (its working directory).
 BOT_DIR = "/bot"
@@ -50,6 +51,8 @@ BOT_DIR = "/bot"
 BUILD_DIR = "/build"
 #: Where a built bot's executable is seen inside the sandbox (``bwrap_argv(..., program=)``: read-only).
 PROGRAM = "/program/bot"
+#: Where a C++ build sees the arena's own prebuilt objects, which it links (``bwrap_argv(..., objects=)``: read-only).
+OBJECTS_DIR = "/objects"
 #: Where the project's ``shared`` and ``client`` packages are seen inside the sandbox.
 PACKAGES_DIR = "/arena"
 #: The module the sandbox runs: the bot host (``client/hosted.py``), started as a process, never imported here.
@@ -89,11 +92,12 @@ def _covered(path: str, by: Sequence[str]) -> bool:
 
 def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
                uid: int, *, seccomp_fd: int | None = None, writable: str | None = None,
-               program: str | None = None) -> list[str]:
+               program: str | None = None, objects: str | None = None) -> list[str]:
     """The ``bwrap`` command line that runs ``command`` in the sandbox (``uid``: the bot's own user, as root;
     ``seccomp_fd``: an open file holding the compiled system-call filter; ``writable``: a host folder bound
     read-write at ``BUILD_DIR``, the one place outside its /tmp where it may write; ``program``: a host file, the
-    bot's built executable, bound read-only at ``PROGRAM``)."""
+    bot's built executable, bound read-only at ``PROGRAM``; ``objects``: a host folder, the arena's prebuilt C++
+    objects, bound read-only at ``OBJECTS_DIR``)."""
     argv = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if not layout.switch_user:
@@ -131,6 +135,8 @@ def bwrap_argv(layout: SandboxLayout, bot_folder: str | None, command: Sequence[
     if program is not None:
         folder(PROGRAM)                        # its folder made 0755 first: bubblewrap's own would be 0700
         argv += ["--ro-bind", program, PROGRAM]
+    if objects is not None:
+        argv += ["--ro-bind", objects, OBJECTS_DIR]
     # The sandbox's root (bubblewrap's own tmpfs, with the folders made above) read-only last: without root the bot
     # owns it in its user namespace, and could fill the host's memory with files there.
     argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/",
@@ -188,13 +194,14 @@ def _memory_file(name: str, data: bytes) -> int:
 
 
 def bwrap_launch(layout: SandboxLayout, bot_folder: str | None, command: Sequence[str], limits: SandboxLimits,
-                 uid: int, seccomp: bytes, *, writable: str | None = None, program: str | None = None) -> BwrapLaunch:
+                 uid: int, seccomp: bytes, *, writable: str | None = None, program: str | None = None,
+                 objects: str | None = None) -> BwrapLaunch:
     """``bwrap_argv`` with the filter ``seccomp``; its options (everything before ``--``: bubblewrap takes the
     command from its own command line only) passed through memory files."""
     filter_fd = _memory_file("bot-seccomp", seccomp)
     try:
         argv = bwrap_argv(layout, bot_folder, command, limits, uid, seccomp_fd=filter_fd, writable=writable,
-                          program=program)
+                          program=program, objects=objects)
         end = argv.index("--")
         args_fd = _memory_file("bot-args", b"".join(os.fsencode(arg) + b"\0" for arg in argv[1:end]))
     except OSError:

@@ -10,6 +10,11 @@ or the limit the compiler hit).
 
 Builds are cached under ``cache_dir`` by the hash of the student's files, the entry and name, the
 arena's C++ files and ``g++ --version``: a second build of the same files is a lookup.
+
+The arena's own sources (its ``main`` with nlohmann-json, three quarters of a cold build) are compiled
+once per arena files and compiler, in a sandboxed build of their own (``python -m client.cppbuild
+--arena-objects-into``), into ``cache_dir/arena-KEY/objects``, made read-only; each student's build
+sees that folder read-only at ``OBJECTS_DIR`` and only links its objects.
 """
 
 from __future__ import annotations
@@ -23,16 +28,18 @@ import secrets
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.sandbox.bwrap import BOT_DIR, BUILD_DIR, HOST_FLAGS, bwrap_launch, current_layout
+from server.sandbox.bwrap import BOT_DIR, BUILD_DIR, HOST_FLAGS, OBJECTS_DIR, bwrap_launch, current_layout
 from server.sandbox.limits import MB, SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS
 from server.sandbox.seccomp import SeccompUnavailable, bot_filter
 from server.sandbox.status import SandboxUnavailable, project_root, sandbox_status
 
-__all__ = ["BUILD_LIMITS", "BUILD_WALL_S", "CppBuilt", "build_key", "compiler_version", "sandboxed_cpp_build"]
+__all__ = ["BUILD_LIMITS", "BUILD_WALL_S", "CppBuilt", "arena_key", "build_key", "compiler_version",
+           "sandboxed_cpp_build"]
 
 BUILD_LIMITS = SandboxLimits(address_space_mb=1024, cpu_seconds=60, processes=16, open_files=256, file_size_mb=64,
                              output_bytes=64 * 1024, tmp_mb=128)
@@ -44,7 +51,8 @@ BUILD_WALL_S = 120.0
 
 _MODULE = "client.cppbuild"
 _STAGE = f"{BUILD_DIR}/stage"
-_FORMAT = "1"                                   # changes when the layout of a cached build changes
+_OBJECTS = f"{BUILD_DIR}/objects"
+_FORMAT = "2"                                   # changes when the layout of a cached build changes
 
 
 @dataclass(frozen=True)
@@ -73,22 +81,34 @@ def compiler_version() -> str | None:
 
 
 def _tree_digest(digest: hashlib._Hash, folder: Path) -> None:
-    """Add every file of ``folder`` (its path and its bytes, or a link's target) to ``digest``."""
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix().encode()
+    """Add every file of ``folder`` (its path and its bytes, or a link's target) to ``digest``; a file, itself."""
+    for path in sorted(folder.rglob("*")) if folder.is_dir() else [folder]:
+        rel = path.relative_to(folder).as_posix().encode() if path != folder else path.name.encode()
         if path.is_symlink():
             digest.update(b"L" + rel + b"\0" + os.fsencode(os.readlink(path)) + b"\0")
         elif path.is_file():
             digest.update(b"F" + rel + b"\0" + hashlib.sha256(path.read_bytes()).digest())
 
 
+def _arena_digest(digest: hashlib._Hash) -> None:
+    """Add the arena's C++ files and the build's layout and command (``client/cppbuild.py``) to ``digest``."""
+    digest.update(b"\0arena\0")
+    _tree_digest(digest, project_root() / "client" / "cpp")
+    _tree_digest(digest, project_root() / "client" / "cppbuild.py")
+
+
 def build_key(folder: Path, *, entry: str | None, name: str | None, compiler: str) -> str:
     """The cache key of a build: the student's files, the entry and name, the arena's C++ files, the compiler."""
     digest = hashlib.sha256(f"{_FORMAT}\0{entry or ''}\0{name or ''}\0{compiler}\0".encode())
     _tree_digest(digest, folder)
-    digest.update(b"\0arena\0")
-    _tree_digest(digest, project_root() / "client" / "cpp")
-    _tree_digest(digest, project_root() / "client" / "cppbuild.py")   # the layout and the command it makes
+    _arena_digest(digest)
+    return digest.hexdigest()[:32]
+
+
+def arena_key(compiler: str) -> str:
+    """The cache key of the arena's prebuilt objects: the arena's C++ files, the build's command, the compiler."""
+    digest = hashlib.sha256(f"{_FORMAT}\0objects\0{compiler}\0".encode())
+    _arena_digest(digest)
     return digest.hexdigest()[:32]
 
 
@@ -141,7 +161,8 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
     """Build the C++ bot in ``folder`` (entry ``FILE:CLASS``, or found) in the sandbox, or find it in ``cache_dir``.
 
     Raises ``SandboxUnavailable`` when there is no sandbox here; every other failure is a ``CppBuilt`` without an
-    executable and with a one-line reason."""
+    executable and with a one-line reason. ``wall_s`` bounds the whole build, the arena's objects included when
+    they are built first."""
     compiler = compiler_version()
     if compiler is None:
         return CppBuilt(None, "no C++ compiler on the server: install g++ (apt-get install g++) to build C++ bots")
@@ -158,28 +179,18 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
     except SeccompUnavailable as exc:
         raise SandboxUnavailable(f"refusing to build handed-in code without the sandbox: {exc}") from exc
     cache_dir.mkdir(parents=True, exist_ok=True)
-    work = cache_dir / f".{key}.{secrets.token_hex(4)}"
-    work.mkdir(mode=0o755)
-    root = os.geteuid() == 0
-    uid = UIDS.take() if root else 0
+    build = _Build(limits, seccomp, time.monotonic() + wall_s, wall_s)
+    objects = _arena_objects(cache_dir, arena_key(compiler), build)
+    if isinstance(objects, str):
+        return CppBuilt(None, objects)
+    args = [BOT_DIR, _STAGE, f"--arena-objects={OBJECTS_DIR}"]
+    args += [f"--entry={entry}"] if entry else []
+    args += [f"--name={name}"] if name else []
+    work = _work_dir(cache_dir, key)
     try:
-        if root:
-            os.chown(work, uid, uid)
-        # g++ finds its own programs (cc1plus, as, ld) by the PATH it was found on: the sandbox sets none.
-        command = ["/usr/bin/env", "PATH=/usr/bin", sys.executable, *HOST_FLAGS, "-m", _MODULE, BOT_DIR, _STAGE, "--timeout", str(wall_s + 10)]   # ours stops it first
-        command += [f"--entry={entry}"] if entry else []
-        command += [f"--name={name}"] if name else []
-        layout = current_layout(str(project_root()), root=root)
-        launch = bwrap_launch(layout, str(folder), command, limits, uid, seccomp, writable=str(work))
-        try:
-            answer = _run(launch.argv, launch.fds, limits, wall_s)
-        finally:
-            launch.close()
-        if root:
-            _own(work, os.geteuid())               # the builder's user may be another sandbox's next: it loses them
+        answer = build.run(args, work, folder=folder, objects=objects)
         if not answer.get("ok"):
-            reason = _limit_reason(str(answer.get("stderr_tail", "")), limits) or str(answer.get("error", ""))
-            return CppBuilt(None, reason.splitlines()[0] if reason else "the build failed without saying why")
+            return CppBuilt(None, _failure(answer, limits))
         (work / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
         try:
             work.rename(done)
@@ -187,10 +198,94 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
             shutil.rmtree(work, ignore_errors=True)
         return _built(done, cached=False)
     finally:
-        if root:
-            UIDS.give(uid)
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _work_dir(cache_dir: Path, key: str) -> Path:
+    """A new folder in ``cache_dir`` for a build of ``key`` (renamed to its place in the cache once complete)."""
+    work = cache_dir / f".{key}.{secrets.token_hex(4)}"
+    work.mkdir(mode=0o755)
+    return work
+
+
+def _failure(answer: dict[str, object], limits: SandboxLimits) -> str:
+    """The one-line reason of a failed build's ``answer``."""
+    reason = _limit_reason(str(answer.get("stderr_tail", "")), limits) or str(answer.get("error", ""))
+    return reason.splitlines()[0] if reason else "the build failed without saying why"
+
+
+def _arena_objects(cache_dir: Path, key: str, build: _Build) -> Path | str:
+    """The folder of the arena's prebuilt objects for ``key``, built now in a sandbox of their own if not yet (then
+    made read-only: no build may change them); a one-line reason when they cannot be built."""
+    done = cache_dir / f"arena-{key}"
+    if (done / "answer.json").is_file():
+        return done / "objects"
+    work = _work_dir(cache_dir, f"arena-{key}")
+    try:
+        answer = build.run([f"--arena-objects-into={_OBJECTS}"], work)
+        if not answer.get("ok"):
+            reason = _failure(answer, build.limits)
+            if reason.endswith("(the build's limit)"):
+                return reason
+            return f"the arena's own C++ files did not build: {reason}"
+        (work / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
+        for path in (work / "objects").iterdir():
+            path.chmod(0o444)
+        (work / "objects").chmod(0o555)
+        try:
+            work.rename(done)
+        except OSError:                             # built meanwhile by another: theirs is as good
+            _remove(work)
+        return done / "objects"
+    finally:
+        if work.exists():
+            _remove(work)
+
+
+def _remove(path: Path) -> None:
+    """Remove the folder ``path``, its read-only folders included."""
+    for here, _folders, _files in os.walk(path):
+        os.chmod(here, 0o755)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class _Build:
+    """What every sandboxed step of one build shares: its limits, its filter and its deadline."""
+
+    limits: SandboxLimits
+    seccomp: bytes
+    deadline: float
+    wall_s: float
+
+    def run(self, args: list[str], work: Path, *, folder: Path | None = None,
+            objects: Path | None = None) -> dict[str, object]:
+        """``python -m client.cppbuild ARGS`` in the sandbox (``folder`` read-only at ``BOT_DIR``, ``work``
+        writable at ``BUILD_DIR``, ``objects`` read-only at ``OBJECTS_DIR``) until the deadline; its answer."""
+        if time.monotonic() >= self.deadline:
+            return {"ok": False, "error": f"the build took more than {self.wall_s:g} s (the build's limit)"}
+        root = os.geteuid() == 0
+        uid = UIDS.take() if root else 0
+        try:
+            if root:
+                os.chown(work, uid, uid)
+            # g++ finds its own programs (cc1plus, as, ld) by the PATH it was found on: the sandbox sets none.
+            command = ["/usr/bin/env", "PATH=/usr/bin", sys.executable, *HOST_FLAGS, "-m", _MODULE, *args,
+                       "--timeout", str(self.wall_s + 10)]           # ours stops it first
+            layout = current_layout(str(project_root()), root=root)
+            launch = bwrap_launch(layout, None if folder is None else str(folder), command, self.limits, uid,
+                                  self.seccomp, writable=str(work), objects=None if objects is None else str(objects))
+            try:
+                answer = _run(launch.argv, launch.fds, self.limits, self.deadline - time.monotonic(), self.wall_s)
+            finally:
+                launch.close()
+            if root:
+                _own(work, os.geteuid())           # the builder's user may be another sandbox's next: it loses them
+            return answer
+        finally:
+            if root:
+                UIDS.give(uid)
 
 
 def _built(done: Path, *, cached: bool) -> CppBuilt:
@@ -200,8 +295,10 @@ def _built(done: Path, *, cached: bool) -> CppBuilt:
                     notes=[str(note) for note in answer.get("notes", [])], cached=cached)
 
 
-def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, wall_s: float) -> dict[str, object]:
-    """Run the build's sandbox to its end (killed after ``wall_s``); its answer."""
+def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, left_s: float,
+         wall_s: float) -> dict[str, object]:
+    """Run the build's sandbox to its end (killed after ``left_s``, what is left of the build's ``wall_s``); its
+    answer."""
     def limit_child() -> None:
         for which, soft, hard in rlimits(limits):
             resource.setrlimit(which, (soft, hard))
@@ -209,7 +306,7 @@ def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, wall_s: f
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                preexec_fn=limit_child, pass_fds=fds, start_new_session=True, env={})
     try:
-        stdout, stderr = process.communicate(timeout=wall_s)
+        stdout, stderr = process.communicate(timeout=max(left_s, 0.0))
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, 9)
         process.communicate()

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from client.cppbuild import CppBuildError, build, find_player_classes, plan_build
+from client.cppbuild import (ARENA_CPP, ARENA_OBJECTS, CppBuildError, build, build_arena_objects, find_player_classes,
+                              main, plan_build)
 
 from .conftest import HANDOUT_BOT
+from .test_example_bot import EXAMPLE
 
 FRAMEWORK_ROBOTS = {
     "QuoridorClient/MyPlayer.h": "namespace QuoridorUtils {\nclass MyPlayer final : public Player {};\n}\n",
@@ -105,3 +107,32 @@ def test_a_compile_error_names_the_students_file_and_line_in_one_line(gpp: str, 
     with pytest.raises(CppBuildError) as raised:
         build(folder, tmp_path / "stage")
     assert str(raised.value) == f"QuoridorClient/MyPlayer.cpp:{line}: 'undeclared' was not declared in this scope"
+
+
+def test_a_bot_links_the_arenas_objects_built_once_instead_of_compiling_the_arenas_sources(gpp: str,
+                                                                                         tmp_path: Path) -> None:
+    objects = build_arena_objects(tmp_path / "objects")
+    assert [path.name for path in objects] == list(ARENA_OBJECTS) and all(path.is_file() for path in objects)
+    for bot, folder in (("a", HANDOUT_BOT), ("b", EXAMPLE)):                # any number of bots link the same objects
+        built = build(folder, tmp_path / bot, arena_objects=tmp_path / "objects")
+        assert built.command[-2:] == [str(path) for path in objects]
+        assert not any(arg.startswith(str(ARENA_CPP)) and arg.endswith(".cpp") for arg in built.command)
+        ran = subprocess.run([str(built.output)], input="", capture_output=True, text=True, timeout=10, check=False)
+        assert ran.returncode == 0 and json.loads(ran.stdout)["name"] == "MyPlayer"   # the arena's main is in it
+
+
+def test_a_build_told_of_arena_objects_that_are_not_there_says_so_in_one_line(gpp: str, tmp_path: Path) -> None:
+    with pytest.raises(CppBuildError) as raised:
+        build(HANDOUT_BOT, tmp_path / "stage", arena_objects=tmp_path / "none")
+    assert str(raised.value) == f"the arena's objects are missing from {tmp_path / 'none'} (build_arena_objects)"
+
+
+def test_the_command_line_builds_the_arenas_objects_or_a_bot_and_refuses_neither(gpp: str, tmp_path: Path,
+                                                                                capsys: pytest.CaptureFixture) -> None:
+    assert main(["--arena-objects-into", str(tmp_path / "objects")]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "objects": list(ARENA_OBJECTS)}
+    assert main([str(HANDOUT_BOT), str(tmp_path / "stage"), "--arena-objects", str(tmp_path / "objects")]) == 0
+    assert json.loads(capsys.readouterr().out)["entry_class"] == "MyPlayer"
+    with pytest.raises(SystemExit):
+        main([])
+    assert "give FOLDER and STAGE (a bot to build), or --arena-objects-into DIR alone" in capsys.readouterr().err

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from server.sandbox import SandboxLimits
-from server.sandbox.bwrap import BOT_DIR, bwrap_launch, current_layout, host_command
-from server.sandbox.cppbuild import BUILD_LIMITS, CppBuilt, compiler_version, sandboxed_cpp_build
+from server.sandbox.bwrap import BOT_DIR, OBJECTS_DIR, bwrap_argv, bwrap_launch, current_layout, host_command
+from server.sandbox.cppbuild import (BUILD_LIMITS, CppBuilt, arena_key, build_key, compiler_version,
+                                     sandboxed_cpp_build)
 from server.sandbox.process import project_root
 from server.sandbox.procfs import UIDS
 from server.sandbox.seccomp import bot_filter
@@ -141,3 +143,28 @@ def test_a_build_past_its_wall_clock_limit_is_stopped_with_a_one_line_reason(tmp
     built = sandboxed_cpp_build(HANDOUT_BOT, tmp_path / "cache", wall_s=0.5)    # a cold build takes seconds
     assert one_line_failure(built) == "the build took more than 0.5 s (the build's limit)"
     assert not any((tmp_path / "cache").iterdir())                              # nothing half-built is kept
+
+
+def test_the_arenas_objects_are_built_once_read_only_and_linked_by_every_build(cache: Path) -> None:
+    handout = sandboxed_cpp_build(HANDOUT_BOT, cache)
+    example = sandboxed_cpp_build(project_root() / "examples" / "cpp", cache)
+    assert handout.executable is not None and example.executable is not None, example.reason
+    objects = cache / f"arena-{arena_key(compiler_version() or '')}" / "objects"
+    assert [p.name for p in cache.iterdir() if p.name.startswith("arena-")] == [objects.parent.name]   # one for both
+    assert sorted(p.name for p in objects.iterdir()) == ["QuoridorUtils.o", "arena_main.o"]
+    assert stat.S_IMODE(objects.stat().st_mode) == 0o555
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o444 for p in objects.iterdir())
+    argv = bwrap_argv(current_layout(str(project_root()), root=False), "/b", ["true"], SandboxLimits(), 0,
+                      objects=str(objects))
+    assert argv[argv.index(str(objects)) - 1:argv.index(str(objects)) + 2] == ["--ro-bind", str(objects), OBJECTS_DIR]
+
+
+def test_a_change_of_the_build_command_is_a_new_build(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    shutil.copytree(project_root() / "client" / "cpp", tmp_path / "client" / "cpp")
+    command = tmp_path / "client" / "cppbuild.py"
+    command.write_text('CXXFLAGS = ("-std=c++17", "-O2")\n', encoding="utf-8")
+    monkeypatch.setattr("server.sandbox.cppbuild.project_root", lambda: tmp_path)
+    before = (build_key(HANDOUT_BOT, entry=None, name=None, compiler="g++ 12"), arena_key("g++ 12"))
+    command.write_text('CXXFLAGS = ("-std=c++17", "-O3")\n', encoding="utf-8")
+    after = (build_key(HANDOUT_BOT, entry=None, name=None, compiler="g++ 12"), arena_key("g++ 12"))
+    assert before[0] != after[0] and before[1] != after[1]
