@@ -13,8 +13,8 @@ arena's C++ files and ``g++ --version``: a second build of the same files is a l
 
 The arena's own sources (its ``main`` with nlohmann-json, three quarters of a cold build) are compiled
 once per arena files and compiler, in a sandboxed build of their own (``python -m client.cppbuild
---arena-objects-into``), into ``cache_dir/arena-KEY/objects``, made read-only; each student's build
-sees that folder read-only at ``OBJECTS_DIR`` and only links its objects.
+--arena-objects-into``), into ``cache_dir/arena-KEY/objects`` (the files made read-only); each
+student's build sees that folder through a read-only bind at ``OBJECTS_DIR`` and only links them.
 """
 
 from __future__ import annotations
@@ -216,8 +216,9 @@ def _failure(answer: dict[str, object], limits: SandboxLimits) -> str:
 
 
 def _arena_objects(cache_dir: Path, key: str, build: _Build) -> Path | str:
-    """The folder of the arena's prebuilt objects for ``key``, built now in a sandbox of their own if not yet (then
-    made read-only: no build may change them); a one-line reason when they cannot be built."""
+    """The folder of the arena's prebuilt objects for ``key``, built now in a sandbox of their own if not yet (the
+    objects then made read-only; each build sees the folder through a read-only bind); a one-line reason when they
+    cannot be built."""
     done = cache_dir / f"arena-{key}"
     if (done / "answer.json").is_file():
         return done / "objects"
@@ -232,22 +233,14 @@ def _arena_objects(cache_dir: Path, key: str, build: _Build) -> Path | str:
         (work / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
         for path in (work / "objects").iterdir():
             path.chmod(0o444)
-        (work / "objects").chmod(0o555)
         try:
             work.rename(done)
         except OSError:                             # built meanwhile by another: theirs is as good
-            _remove(work)
+            shutil.rmtree(work, ignore_errors=True)
         return done / "objects"
     finally:
         if work.exists():
-            _remove(work)
-
-
-def _remove(path: Path) -> None:
-    """Remove the folder ``path``, its read-only folders included."""
-    for here, _folders, _files in os.walk(path):
-        os.chmod(here, 0o755)
-    shutil.rmtree(path, ignore_errors=True)
+            shutil.rmtree(work, ignore_errors=True)
 
 
 @dataclass(frozen=True)
