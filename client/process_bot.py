@@ -1,9 +1,9 @@
 """``ProcessBot``: a bot that is a process speaking the hosted-bot channel (docs/hosted-bots.md), played like any bot.
 
-Locally (``quoridor-match``, ``quoridor-client``) a C++ bot (``FILE.cpp``, ``FILE.cpp:CLASS``) is built with the
-arena's ``main`` (``client.cppbuild``) into the user's cache, keyed by the hash of its files, the arena's C++ files
-and ``g++ --version`` (a second run does not build again), and an executable of the bot's own (any other path) is run
-as it is; there is no sandbox: it is the user's own code on the user's machine, as a Python bot is.
+Locally (``quoridor-match``, ``quoridor-client``) ``client.loader.load_bot`` makes one of a C++ bot
+(``FILE.cpp``, ``FILE.cpp:CLASS``), built with the arena's ``main`` into the user's cache (``client.cppcache``: a
+second run does not build again), and of an executable of the bot's own (any other path), run as it is; there is no
+sandbox: it is the user's own code on the user's machine, as a Python bot is.
 
 The process is started in the bot's folder. ``ProcessBot`` writes it the channel's lines (``welcome``,
 ``game_start``, ``turn``, ``game_over``, ``tournament_over``, built by ``shared.protocol`` as the server builds them)
@@ -155,7 +155,7 @@ class ProcessBot:
             self._send(dump(self._welcome))
 
     def _exit_text(self) -> str:
-        """How the process ended: ``exit code 15 (crashed)``, ``killed by SIGSEGV``."""
+        """How the process ended: ``exit code 15: crashed, see its stderr above``, ``killed by SIGSEGV``."""
         assert self._process is not None
         try:
             code = self._process.wait(2)
