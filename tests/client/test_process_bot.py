@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +29,7 @@ from tests.server.conftest import bounded, url
 # A bot in Python, run as an executable of its own: it speaks the channel itself (docs/hosted-bots.md). It walks
 # straight to its goal row, writes its pid to pids.txt when it starts, and behaves as its folder's mode.txt says:
 # "crash" exits with code 15 at its 3rd turn, "garbage" answers its 2nd turn with lines that are no step, "mute"
-# never says hello.
+# never says hello, "stuck" never answers its 2nd turn (nor reads on).
 CHANNEL_BOT = """#!{python}
 import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
@@ -46,6 +49,9 @@ for line in sys.stdin:
         goal = 9 if message["seat"] == 0 else 1
     elif message["type"] == "turn":
         turns += 1
+        if mode == "stuck" and turns == 2:
+            import time
+            time.sleep(600)
         if mode == "crash" and turns == 3:
             sys.stderr.write("walker: out of ideas\\n")
             sys.exit(15)
@@ -175,3 +181,26 @@ async def test_quoridor_client_plays_an_executable_bot_on_a_server(make_server, 
     assert " as one with walker · " in err and "one: 2 games: " in err
     assert (tmp_path / "bot" / "heard.txt").read_text() == "welcome game_start turn game_over tournament_over"
     assert all(gone(pid) for pid in pids(tmp_path / "bot"))
+
+
+def test_ctrl_c_during_a_run_in_worker_processes_leaves_no_bot_process(tmp_path):
+    bot = channel_bot(tmp_path / "bot", "stuck")
+    run = subprocess.Popen([sys.executable, "-m", "client.match_cli", str(bot), str(bot), "-g", "40", "-j", "2",
+                            "--log-dir", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        until = time.monotonic() + 60
+        # the checks' two processes, then both bots in each of the two workers
+        while (not (tmp_path / "bot" / "pids.txt").exists() or len(pids(tmp_path / "bot")) < 6) \
+                and run.poll() is None and time.monotonic() < until:
+            time.sleep(0.05)
+        assert run.poll() is None, "the run ended before it could be interrupted"
+        run.send_signal(signal.SIGINT)
+        assert run.wait(30) == 130
+    finally:
+        if run.poll() is None:
+            run.kill()
+    started = pids(tmp_path / "bot")
+    until = time.monotonic() + 10
+    while not all(gone(pid) for pid in started) and time.monotonic() < until:
+        time.sleep(0.05)                   # a stopped worker's bots are killed as it dies: asynchronously
+    assert [pid for pid in started if not gone(pid)] == []
