@@ -35,12 +35,14 @@ def cache_root() -> Path:
     return Path(base) / "quoridor-arena" / "cpp"
 
 
-@functools.cache
 def compiler_version() -> str:
-    """``g++ --version``'s first line (``""`` when there is no g++); asked once per process."""
+    """``g++ --version``'s first line for the g++ on the ``PATH`` (``""`` when there is none); asked once per g++."""
     gpp = shutil.which("g++")
-    if gpp is None:
-        return ""
+    return _version_of(gpp) if gpp is not None else ""
+
+
+@functools.cache
+def _version_of(gpp: str) -> str:
     try:
         done = subprocess.run([gpp, "--version"], capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
@@ -80,7 +82,7 @@ def cached_build(folder: Path, *, entry: str | None = None, cache: Path | None =
             return CachedBuild(done / "bot", answer["entry_class"], list(answer["notes"]), cached=True)
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    if on_build is not None:
+    if on_build is not None and compiler_version():     # without g++ the build says only what to install
         on_build()
     try:
         cache.mkdir(parents=True, exist_ok=True)

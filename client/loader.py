@@ -256,14 +256,17 @@ def _entry(path: Path, cls: str | None) -> str | None:
     return f"{path.name}:{next(iter(classes))}" if len(classes) == 1 else None
 
 
-def _as_typed(error: str, path: Path, spec_path: str) -> str:
-    """A build's one line as the user typed the bot's path: ``dir/MyPlayer.cpp:12: error: ...``."""
+def _as_typed(error: str, path: Path, spec: str) -> str:
+    """A build's one line as the user typed the bot's spec: ``dir/MyPlayer.cpp:12: error: ...``, ``dir/MyPlayer.cpp:Nope:
+    no class Nope deriving from Player``."""
     where, _, rest = error.partition(": ")
     file, _, line = where.rpartition(":")
     if line.isdigit() and (path.parent / file).is_file():
-        shown = os.path.normpath(os.path.join(os.path.dirname(spec_path), file))
+        shown = os.path.normpath(os.path.join(os.path.dirname(spec), file))
         return f"{shown}:{line}: error: {rest}"
-    return error.replace("with --entry FILE.cpp:CLASS", f"as {spec_path}:CLASS")
+    if where.startswith("--entry "):                  # the entry the build was given is the spec typed
+        return f"{spec}: {rest}"
+    return error.replace("with --entry FILE.cpp:CLASS", f"as {spec.rpartition(':')[0] or spec}:CLASS")
 
 
 def load_process_bot(spec: str, label: str, *, say: Callable[[str], None] = _say, cache: Path | None = None
@@ -289,7 +292,7 @@ def load_process_bot(spec: str, label: str, *, say: Callable[[str], None] = _say
             built = cached_build(path.parent, entry=_entry(path, cls or None), cache=cache,
                                  on_build=lambda: say(f"building {path.name} (g++ {' '.join(CXXFLAGS[1:])})..."))
         except CppBuildError as exc:
-            raise BotCrashed(_as_typed(str(exc), path, where)) from None
+            raise BotCrashed(_as_typed(str(exc), path, spec)) from None
         if not built.cached:
             for note in built.notes:
                 say(f"  {note}")

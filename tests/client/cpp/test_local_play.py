@@ -75,6 +75,11 @@ def test_a_compile_error_is_one_line_with_the_file_and_line_as_typed(cache, tmp_
     assert err.splitlines()[-1] == (f"quoridor-match: error: bot/QuoridorClient/MyPlayer.cpp:{broken + 1}: error: 'undeclared' "
                                     "was not declared in this scope")
     assert "usage:" not in err
+    with pytest.raises(SystemExit):
+        match_main(["bot/QuoridorClient/MyPlayer.cpp:Nope", "runner", "--log-dir", "none"])
+    assert capfd.readouterr().err.splitlines()[-1] == (
+        "quoridor-match: error: bot/QuoridorClient/MyPlayer.cpp:Nope: no class Nope deriving from Player "
+        "(found: MyPlayer)")
 
 
 WALKER = '''
