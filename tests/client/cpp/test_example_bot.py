@@ -5,10 +5,14 @@ while it leads the race, and beats ``random``; the referee (``GameReferee``) jud
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from client.cppbuild import build
+from client.match_cli import main as match_main
 from server.sandbox.bwrap import host_command
 from server.sandbox.process import project_root
 from shared.referee.game import Termination
@@ -48,3 +52,14 @@ def test_the_cpp_example_builds_and_beats_runner_and_random_with_legal_steps(gpp
                 bot.process.kill()
                 bot.process.wait(5)
         errors.close()
+
+
+def test_the_cpp_example_beats_runner_with_the_command_its_readme_gives(gpp: str, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture) -> None:
+    command = "quoridor-match examples/cpp/MyPlayer.cpp runner"
+    assert command in (EXAMPLE / "README.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(project_root())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))       # a cold build, in a cache of the test's own
+    assert match_main(command.split()[1:] + ["--log-dir", "none"]) == 0
+    assert re.search(r"MyPlayer\s+│\s+10\s+│\s+10/0/0", capsys.readouterr().out)
