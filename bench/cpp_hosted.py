@@ -99,6 +99,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def mark(ok: bool) -> str:
+    """A figure's verdict against its target."""
     return "ok" if ok else "MISSED"
 
 
