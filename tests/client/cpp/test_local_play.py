@@ -3,13 +3,19 @@ SPRT beside Python bots (in worker processes too), built once into the user's ca
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
 import pytest
 
 from client import cppcache
+from client.cli import main as client_main
 from client.match_cli import main as match_main
+from client.render import notice_printer
+from client.runner import BotRunner
+from tests.client.support import Walker, quiet
+from tests.server.conftest import bounded, url
 from tests.client.cpp.conftest import HANDOUT_BOT
 
 MY_PLAYER = HANDOUT_BOT / "QuoridorClient" / "MyPlayer.cpp"
@@ -92,3 +98,17 @@ class Walking(Player):
         pos = self.position
         return Step(min(pos.legal_moves(), key=lambda m: pos.apply(Step(m)).distance(self.seat)))
 '''
+
+
+async def test_quoridor_client_plays_the_handout_bot_on_a_server(cache, make_server, capfd):
+    server = await make_server(players=2, games_per_pairing=2)
+    client = asyncio.create_task(asyncio.to_thread(client_main, ["--server", url(server), "-k", "one", "--bot",
+                                                                 str(MY_PLAYER), "--wait", "30"]))
+    other = asyncio.create_task(BotRunner(Walker("two"), url(server), "two", say=notice_printer(quiet())).run())
+    await bounded(server.run_tournament(), 120)
+    assert await bounded(client) == 0
+    await bounded(other)
+    err = capfd.readouterr().err
+    assert "building MyPlayer.cpp (g++ -O2)..." in err
+    assert " as one with MyPlayer · " in err and "one: 2 games: " in err
+    assert "Traceback" not in err
