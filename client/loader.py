@@ -20,9 +20,12 @@ import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType, TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shared.hosting import BUILTIN_BOTS, bot_language
+
+if TYPE_CHECKING:
+    from .process_bot import ProcessBot
 
 __all__ = ["BotLoadError", "BotCrashed", "load_bot", "bot_label", "resolve_spec", "bot_classes", "add_bot_folder",
            "ARENA_PACKAGES", "how_to_name", "load_process_bot"]
@@ -270,14 +273,14 @@ def _as_typed(error: str, path: Path, spec: str) -> str:
 
 
 def load_process_bot(spec: str, label: str, *, say: Callable[[str], None] = _say, cache: Path | None = None
-                     ) -> Any:
+                     ) -> ProcessBot:
     """The ``ProcessBot`` of a ``cpp`` or ``executable`` spec (``shared.hosting.bot_language``), its C++ built first
     into the user's cache (``say`` tells of a build); ``BotLoadError`` or ``BotCrashed`` in one line when it cannot
     be (a compile error: ``dir/MyPlayer.cpp:12: error: ...``, the path as typed)."""
     from .cppbuild import CXXFLAGS, CppBuildError
     from .cppcache import cached_build
     from .driver import BotFailure
-    from .process_bot import ProcessBot
+    from .process_bot import ProcessBot  # noqa: F811 - the class itself, imported when a process bot is loaded
 
     spec = spec.strip()
     language = bot_language(spec)
