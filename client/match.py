@@ -107,6 +107,8 @@ def play_game(drivers: tuple[BotDriver, BotDriver], names: tuple[str, str], sett
     """
     for seat, driver in enumerate(drivers):
         driver.tell_time_limit(settings.time_limit_ms)
+        if isinstance(driver.bot, ProcessBot):         # its game_start names the opponent, as a server's does
+            driver.bot.meet(names[1 - seat])
         driver.begin_game(seat, settings.ruleset)
 
     def ask(seat: int, request: TurnRequest) -> Step:

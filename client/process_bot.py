@@ -123,6 +123,7 @@ class ProcessBot:
         self._turn = 0
         self._walls_left = (BLOCK_SUM, BLOCK_SUM)
         self._over_told = False
+        self._next: tuple[str, str | None] = ("opponent", None)     # the next game's opponent and id (``meet``)
         self._failed = False        # told once: the game's remaining steps are empty, the next game starts it again
         self._start()
 
@@ -226,14 +227,19 @@ class ProcessBot:
         if not self._failed:
             self._send(dump(message))
 
+    def meet(self, opponent: str, game: str | None = None) -> None:
+        """The next game's opponent (and its id, the server's; else ``g1``, ``g2``...), for its ``game_start``."""
+        self._next = (opponent, game)
+
     def begin_game(self, seat: int | None, ruleset: Ruleset) -> None:
         """A game starts: ``game_start`` (the process is started again first when it failed in the last game)."""
         if self._failed:
             self._start()
         self._games += 1
-        self._game, self._turn, self._over_told = f"g{self._games}", 0, False
+        opponent, game = self._next
+        self._game, self._turn, self._over_told = game or f"g{self._games}", 0, False
         self._walls_left = (BLOCK_SUM, BLOCK_SUM)
-        self._send(dump(GameStart(game=self._game, opponent="opponent", seat=0 if seat is None else seat)))
+        self._send(dump(GameStart(game=self._game, opponent=opponent, seat=0 if seat is None else seat)))
 
     def observe(self, change: ChessboardChange, walls_left: tuple[int, int] | None = None) -> None:
         """A turn's change: its walls left go into the ``turn`` line."""

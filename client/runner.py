@@ -266,6 +266,8 @@ class BotRunner:
                        (problem.message if problem.kind is ProblemKind.FAILED else problem.error_text) + trace)
 
     def _game_start(self, start: GameStart) -> None:
+        if isinstance(self.driver.bot, ProcessBot):
+            self.driver.bot.meet(start.opponent, start.game)
         self.driver.begin_game(start.seat, self.ruleset)
         self.recorder = GameRecorder(start.game, self.summary.player or self.key, start.opponent, start.seat,
                                      self.ruleset)

@@ -46,6 +46,8 @@ for line in sys.stdin:
     message = json.loads(line)
     seen.append(message["type"])
     if message["type"] == "game_start":
+        with open(os.path.join(here, "met.txt"), "a") as met:
+            met.write(f"{{message['opponent']}} {{message['game']}}\\n")
         goal = 9 if message["seat"] == 0 else 1
     elif message["type"] == "turn":
         turns += 1
@@ -105,6 +107,7 @@ def test_an_executable_bot_plays_a_match_against_a_python_bot_and_hears_the_chan
     assert "Traceback" not in out.err
     # ...hearing every message of the channel, and ending when the match did
     assert (tmp_path / "bot" / "heard.txt").read_text() == "welcome game_start turn game_over tournament_over"
+    assert (tmp_path / "bot" / "met.txt").read_text() == "runner g1\nrunner g2\n"
     assert all(gone(pid) for pid in pids(tmp_path / "bot"))
 
 
@@ -180,6 +183,9 @@ async def test_quoridor_client_plays_an_executable_bot_on_a_server(make_server, 
     err = capfd.readouterr().err
     assert " as one with walker · " in err and "one: 2 games: " in err
     assert (tmp_path / "bot" / "heard.txt").read_text() == "welcome game_start turn game_over tournament_over"
+    games = [line.split() for line in (tmp_path / "bot" / "met.txt").read_text().splitlines()]
+    assert [opponent for opponent, _ in games] == ["two", "two"]
+    assert all(game.startswith("t") for _, game in games)               # the server's game ids
     assert all(gone(pid) for pid in pids(tmp_path / "bot"))
 
 
