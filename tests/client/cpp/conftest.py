@@ -10,15 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from client.cppbuild import ARENA_CPP, CXXFLAGS
+from client.cppbuild import ARENA_CPP, CXXFLAGS, build_arena_objects
 
 HANDOUT_BOT = Path(__file__).parent / "handout_bot"
 """A bot written as a student writes one for the course framework: ``QuoridorClient/MyPlayer.{h,cpp}``."""
 
 
-@pytest.fixture
-def gpp() -> str:
-    """The path of g++; the test is skipped when there is none (``apt-get install g++``)."""
+def require_gpp() -> str:
+    """The path of g++; the test is skipped when there is none (``apt-get install g++``), or the JSON headers."""
     missing = pytest.fail if os.environ.get("QUORIDOR_REQUIRE_CPP") else pytest.skip
     found = shutil.which("g++")
     if found is None:
@@ -27,6 +26,21 @@ def gpp() -> str:
         missing("nlohmann-json3-dev is not installed (apt-get install nlohmann-json3-dev): the arena's main needs it")
     assert found is not None
     return found
+
+
+@pytest.fixture
+def gpp() -> str:
+    """The path of g++ (``require_gpp``)."""
+    return require_gpp()
+
+
+@pytest.fixture(scope="session")
+def arena_objects(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The arena's own objects, compiled once for the session's builds to link (``build(..., arena_objects=)``)."""
+    require_gpp()
+    folder = tmp_path_factory.mktemp("arena-objects")
+    build_arena_objects(folder)
+    return folder
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from client.cppbuild import (ARENA_CPP, ARENA_OBJECTS, CppBuildError, build, build_arena_objects, find_player_classes,
-                              main, plan_build)
+from client.cppbuild import ARENA_CPP, ARENA_OBJECTS, CppBuildError, build, find_player_classes, main, plan_build
 
 from .conftest import HANDOUT_BOT
 from .test_example_bot import EXAMPLE
@@ -109,12 +108,12 @@ def test_a_compile_error_names_the_students_file_and_line_in_one_line(gpp: str, 
     assert str(raised.value) == f"QuoridorClient/MyPlayer.cpp:{line}: 'undeclared' was not declared in this scope"
 
 
-def test_a_bot_links_the_arenas_objects_built_once_instead_of_compiling_the_arenas_sources(gpp: str,
+def test_a_bot_links_the_arenas_objects_built_once_instead_of_compiling_the_arenas_sources(arena_objects: Path,
                                                                                          tmp_path: Path) -> None:
-    objects = build_arena_objects(tmp_path / "objects")
-    assert [path.name for path in objects] == list(ARENA_OBJECTS) and all(path.is_file() for path in objects)
+    objects = [arena_objects / name for name in ARENA_OBJECTS]
+    assert all(path.is_file() for path in objects)
     for bot, folder in (("a", HANDOUT_BOT), ("b", EXAMPLE)):                # any number of bots link the same objects
-        built = build(folder, tmp_path / bot, arena_objects=tmp_path / "objects")
+        built = build(folder, tmp_path / bot, arena_objects=arena_objects)
         assert built.command[-2:] == [str(path) for path in objects]
         assert not any(arg.startswith(str(ARENA_CPP)) and arg.endswith(".cpp") for arg in built.command)
         ran = subprocess.run([str(built.output)], input="", capture_output=True, text=True, timeout=10, check=False)

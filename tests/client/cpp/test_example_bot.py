@@ -22,8 +22,9 @@ from .test_arena_main import LineBot, play
 EXAMPLE = project_root() / "examples" / "cpp"
 
 
-def test_the_cpp_example_builds_and_beats_runner_and_random_with_legal_steps(gpp: str, tmp_path: Path) -> None:
-    built = build(EXAMPLE, tmp_path / "build")
+def test_the_cpp_example_builds_and_beats_runner_and_random_with_legal_steps(arena_objects: Path,
+                                                                             tmp_path: Path) -> None:
+    built = build(EXAMPLE, tmp_path / "build", arena_objects=arena_objects)
     assert (built.entry_class, built.notes) == ("MyPlayer", [])
     errors = (tmp_path / "stderr").open("wb")
     cpp = LineBot([str(built.output)], EXAMPLE, errors)
