@@ -3,7 +3,9 @@ the user's own g++, no sandbox: the user's own code on the user's machine) and f
 
 The key is the hash of the bot's C++ files, the entry, the arena's C++ files, the flags and ``g++ --version``; the
 cache is ``$XDG_CACHE_HOME/quoridor-arena/cpp`` (``~/.cache/...``), one folder per key holding ``bot`` and
-``build.json`` (its entry class and notes), moved into place whole: a run never sees half a build.
+``build.json`` (its entry class and notes), moved into place whole: a run never sees half a build. The arena's own
+objects (``client.cppbuild.build_arena_objects``) are kept there too, once per g++ and arena files (``arena-KEY``):
+a bot edited and built again compiles only its own files and links them.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cppbuild import ARENA_CPP, CXXFLAGS, CppBuildError, build
+from .cppbuild import ARENA_CPP, ARENA_OBJECTS, CXXFLAGS, CppBuildError, build, build_arena_objects
 
 __all__ = ["CachedBuild", "cache_root", "cached_build", "compiler_version", "local_build_key"]
 
@@ -50,14 +52,43 @@ def _version_of(gpp: str) -> str:
     return done.stdout.splitlines()[0] if done.stdout else ""
 
 
+def _key(entry: str, *roots: Path) -> str:
+    """The hash of ``entry``, ``g++ --version``, the flags and the C++ files under ``roots``."""
+    digest = hashlib.sha256(f"{_CACHE_FORMAT}\0{entry}\0{compiler_version()}\0{' '.join(CXXFLAGS)}\0".encode())
+    for number, root in enumerate(roots):
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in _SOURCES + _HEADERS):
+            digest.update(f"{number}:".encode() + path.relative_to(root).as_posix().encode() + b"\0"
+                          + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
 def local_build_key(folder: Path, entry: str | None) -> str:
     """The cache key of a build: the hash of the bot's C++ files in ``folder``, the entry, the arena's C++ files, the
     flags and ``g++ --version``."""
-    digest = hashlib.sha256(f"{_CACHE_FORMAT}\0{entry or ''}\0{compiler_version()}\0{' '.join(CXXFLAGS)}\0".encode())
-    for root, tag in ((folder, b"B"), (ARENA_CPP, b"A")):
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in _SOURCES + _HEADERS):
-            digest.update(tag + path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:24]
+    return _key(entry or "", folder, ARENA_CPP)
+
+
+def _move_in(ready: Path, done: Path, complete: Callable[[Path], bool]) -> None:
+    """Move the folder ``ready`` to ``done`` at once (a reader sees all of it or nothing); another run's complete
+    ``done`` is kept, an incomplete one (a cache cleaned by hand) replaced."""
+    if done.exists() and not complete(done):
+        shutil.rmtree(done, ignore_errors=True)
+    try:
+        os.replace(ready, done)
+    except OSError:
+        if not complete(done):
+            raise
+
+
+def _arena_objects(cache: Path, work: Path) -> Path:
+    """The arena's own objects (its ``main``, most of a build's time) for this g++, compiled once into ``cache``: a
+    bot built again after an edit compiles only its own files."""
+    done = cache / f"arena-{_key('arena', ARENA_CPP)}"
+    complete = lambda folder: all((folder / name).is_file() for name in ARENA_OBJECTS)  # noqa: E731
+    if not complete(done):
+        build_arena_objects(work / "arena")
+        _move_in(work / "arena", done, complete)
+    return done
 
 
 @dataclass(frozen=True)
@@ -90,19 +121,13 @@ def cached_build(folder: Path, *, entry: str | None = None, cache: Path | None =
     except OSError as exc:
         raise CppBuildError(f"cannot write the build cache {cache}: {exc.strerror}") from None
     try:
-        plan = build(folder, work / "stage", entry=entry)
+        plan = build(folder, work / "stage", entry=entry, arena_objects=_arena_objects(cache, work))
         ready = work / "ready"
         ready.mkdir()
         os.replace(plan.output, ready / "bot")
         (ready / "build.json").write_text(json.dumps({"entry_class": plan.entry_class, "notes": plan.notes}),
                                           encoding="utf-8")
-        if done.exists() and not (done / "bot").is_file():
-            shutil.rmtree(done, ignore_errors=True)  # a broken entry (a cache cleaned by hand): built again
-        try:
-            os.replace(ready, done)                  # atomic: a reader sees the whole build or none
-        except OSError:
-            if not (done / "bot").is_file():         # not another run's finished build of the same files
-                raise
+        _move_in(ready, done, lambda folder: (folder / "bot").is_file())
         return CachedBuild(done / "bot", plan.entry_class, plan.notes, cached=False)
     finally:
         shutil.rmtree(work, ignore_errors=True)

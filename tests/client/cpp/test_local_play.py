@@ -47,6 +47,21 @@ def test_the_handout_bot_plays_a_python_bot_and_a_second_run_uses_the_cache(cach
     assert builds == [] and "building" not in second.err
 
 
+def test_an_edited_bot_is_built_again_without_compiling_the_arenas_objects_again(cache, tmp_path, monkeypatch):
+    compiled: list[Path] = []
+    real = cppcache.build_arena_objects
+    monkeypatch.setattr(cppcache, "build_arena_objects", lambda output: compiled.append(output) or real(output))
+    bot = tmp_path / "bot"
+    shutil.copytree(HANDOUT_BOT, bot)
+    first = cppcache.cached_build(bot / "QuoridorClient", entry="MyPlayer.cpp:MyPlayer")
+    with (bot / "QuoridorClient" / "MyPlayer.cpp").open("a") as source:
+        source.write("// a comment: a new version of the bot\n")
+    second = cppcache.cached_build(bot / "QuoridorClient", entry="MyPlayer.cpp:MyPlayer")
+    assert not first.cached and not second.cached and first.executable != second.executable
+    assert len(compiled) == 1                              # the arena's main, compiled once for both
+    assert second.executable.is_file() and len(list(cache.glob("arena-*"))) == 1
+
+
 def test_a_gauntlet_and_an_sprt_play_the_cpp_bot_beside_python_bots_in_worker_processes(cache, tmp_path, capfd):
     python_bot = tmp_path / "walker_bot.py"
     python_bot.write_text(WALKER)
