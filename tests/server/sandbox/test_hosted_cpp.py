@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from server.sandbox import SandboxLimits
+from server.sandbox.cage import CgroupCage
 from server.sandbox.cppbuild import sandboxed_cpp_build
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
 from server.sandbox.process import HostedBot
@@ -113,7 +114,7 @@ def test_an_executable_entry_that_is_not_executable_is_refused_in_one_line(tmp_p
     assert end is not None and end.cause == "no_player" and "not an executable file" in end.reason
 
 
-def test_unsafe_a_cpp_bot_runs_its_executable_without_bubblewrap_frozen_and_clocked(cpp_builds: Path) -> None:
+def test_unsafe_a_cpp_bot_runs_its_executable_without_bubblewrap_and_clocked(cpp_builds: Path) -> None:
     async def run() -> None:
         bot = HostedBot(HANDOUT_ENTRY, HANDOUT_BOT, SandboxLimits(unsafe=True, startup_timeout_s=5.0), builds=cpp_builds)
         assert await bot.start() is None and bot.pid is not None and bot.built is not None
@@ -130,6 +131,15 @@ def test_sandboxed_the_bots_own_process_is_found_under_bubblewrap(cpp_builds: Pa
         assert await bot.start() is None and bot.pid is not None
         cmdline = Path(f"/proc/{bot.pid}/cmdline").read_bytes().split(b"\0")[0]
         assert cmdline == b"/program/bot"             # bwrap -> its init -> the bot: the CPU clock reads the bot
+        cage = bot.cage
+        if isinstance(cage, CgroupCage):              # its whole tree is in its cage, frozen between turns
+            assert str(bot.pid) in (cage.path / "cgroup.procs").read_text().split()
+            bot.freeze()
+            events = cage.path / "cgroup.events"
+            async with asyncio.timeout(5):             # the kernel freezes the tree asynchronously
+                while "frozen 1" not in events.read_text():
+                    await asyncio.sleep(0.01)
+            bot.thaw()
         assert (await bot.close()).cause == "ok"
 
     asyncio.run(run())
