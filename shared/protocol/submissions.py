@@ -58,7 +58,8 @@ class Submit(Message):
     entry: str | None = Field(
         None, min_length=1, max_length=200,
         description="The bot in the archive, as quoridor-client takes it: mybot.py, mybot.py:MyPlayer or "
-                    "pkg/mod.py:MyPlayer; null: the archive's only .py file. Read from part 0.")
+                    "pkg/mod.py:MyPlayer; a C++ bot, MyPlayer.cpp:MyPlayer; a program of its own, its file; null: "
+                    "the archive's only .py file, else its MyPlayer.cpp (or only C++ file). Read from part 0.")
     part: int = Field(0, ge=0, lt=MAX_SUBMIT_PARTS, description="This part's number, from 0; part 0 starts a "
                                                                  "new submission.")
     parts: int = Field(1, ge=1, le=MAX_SUBMIT_PARTS, description="How many parts the archive is sent in.")
