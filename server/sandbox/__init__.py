@@ -1,10 +1,12 @@
 """Handed-in bots run in a sandbox: bubblewrap plus rlimits, one process per pairing, over stdin/stdout.
 
 * ``SandboxLimits`` (``limits``): what a bot's process may use; ``unsafe`` is ``--unsafe-no-sandbox``.
-* ``sandbox_status`` (``status``): ``None`` when bubblewrap works here, else why not and how to install it.
+* ``sandbox_status`` (``status``): ``None`` when bubblewrap works here, else why not and how to install it;
+  ``cpp_status``: the same for building C++ bots (g++ and the JSON headers).
 * ``bwrap_argv`` (``bwrap``): the sandbox's command line, a pure function; ``bwrap_launch`` passes its options
   through a memory file, with ``bot_filter`` (``seccomp``): the system calls a bot is refused.
-* ``HostedBot`` (``process``): one bot host process (``python -m client.hosted SPEC``), its whole tree in a
+* ``HostedBot`` (``process``): one bot process (``python -m client.hosted SPEC``; a C++ bot's build, made before
+  its startup clock and cached; a program of the bot's own), its whole tree in a
   ``Cage`` (``cage``: a cgroup of its own, else signals), frozen between its turns, its CPU counted from
   outside (the cgroup's, else ``procfs``'s); ``causes`` says why it ended.
 * ``HostedSeat``, ``HostedPeer`` (``seat``): that process as a player; its steps go through
