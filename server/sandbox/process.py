@@ -146,6 +146,10 @@ class HostedBot:
         problem = cpp_status()
         if problem is not None:
             return BotEnd("no_compiler", problem)
+        unsafe_problem = sandbox_status() if self.limits.unsafe and self._builder is None else None
+        if unsafe_problem is not None:      # g++ on a hand-in runs in the sandbox, even when its bot will not
+            return BotEnd("sandbox_unavailable", "C++ bots are built in the sandbox, even on a server started with "
+                                                 f"--unsafe-no-sandbox, and it does not work here: {unsafe_problem}")
         builder = self._builder or sandboxed_cpp_build
         assert self.folder is not None
         entry = self.spec.strip() if ":" in self.spec else None       # FILE.cpp alone: its Player class is found

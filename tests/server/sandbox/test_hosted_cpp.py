@@ -13,6 +13,7 @@ from server.sandbox import SandboxLimits
 from server.sandbox.cage import CgroupCage
 from server.sandbox.cppbuild import sandboxed_cpp_build
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
+from server.sandbox import process
 from server.sandbox.process import HostedBot
 from shared.referee import RefereeSettings
 from tests.client.cpp.conftest import HANDOUT_BOT, gpp  # noqa: F401  (the fixture)
@@ -143,3 +144,13 @@ def test_sandboxed_the_bots_own_process_is_found_under_bubblewrap(cpp_builds: Pa
         assert (await bot.close()).cause == "ok"
 
     asyncio.run(run())
+
+
+def test_unsafe_without_bubblewrap_a_cpp_bot_is_not_built_and_says_why_in_one_line(monkeypatch, cpp_builds: Path,
+                                                                                  tmp_path: Path) -> None:
+    monkeypatch.setattr(process, "sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
+    folder = handout_copy(tmp_path, after="// a new build, not one of the cache\n")
+    bot = HostedBot(HANDOUT_ENTRY, folder, SandboxLimits(unsafe=True), builds=cpp_builds)
+    end = asyncio.run(bot.start())
+    assert end is not None and end.cause == "sandbox_unavailable" and "\n" not in end.reason
+    assert "--unsafe-no-sandbox" in end.reason and "bwrap (bubblewrap) is not installed" in end.reason
