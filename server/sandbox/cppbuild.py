@@ -15,6 +15,10 @@ The arena's own sources (its ``main`` with nlohmann-json, three quarters of a co
 once per arena files and compiler, in a sandboxed build of their own (``python -m client.cppbuild
 --arena-objects-into``), into ``cache_dir/arena-KEY/objects`` (the files made read-only); each
 student's build sees that folder through a read-only bind at ``OBJECTS_DIR`` and only links them.
+
+On a server started with ``--unsafe-no-sandbox`` where bubblewrap does not work (``unsafe=True``), the same
+command runs as a plain process, with the same rlimits, wall-clock limit, cache and arena objects: the organiser
+opted into running hand-ins unsandboxed, and their bots run so too.
 """
 
 from __future__ import annotations
@@ -157,10 +161,13 @@ def _own(path: Path, uid: int) -> None:
 
 
 def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = None, name: str | None = None,
-                        limits: SandboxLimits = BUILD_LIMITS, wall_s: float = BUILD_WALL_S) -> CppBuilt:
+                        limits: SandboxLimits = BUILD_LIMITS, wall_s: float = BUILD_WALL_S,
+                        unsafe: bool = False) -> CppBuilt:
     """Build the C++ bot in ``folder`` (entry ``FILE:CLASS``, or found) in the sandbox, or find it in ``cache_dir``.
 
-    Raises ``SandboxUnavailable`` when there is no sandbox here; every other failure is a ``CppBuilt`` without an
+    Raises ``SandboxUnavailable`` when there is no sandbox here, unless ``unsafe`` (a server started with
+    ``--unsafe-no-sandbox``, whose hand-ins run unsandboxed too): then the build is a plain process with the same
+    rlimits, wall-clock limit, cache and arena objects. Every other failure is a ``CppBuilt`` without an
     executable and with a one-line reason. ``wall_s`` bounds the whole build, the arena's objects included when
     they are built first."""
     compiler = compiler_version()
@@ -171,13 +178,7 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
     done = cache_dir / key
     if (done / "answer.json").is_file():
         return _built(done, cached=True)
-    problem = sandbox_status()
-    if problem is not None:
-        raise SandboxUnavailable(f"refusing to build handed-in code without the sandbox: {problem}")
-    try:
-        seccomp = bot_filter()
-    except SeccompUnavailable as exc:
-        raise SandboxUnavailable(f"refusing to build handed-in code without the sandbox: {exc}") from exc
+    seccomp = _build_filter(unsafe)
     cache_dir.mkdir(parents=True, exist_ok=True)
     build = _Build(limits, seccomp, time.monotonic() + wall_s, wall_s)
     objects = _arena_objects(cache_dir, arena_key(compiler), build)
@@ -200,6 +201,20 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _build_filter(unsafe: bool) -> bytes | None:
+    """The seccomp filter of a sandboxed build; ``None`` (a plain process) when there is no sandbox and ``unsafe``;
+    ``SandboxUnavailable`` when there is none and not ``unsafe``."""
+    problem = sandbox_status()
+    if problem is None:
+        try:
+            return bot_filter()
+        except SeccompUnavailable as exc:
+            problem = str(exc)
+    if unsafe:
+        return None
+    raise SandboxUnavailable(f"refusing to build handed-in code without the sandbox: {problem}")
 
 
 def _work_dir(cache_dir: Path, key: str) -> Path:
@@ -245,19 +260,22 @@ def _arena_objects(cache_dir: Path, key: str, build: _Build) -> Path | str:
 
 @dataclass(frozen=True)
 class _Build:
-    """What every sandboxed step of one build shares: its limits, its filter and its deadline."""
+    """What every step of one build shares: its limits, its filter (``None``: unsandboxed) and its deadline."""
 
     limits: SandboxLimits
-    seccomp: bytes
+    seccomp: bytes | None
     deadline: float
     wall_s: float
 
     def run(self, args: list[str], work: Path, *, folder: Path | None = None,
             objects: Path | None = None) -> dict[str, object]:
         """``python -m client.cppbuild ARGS`` in the sandbox (``folder`` read-only at ``BOT_DIR``, ``work``
-        writable at ``BUILD_DIR``, ``objects`` read-only at ``OBJECTS_DIR``) until the deadline; its answer."""
+        writable at ``BUILD_DIR``, ``objects`` read-only at ``OBJECTS_DIR``) until the deadline; its answer.
+        Unsandboxed, the same process runs on the host, those paths in ``ARGS`` replaced by the real ones."""
         if time.monotonic() >= self.deadline:
             return {"ok": False, "error": f"the build took more than {self.wall_s:g} s (the build's limit)"}
+        if self.seccomp is None:
+            return self._run_unsandboxed(args, work, folder=folder, objects=objects)
         root = os.geteuid() == 0
         uid = UIDS.take() if root else 0
         try:
@@ -280,6 +298,29 @@ class _Build:
             if root:
                 UIDS.give(uid)
 
+    def _run_unsandboxed(self, args: list[str], work: Path, *, folder: Path | None,
+                         objects: Path | None) -> dict[str, object]:
+        """``run`` without bubblewrap (``--unsafe-no-sandbox`` where it does not work): the same rlimits and deadline,
+        the build's temporary files in ``work``."""
+        places = {BUILD_DIR: str(work), BOT_DIR: str(folder), OBJECTS_DIR: str(objects)}
+
+        def real(arg: str) -> str:
+            flag, eq, path = arg.rpartition("=")
+            for inside, outside in places.items():
+                if path == inside or path.startswith(inside + "/"):
+                    return flag + eq + outside + path[len(inside):]
+            return arg
+
+        tmp = work / "tmp"
+        tmp.mkdir(exist_ok=True)
+        command = [sys.executable, *HOST_FLAGS, "-m", _MODULE, *map(real, args), "--timeout", str(self.wall_s + 10)]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(project_root()),
+               "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(tmp), "HOME": str(tmp), "LANG": "C.UTF-8"}
+        try:
+            return _run(command, (), self.limits, self.deadline - time.monotonic(), self.wall_s, env=env, cwd=work)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
 
 def _built(done: Path, *, cached: bool) -> CppBuilt:
     """The cached build in ``done``."""
@@ -288,8 +329,8 @@ def _built(done: Path, *, cached: bool) -> CppBuilt:
                     notes=[str(note) for note in answer.get("notes", [])], cached=cached)
 
 
-def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, left_s: float,
-         wall_s: float) -> dict[str, object]:
+def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, left_s: float, wall_s: float, *,
+         env: dict[str, str] | None = None, cwd: Path | None = None) -> dict[str, object]:
     """Run the build's sandbox to its end (killed after ``left_s``, what is left of the build's ``wall_s``); its
     answer."""
     def limit_child() -> None:
@@ -297,7 +338,8 @@ def _run(argv: list[str], fds: tuple[int, ...], limits: SandboxLimits, left_s: f
             resource.setrlimit(which, (soft, hard))
 
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               preexec_fn=limit_child, pass_fds=fds, start_new_session=True, env={})
+                               preexec_fn=limit_child, pass_fds=fds, start_new_session=True, env=env or {},
+                               cwd=cwd)
     try:
         stdout, stderr = process.communicate(timeout=max(left_s, 0.0))
     except subprocess.TimeoutExpired:

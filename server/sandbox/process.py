@@ -2,8 +2,8 @@
 
 What runs is what the spec needs (``shared.hosting.bot_language``): a Python bot or a built-in one, the bot
 host ``python -m client.hosted SPEC``; a C++ bot (``FILE.cpp[:CLASS]``), its executable, built first from its
-folder by ``sandboxed_cpp_build`` (off the event loop, in the sandbox, cached under ``builds``; before the
-startup clock starts: a cold build takes seconds) and bound read-only at ``/program/bot``, the bot's folder
+folder by ``sandboxed_cpp_build`` (off the event loop, in the sandbox, or unsafe without it where there is none;
+cached under ``builds``; before the startup clock starts: a cold build takes seconds) and bound read-only at ``/program/bot``, the bot's folder
 its working directory at ``/bot``; an executable bot, ``/bot/PATH`` itself (a program of the bot's own that
 speaks the hosted-bot channel, docs/hosted-bots.md).
 
@@ -25,6 +25,7 @@ its ``cpu_seconds`` budget. The process runs ``nice`` and, when cores allow, pin
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -146,11 +147,8 @@ class HostedBot:
         problem = cpp_status()
         if problem is not None:
             return BotEnd("no_compiler", problem)
-        unsafe_problem = sandbox_status() if self.limits.unsafe and self._builder is None else None
-        if unsafe_problem is not None:      # g++ on a hand-in runs in the sandbox, even when its bot will not
-            return BotEnd("sandbox_unavailable", "C++ bots are built in the sandbox, even on a server started with "
-                                                 f"--unsafe-no-sandbox, and it does not work here: {unsafe_problem}")
-        builder = self._builder or sandboxed_cpp_build
+        # Unsafe (--unsafe-no-sandbox), the build runs unsandboxed where bubblewrap does not work, as the bot will.
+        builder = self._builder or functools.partial(sandboxed_cpp_build, unsafe=self.limits.unsafe)
         assert self.folder is not None
         entry = self.spec.strip() if ":" in self.spec else None       # FILE.cpp alone: its Player class is found
         self.built = await asyncio.to_thread(builder, self.folder, self.builds, entry=entry)

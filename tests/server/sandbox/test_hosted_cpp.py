@@ -13,7 +13,8 @@ from server.sandbox import SandboxLimits
 from server.sandbox.cage import CgroupCage
 from server.sandbox.cppbuild import sandboxed_cpp_build
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
-from server.sandbox import process
+from server.sandbox import cppbuild, process
+from server.sandbox.status import SandboxUnavailable
 from server.sandbox.process import HostedBot
 from shared.referee import RefereeSettings
 from tests.client.cpp.conftest import HANDOUT_BOT, gpp  # noqa: F401  (the fixture)
@@ -146,11 +147,36 @@ def test_sandboxed_the_bots_own_process_is_found_under_bubblewrap(cpp_builds: Pa
     asyncio.run(run())
 
 
-def test_unsafe_without_bubblewrap_a_cpp_bot_is_not_built_and_says_why_in_one_line(monkeypatch, cpp_builds: Path,
-                                                                                  tmp_path: Path) -> None:
+def test_unsafe_without_bubblewrap_a_cpp_bot_is_built_unsandboxed_and_plays(monkeypatch, cpp_builds: Path,
+                                                                            tmp_path: Path) -> None:
+    """--unsafe-no-sandbox where bwrap does not work: the build is a plain process (no bwrap), and the bot runs."""
+    def no_bwrap(*args, **kwargs):
+        raise AssertionError("bubblewrap was started")
+
+    monkeypatch.setattr(cppbuild, "sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
+    monkeypatch.setattr(cppbuild, "bwrap_launch", no_bwrap)
     monkeypatch.setattr(process, "sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
-    folder = handout_copy(tmp_path, after="// a new build, not one of the cache\n")
-    bot = HostedBot(HANDOUT_ENTRY, folder, SandboxLimits(unsafe=True), builds=cpp_builds)
-    end = asyncio.run(bot.start())
-    assert end is not None and end.cause == "sandbox_unavailable" and "\n" not in end.reason
-    assert "--unsafe-no-sandbox" in end.reason and "bwrap (bubblewrap) is not installed" in end.reason
+    folder = handout_copy(tmp_path, after="// an unsandboxed build, not one of the cache\n")
+
+    async def run() -> None:
+        bot = HostedBot(HANDOUT_ENTRY, folder, SandboxLimits(unsafe=True, startup_timeout_s=5.0), builds=cpp_builds)
+        assert await bot.start() is None and bot.built is not None and not bot.built.cached
+        assert bot.built.executable is not None and bot.built.executable.is_relative_to(cpp_builds)
+        assert (await bot.close()).cause == "ok"
+
+    asyncio.run(run())
+
+
+def test_unsafe_without_bubblewrap_a_compile_error_is_still_one_line(monkeypatch, cpp_builds: Path,
+                                                                     tmp_path: Path) -> None:
+    monkeypatch.setattr(cppbuild, "sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
+    folder = handout_copy(tmp_path, after="int broken( {\n")
+    built = cppbuild.sandboxed_cpp_build(folder, cpp_builds, entry=HANDOUT_ENTRY, unsafe=True)
+    assert built.executable is None and "\n" not in built.reason and HANDOUT_PLAYER in built.reason
+
+
+def test_without_bubblewrap_and_not_unsafe_a_build_is_refused(monkeypatch, cpp_builds: Path, tmp_path: Path) -> None:
+    monkeypatch.setattr(cppbuild, "sandbox_status", lambda: "bwrap (bubblewrap) is not installed")
+    folder = handout_copy(tmp_path, after="// never built\n")
+    with pytest.raises(SandboxUnavailable, match="bwrap"):
+        cppbuild.sandboxed_cpp_build(folder, cpp_builds, entry=HANDOUT_ENTRY)
