@@ -22,6 +22,7 @@ from server.app import ArenaServer, Stage
 from server.views.dashboard import LiveReporter, PlainReporter
 from server.logs.logfile import out_of_descriptors
 from server.seats.roster import Roster, parse_roster
+from server.sandbox.buildcache import DEFAULT_KEEP
 from server.sandbox.limits import SandboxLimits
 from server.settings import ServerSettings
 from server.tournament.store import StoreError
@@ -127,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     handed_in.add_argument("--cpp-builds", type=Path, dest="cpp_builds", metavar="DIR",
                            help="where the C++ builds of handed-in bots are cached, by the hash of their files and "
                                 "the compiler's version (default DATA_DIR/cpp-builds)")
+    handed_in.add_argument("--cpp-builds-keep", type=int, dest="cpp_builds_keep", metavar="N",
+                           help=f"C++ builds the cache keeps, the most recently used (about 240 KB each; default "
+                                f"{DEFAULT_KEEP}): older ones are removed after a new build, never one a bot runs")
     p.add_argument("--unsafe-no-sandbox", action="store_true", dest="unsafe_no_sandbox",
                    help="run handed-in bots WITHOUT bubblewrap, under rlimits only (they can reach the network and "
                         "read what the server can): only where bubblewrap cannot work, on a machine of no value")

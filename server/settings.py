@@ -16,6 +16,7 @@ from shared.tournament import max_swiss_rounds
 
 from server.net.limits import Limits
 from server.net.origins import normal_origin
+from server.sandbox.buildcache import DEFAULT_KEEP
 from server.sandbox.limits import SandboxLimits
 
 __all__ = ["ServerSettings", "Limits"]
@@ -82,6 +83,8 @@ class ServerSettings(BaseModel):
                                   "validated (beyond them: busy)")
     cpp_builds: Path | None = Field(None, description="where the C++ builds of handed-in bots are cached (by the hash "
                                     "of their files and the compiler); None = DATA_DIR/cpp-builds")
+    cpp_builds_keep: int = Field(DEFAULT_KEEP, ge=1, description="C++ builds the cache keeps, the most recently used "
+                                 "(about 240 KB each); older ones are removed after a new build, never one a bot runs")
     players_from_submissions: bool = Field(False, description="seat each key's newest accepted handed-in bot in the "
                                            "tournament before the connected bots")
     roster_submissions: dict[str, str | None] = Field(

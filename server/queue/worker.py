@@ -30,6 +30,7 @@ from saq.queue.redis import RedisQueue
 
 from server import __version__
 from server.games.match import MatchRunner
+from server.sandbox.buildcache import DEFAULT_KEEP, bound
 from server.sandbox.host import play_pairing
 from server.sandbox.status import sandbox_status
 from server.queue.bots import BotCache, BotUnavailable
@@ -65,6 +66,8 @@ class WorkerSettings:
     concurrency: int = 1
     #: Where it caches the C++ builds of the bots it plays (``--cpp-builds``); ``None``: ``cache/cpp-builds``.
     cpp_builds: Path | None = None
+    #: C++ builds its cache keeps, the most recently used (``--cpp-builds-keep``).
+    cpp_builds_keep: int = DEFAULT_KEEP
     #: Seconds between two sweeps for jobs of dead workers (any worker may sweep; one at a time).
     sweep_s: int = 5
     #: Run handed-in bots without bubblewrap, under rlimits only (``--unsafe-no-sandbox``).
@@ -82,8 +85,14 @@ class GameWorker:
         self._redis = connect(settings.url, "quoridor.worker")
         self._queue = RedisQueue(self._redis, name=self.keys.queue)
         self._cache = BotCache(self._redis, self.keys, settings.cache / "bots")
+        bound(self.builds, settings.cpp_builds_keep)
         self._worker: Worker[Any] | None = None
         self.exit_code = 0
+
+    @property
+    def builds(self) -> Path:
+        """Where it caches the C++ builds of the bots it plays (``--cpp-builds``, else ``CACHE/cpp-builds``)."""
+        return self.settings.cpp_builds or self.settings.cache / "cpp-builds"
 
     async def run(self) -> int:
         """Serve jobs until stopped; the exit code (0, or why the worker refused to serve)."""
@@ -192,8 +201,7 @@ class GameWorker:
         touching = asyncio.get_running_loop().create_task(self._touch(saq_job))
         try:
             with tempfile.TemporaryDirectory(dir=games, prefix="pairing-") as folder:
-                builds = self.settings.cpp_builds or self.settings.cache / "cpp-builds"
-                pairing = pairing_for(job, folders, Path(folder), builds=builds)
+                pairing = pairing_for(job, folders, Path(folder), builds=self.builds)
                 result = await play_pairing(pairing, limits_for(job, unsafe=self.settings.unsafe), on_step=on_step)
                 logs = await asyncio.to_thread(lambda: {g.game_id: g.log_path.read_text(encoding="utf-8")
                                                         for g in result.games})

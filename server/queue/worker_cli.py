@@ -19,6 +19,7 @@ _STALE_GAMES_S = 24 * 3600
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``quoridor-worker``."""
+    from server.sandbox.buildcache import DEFAULT_KEEP
     p = argparse.ArgumentParser(
         prog="quoridor-worker",
         description="Play games of handed-in bots for a quoridor-server started with --queue URL. Start any number, "
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cpp-builds", type=Path, dest="cpp_builds", metavar="DIR",
                    help="where the C++ builds of the bots it plays are cached, by the hash of their files and the "
                         "compiler's version (default CACHE/cpp-builds)")
+    p.add_argument("--cpp-builds-keep", type=int, default=DEFAULT_KEEP, dest="cpp_builds_keep", metavar="N",
+                   help=f"C++ builds the cache keeps, the most recently used (about 240 KB each; default "
+                        f"{DEFAULT_KEEP}): older ones are removed after a new build, never one a bot runs")
     p.add_argument("--sweep", type=int, default=5, metavar="S",
                    help="seconds between two looks for pairings of workers that died (default 5)")
     p.add_argument("--name", metavar="NAME", help="this worker's name in logs and answers (default HOST-PID)")
@@ -85,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         print("quoridor-worker: --queue URL is required (or --self-test to check this machine's sandbox)",
               file=sys.stderr)
         return EXIT_USAGE
-    if args.concurrency < 1 or args.sweep < 1:
-        print("quoridor-worker: -c and --sweep must be at least 1", file=sys.stderr)
+    if args.concurrency < 1 or args.sweep < 1 or args.cpp_builds_keep < 1:
+        print("quoridor-worker: -c, --sweep and --cpp-builds-keep must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     try:
         from server.queue.engine import EngineUrlError, check_url
@@ -108,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     _clear_stale_games(args.cache)
     settings = WorkerSettings(url=args.queue, cache=args.cache.resolve(), concurrency=args.concurrency,
                               sweep_s=args.sweep, unsafe=args.unsafe, name=args.name or default_name(),
-                              cpp_builds=None if args.cpp_builds is None else args.cpp_builds.resolve())
+                              cpp_builds=None if args.cpp_builds is None else args.cpp_builds.resolve(),
+                              cpp_builds_keep=args.cpp_builds_keep)
     try:
         return asyncio.run(GameWorker(settings).run())
     except KeyboardInterrupt:

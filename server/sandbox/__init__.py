@@ -17,7 +17,8 @@
   version replaces a bot between games).
 * ``compile_host_packages`` (``bytecode``): the bot host's packages byte-compiled once, before the first start.
 * ``sandboxed_cpp_build`` (``cppbuild``): a C++ hand-in built by g++ inside the sandbox, under its own limits; the
-  executable or one line saying why not; cached by the hash of the files and the compiler.
+  executable or one line saying why not; cached by the hash of the files and the compiler (unsafe, without the
+  sandbox where there is none). ``buildcache``: the cache's bound (the most recently used builds, none a bot runs).
 * ``validate_bot`` (``validate``): import, create, one short game against ``random``: a ``Validation``.
 * ``run_self_test`` (``selftest``): hostile probes in this machine's sandbox, a verdict each
   (``quoridor-server --sandbox-self-test``, ``quoridor-worker --self-test``).

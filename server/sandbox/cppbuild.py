@@ -9,7 +9,8 @@ the executable's path, or one line saying why not (the first compile error, ``fi
 or the limit the compiler hit).
 
 Builds are cached under ``cache_dir`` by the hash of the student's files, the entry and name, the
-arena's C++ files and ``g++ --version``: a second build of the same files is a lookup.
+arena's C++ files and ``g++ --version``: a second build of the same files is a lookup. The cache keeps the
+most recently used builds (``buildcache``: 500 by default), never one a bot runs nor the current arena objects.
 
 The arena's own sources (its ``main`` with nlohmann-json, three quarters of a cold build) are compiled
 once per arena files and compiler, in a sandboxed build of their own (``python -m client.cppbuild
@@ -33,9 +34,10 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from server.sandbox import buildcache
 from server.sandbox.bwrap import BOT_DIR, BUILD_DIR, HOST_FLAGS, OBJECTS_DIR, bwrap_launch, current_layout
 from server.sandbox.limits import MB, SandboxLimits, rlimits
 from server.sandbox.procfs import UIDS
@@ -69,6 +71,8 @@ class CppBuilt:
     notes: list[str] = field(default_factory=list)
     #: True when the build was found in the cache (no compiler ran).
     cached: bool = False
+    #: The lock that keeps the build from eviction (``held=True``) until ``buildcache.let_go``; else ``None``.
+    hold: int | None = field(default=None, compare=False)
 
 
 @functools.cache
@@ -162,14 +166,16 @@ def _own(path: Path, uid: int) -> None:
 
 def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = None, name: str | None = None,
                         limits: SandboxLimits = BUILD_LIMITS, wall_s: float = BUILD_WALL_S,
-                        unsafe: bool = False) -> CppBuilt:
+                        unsafe: bool = False, held: bool = False) -> CppBuilt:
     """Build the C++ bot in ``folder`` (entry ``FILE:CLASS``, or found) in the sandbox, or find it in ``cache_dir``.
 
     Raises ``SandboxUnavailable`` when there is no sandbox here, unless ``unsafe`` (a server started with
     ``--unsafe-no-sandbox``, whose hand-ins run unsandboxed too): then the build is a plain process with the same
     rlimits, wall-clock limit, cache and arena objects. Every other failure is a ``CppBuilt`` without an
     executable and with a one-line reason. ``wall_s`` bounds the whole build, the arena's objects included when
-    they are built first."""
+    they are built first. ``held``: the build is held from eviction until ``buildcache.let_go(built.hold)`` (a
+    bot runs it). A new build is followed by the eviction of the cache's least recently used builds
+    (``buildcache``)."""
     compiler = compiler_version()
     if compiler is None:
         return CppBuilt(None, "no C++ compiler on the server: install g++ (apt-get install g++) to build C++ bots")
@@ -177,11 +183,14 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
     key = build_key(folder, entry=entry, name=name, compiler=compiler)
     done = cache_dir / key
     if (done / "answer.json").is_file():
-        return _built(done, cached=True)
+        found = _found(done, held)
+        if found is not None:
+            return found
     seccomp = _build_filter(unsafe)
     cache_dir.mkdir(parents=True, exist_ok=True)
     build = _Build(limits, seccomp, time.monotonic() + wall_s, wall_s)
-    objects = _arena_objects(cache_dir, arena_key(compiler), build)
+    arena = arena_key(compiler)
+    objects = _arena_objects(cache_dir, arena, build)
     if isinstance(objects, str):
         return CppBuilt(None, objects)
     args = [BOT_DIR, _STAGE, f"--arena-objects={OBJECTS_DIR}"]
@@ -197,7 +206,12 @@ def sandboxed_cpp_build(folder: Path, cache_dir: Path, *, entry: str | None = No
             work.rename(done)
         except OSError:                             # built meanwhile by another: theirs is as good
             shutil.rmtree(work, ignore_errors=True)
-        return _built(done, cached=False)
+        hold = buildcache.hold(done)                # the new build is the most recent: never among those evicted
+        buildcache.evict(cache_dir, keep=buildcache.keep_of(cache_dir), arena=f"arena-{arena}")
+        if not held:
+            buildcache.let_go(hold)
+            hold = None
+        return replace(_built(done, cached=False), hold=hold)
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
@@ -320,6 +334,22 @@ class _Build:
             return _run(command, (), self.limits, self.deadline - time.monotonic(), self.wall_s, env=env, cwd=work)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _found(done: Path, held: bool) -> CppBuilt | None:
+    """The build in ``done`` marked used now (and held, if ``held``); ``None`` when it was evicted meanwhile."""
+    hold = buildcache.hold(done)
+    if hold is None:
+        return None
+    try:
+        built = _built(done, cached=True)
+    except (OSError, ValueError):
+        buildcache.let_go(hold)
+        return None
+    if not held:
+        buildcache.let_go(hold)
+        return built
+    return replace(built, hold=hold)
 
 
 def _built(done: Path, *, cached: bool) -> CppBuilt:

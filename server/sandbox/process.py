@@ -34,10 +34,12 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from shared.hosting import bot_language
 
 from server.sandbox.bwrap import BOT_DIR, PROGRAM, BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
+from server.sandbox.buildcache import let_go
 from server.sandbox.bytecode import host_packages_compiled
 from server.sandbox.cage import BOT_NICE, CORES, Cage, SignalCage, make_cage
 from server.sandbox.causes import BotEnd, classify_exit
@@ -148,7 +150,7 @@ class HostedBot:
         if problem is not None:
             return BotEnd("no_compiler", problem)
         # Unsafe (--unsafe-no-sandbox), the build runs unsandboxed where bubblewrap does not work, as the bot will.
-        builder = self._builder or functools.partial(sandboxed_cpp_build, unsafe=self.limits.unsafe)
+        builder = self._builder or functools.partial(sandboxed_cpp_build, unsafe=self.limits.unsafe, held=True)
         assert self.folder is not None
         entry = self.spec.strip() if ":" in self.spec else None       # FILE.cpp alone: its Player class is found
         self.built = await asyncio.to_thread(builder, self.folder, self.builds, entry=entry)
@@ -454,6 +456,9 @@ class HostedBot:
             self._launch = None
 
     def _release(self) -> None:
+        if self.built is not None:                   # its build may be evicted from the cache now
+            let_go(self.built.hold)
+            self.built = replace(self.built, hold=None)
         CORES.give(self._core)
         self._core = None
         if self.cage is not None:
@@ -478,6 +483,7 @@ class HostedBot:
                 self._stopped = end or BotEnd("ok", "")
             self.stop(self._stopped)
             if self._transport is None:
+                self._release()
                 self.ended = self._stopped
                 self._done.set()
                 return self.ended

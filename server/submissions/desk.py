@@ -43,6 +43,7 @@ from server.rooms import RoomContext
 from shared.hosting import bot_language
 
 from server.sandbox import BotEntry, SandboxLimits, sandbox_status
+from server.sandbox import buildcache
 from server.sandbox.status import cpp_status
 from server.sandbox.validate import Validation, validate_bot
 from server.settings import ServerSettings
@@ -103,6 +104,7 @@ class SubmissionDesk:
                                             max_files=settings.max_submission_files)
         self.sandbox = sandbox or SandboxLimits()
         self._validate = validate or functools.partial(validate_bot, builds=settings.build_cache)
+        buildcache.bound(settings.build_cache, settings.cpp_builds_keep)
         self._sandbox_problem = sandbox_problem or sandbox_status
         self._cpp_problem = cpp_problem or cpp_status
         self.store: SubmissionRecords | None = None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.sandbox import SandboxLimits
+from server.sandbox import SandboxLimits, buildcache
 from server.sandbox.bwrap import BOT_DIR, OBJECTS_DIR, bwrap_argv, bwrap_launch, current_layout, host_command
 from server.sandbox.cppbuild import (BUILD_LIMITS, CppBuilt, arena_key, build_key, compiler_version,
                                      sandboxed_cpp_build)
@@ -167,3 +167,15 @@ def test_a_change_of_the_build_command_is_a_new_build(monkeypatch: pytest.Monkey
     command.write_text('CXXFLAGS = ("-std=c++17", "-O3")\n', encoding="utf-8")
     after = (build_key(HANDOUT_BOT, entry=None, name=None, compiler="g++ 12"), arena_key("g++ 12"))
     assert before[0] != after[0] and before[1] != after[1]
+
+
+def test_a_new_build_evicts_the_least_recently_used_beyond_the_caches_bound(monkeypatch: pytest.MonkeyPatch,
+                                                                             cache: Path, tmp_path: Path) -> None:
+    first = sandboxed_cpp_build(handout_with(tmp_path / "a", after="// first\n"), cache)
+    monkeypatch.setattr(buildcache, "_KEEP", {})
+    buildcache.bound(cache, 1)
+    second = sandboxed_cpp_build(handout_with(tmp_path / "b", after="// second\n"), cache)
+    assert first.executable is not None and second.executable is not None and second.hold is None
+    assert not first.executable.exists() and second.executable.is_file()
+    builds = [path.name for path in cache.iterdir() if not path.name.startswith(".")]
+    assert len(builds) == 2 and any(name.startswith("arena-") for name in builds)   # the arena's objects stay

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from server.sandbox import SandboxLimits
 from server.sandbox.cage import CgroupCage
 from server.sandbox.cppbuild import sandboxed_cpp_build
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
-from server.sandbox import cppbuild, process
+from server.sandbox import buildcache, cppbuild, process
 from server.sandbox.status import SandboxUnavailable
 from server.sandbox.process import HostedBot
 from shared.referee import RefereeSettings
@@ -180,3 +181,20 @@ def test_without_bubblewrap_and_not_unsafe_a_build_is_refused(monkeypatch, cpp_b
     folder = handout_copy(tmp_path, after="// never built\n")
     with pytest.raises(SandboxUnavailable, match="bwrap"):
         cppbuild.sandboxed_cpp_build(folder, cpp_builds, entry=HANDOUT_ENTRY)
+
+
+def test_a_running_bots_build_is_never_evicted_and_is_once_it_ended(cpp_builds: Path, tmp_path: Path) -> None:
+    built = sandboxed_cpp_build(HANDOUT_BOT, cpp_builds, entry=HANDOUT_ENTRY)      # copied: evicting in a cache of its own
+    assert built.executable is not None
+    own = tmp_path / "builds"
+    shutil.copytree(built.executable.parent.parent, own / built.executable.parent.parent.name, symlinks=True)
+
+    async def run() -> None:
+        bot = HostedBot(HANDOUT_ENTRY, HANDOUT_BOT, LIMITS, builds=own)
+        assert await bot.start() is None and bot.built is not None and bot.built.cached
+        assert buildcache.evict(own, keep=0, arena="arena-none") == []     # held by the running bot
+        assert bot.built.executable.is_file()
+        assert (await bot.close()).cause == "ok"
+        assert buildcache.evict(own, keep=0, arena="arena-none") == [built.executable.parent.parent.name]
+
+    asyncio.run(run())
