@@ -3,8 +3,8 @@
 What runs is what the spec needs (``shared.hosting.bot_language``): a Python bot or a built-in one, the bot
 host ``python -m client.hosted SPEC``; a C++ bot (``FILE.cpp[:CLASS]``), its executable, built first from its
 folder by ``sandboxed_cpp_build`` (off the event loop, in the sandbox, or unsafe without it where there is none;
-cached under ``builds``; before the startup clock starts: a cold build takes seconds) and bound read-only at ``/program/bot``, the bot's folder
-its working directory at ``/bot``; an executable bot, ``/bot/PATH`` itself (a program of the bot's own that
+cached under ``builds``, held there while it runs; before the startup clock starts: a cold build takes seconds)
+and bound read-only at ``/program/bot``, the bot's folder its working directory at ``/bot``; an executable bot, ``/bot/PATH`` itself (a program of the bot's own that
 speaks the hosted-bot channel, docs/hosted-bots.md).
 
 The process is started with its rlimits (set in the child before ``exec``), in a session of its

@@ -184,7 +184,7 @@ def test_without_bubblewrap_and_not_unsafe_a_build_is_refused(monkeypatch, cpp_b
 
 
 def test_a_running_bots_build_is_never_evicted_and_is_once_it_ended(cpp_builds: Path, tmp_path: Path) -> None:
-    built = sandboxed_cpp_build(HANDOUT_BOT, cpp_builds, entry=HANDOUT_ENTRY)      # copied: evicting in a cache of its own
+    built = sandboxed_cpp_build(HANDOUT_BOT, cpp_builds, entry=HANDOUT_ENTRY)      # copied: evicted in its own cache
     assert built.executable is not None
     own = tmp_path / "builds"
     shutil.copytree(built.executable.parent.parent, own / built.executable.parent.parent.name, symlinks=True)
