@@ -60,6 +60,59 @@ class CppBuildError(ValueError):
 
 
 @dataclass(frozen=True)
+class FolderBound:
+    """How much a local bot's folder (its source file's parent, compiled whole) may hold: hidden folders skipped."""
+
+    #: C++ files (sources and headers) at most.
+    files: int = 200
+    #: Their bytes at most.
+    bytes: int = 16 * 1024 * 1024
+    #: Files of any kind looked at, at most (a folder as big as a home folder is refused before it is all read).
+    entries: int = 20_000
+
+
+LOCAL_BOUND = FolderBound()
+"""The bound of a local bot's folder (``quoridor-match MyPlayer.cpp``): the course framework's folder holds about ten
+C++ files. Hand-ins on the server are bounded by its archive limits instead (``--max-submission-files``)."""
+
+
+def _shown(folder: Path) -> str:
+    """``folder`` as a user would read it: ``~`` or ``~/...`` under the home folder."""
+    try:
+        rel = folder.resolve().relative_to(Path.home().resolve())
+    except ValueError:
+        return str(folder)
+    return "~" if rel == Path(".") else f"~/{rel.as_posix()}"
+
+
+def cpp_files(folder: Path, bound: FolderBound | None = None, *, named: str | None = None) -> list[Path]:
+    """The C++ files (sources and headers) under ``folder``, sorted. ``bound`` (a local bot's folder): hidden folders
+    skipped, and ``CppBuildError`` (one line, naming the bot's file ``named``) when the folder holds more than it
+    allows."""
+    if bound is None:
+        return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in _SOURCES + _HEADERS)
+    found: list[Path] = []
+    size = seen = 0
+    for here, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        seen += len(names) + len(folders)
+        for name in names:
+            path = Path(here, name)
+            if path.suffix not in _SOURCES + _HEADERS or not path.is_file():
+                continue
+            found.append(path)
+            size += path.stat().st_size
+        problem = (f"more than {bound.files:,} C++ files" if len(found) > bound.files else
+                   f"more than {bound.bytes // (1024 * 1024)} MB of C++ files" if size > bound.bytes else
+                   f"more than {bound.entries:,} files" if seen > bound.entries else None)
+        if problem is not None:
+            source = named or "the bot's .cpp file"
+            raise CppBuildError(f"{_shown(folder)} holds {problem}: put {source} "
+                                "and its headers in a folder of their own (a bot's whole folder is compiled)")
+    return sorted(found)
+
+
+@dataclass(frozen=True)
 class CppBuild:
     """A laid-out build: the g++ command, run in ``stage``, and what the student should be told about it."""
 
@@ -141,11 +194,11 @@ def _entry_class(texts: dict[str, str], entry: str | None) -> tuple[str, str, st
 
 
 def plan_build(folder: Path, stage: Path, *, entry: str | None = None, name: str | None = None,
-               arena_objects: Path | None = None) -> CppBuild:
+               arena_objects: Path | None = None, bound: FolderBound | None = None) -> CppBuild:
     """Copy the bot in ``folder`` (its entry ``FILE.cpp:CLASS``, or found) to ``stage`` and write its factory; the
     g++ command that builds ``stage/bot`` (run in ``stage``), compiling ``ARENA_SOURCES`` with the bot's files or
-    linking their objects from ``arena_objects`` (``build_arena_objects``)."""
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in _SOURCES + _HEADERS)
+    linking their objects from ``arena_objects`` (``build_arena_objects``). ``bound``: see ``cpp_files``."""
+    files = cpp_files(folder, bound)
     notes: list[str] = []
     texts: dict[str, str] = {}
     for path in files:
@@ -246,13 +299,14 @@ def _compile(command: list[str], cwd: Path, timeout_s: float) -> None:
 
 
 def build(folder: Path, stage: Path, *, entry: str | None = None, name: str | None = None,
-          timeout_s: float = 120.0, arena_objects: Path | None = None) -> CppBuild:
+          timeout_s: float = 120.0, arena_objects: Path | None = None, bound: FolderBound | None = None) -> CppBuild:
     """Build the bot in ``folder`` into ``stage/bot`` with the local g++ (linking the arena's objects from
-    ``arena_objects`` when given, see ``build_arena_objects``); ``CppBuildError`` (one line) if it fails."""
+    ``arena_objects`` when given, see ``build_arena_objects``; ``bound``: see ``cpp_files``); ``CppBuildError`` (one
+    line) if it fails."""
     _toolchain()
     if arena_objects is not None and not all((arena_objects / name).is_file() for name in ARENA_OBJECTS):
         raise CppBuildError(f"the arena's objects are missing from {arena_objects} (build_arena_objects)")
-    plan = plan_build(folder, stage, entry=entry, name=name, arena_objects=arena_objects)
+    plan = plan_build(folder, stage, entry=entry, name=name, arena_objects=arena_objects, bound=bound)
     _compile(plan.command, stage, timeout_s)
     return plan
 

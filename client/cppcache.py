@@ -30,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cppbuild import ARENA_CPP, ARENA_OBJECTS, CXXFLAGS, CppBuildError, build, build_arena_objects
+from .cppbuild import (ARENA_CPP, ARENA_OBJECTS, CXXFLAGS, LOCAL_BOUND, CppBuildError, build, build_arena_objects,
+                       cpp_files)
 
 __all__ = ["DEFAULT_KEEP", "CachedBuild", "cache_keep", "cache_root", "cached_build", "compiler_version", "evict",
            "local_build_key"]
@@ -41,8 +42,6 @@ another bound."""
 
 KEEP_VARIABLE = "QUORIDOR_CPP_CACHE_KEEP"
 
-_SOURCES = (".cpp", ".cc", ".cxx")
-_HEADERS = (".h", ".hpp", ".hh", ".hxx")
 
 _CACHE_FORMAT = "1"                      # changes when the layout of a cached build changes
 
@@ -148,18 +147,20 @@ def _version_of(gpp: str) -> str:
 
 
 def _key(entry: str, *roots: Path) -> str:
-    """The hash of ``entry``, ``g++ --version``, the flags and the C++ files under ``roots``."""
+    """The hash of ``entry``, ``g++ --version``, the flags and the C++ files under ``roots`` (as the build finds them:
+    ``LOCAL_BOUND``, ``CppBuildError`` for a folder that holds too much)."""
     digest = hashlib.sha256(f"{_CACHE_FORMAT}\0{entry}\0{compiler_version()}\0{' '.join(CXXFLAGS)}\0".encode())
+    named = entry.rpartition(":")[0] or entry or None
     for number, root in enumerate(roots):
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in _SOURCES + _HEADERS):
+        for path in cpp_files(root, LOCAL_BOUND, named=named):
             digest.update(f"{number}:".encode() + path.relative_to(root).as_posix().encode() + b"\0"
                           + path.read_bytes() + b"\0")
     return digest.hexdigest()[:24]
 
 
 def local_build_key(folder: Path, entry: str | None) -> str:
-    """The cache key of a build: the hash of the bot's C++ files in ``folder``, the entry, the arena's C++ files, the
-    flags and ``g++ --version``."""
+    """The cache key of a build: the hash of the bot's C++ files in ``folder`` (hidden folders skipped, bounded by
+    ``LOCAL_BOUND``: ``CppBuildError``), the entry, the arena's C++ files, the flags and ``g++ --version``."""
     return _key(entry or "", folder, ARENA_CPP)
 
 
@@ -224,7 +225,7 @@ def cached_build(folder: Path, *, entry: str | None = None, cache: Path | None =
     except OSError as exc:
         raise CppBuildError(f"cannot write the build cache {cache}: {exc.strerror}") from None
     try:
-        plan = build(folder, work / "stage", entry=entry, arena_objects=_arena_objects(cache, work))
+        plan = build(folder, work / "stage", entry=entry, arena_objects=_arena_objects(cache, work), bound=LOCAL_BOUND)
         ready = work / "ready"
         ready.mkdir()
         os.replace(plan.output, ready / "bot")

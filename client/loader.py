@@ -243,14 +243,15 @@ def _say(text: str) -> None:
 
 def _entry(path: Path, cls: str | None) -> str | None:
     """The build's entry for ``path`` (``FILE.cpp:CLASS``): the class named, else the one class deriving from
-    ``Player`` declared in that file or its header, else ``None`` (the build finds it in the folder)."""
+    ``Player`` declared in that file or its header, else ``None`` (the build finds it in the folder);
+    ``CppBuildError`` when the folder holds more than a bot's folder may (``client.cppbuild.LOCAL_BOUND``)."""
     if cls:
         return f"{path.name}:{cls}"
-    from .cppbuild import FRAMEWORK_FILES, find_player_classes
+    from .cppbuild import FRAMEWORK_FILES, LOCAL_BOUND, cpp_files, find_player_classes
 
     texts = {}
-    for found in path.parent.rglob("*"):
-        if found.is_file() and found.stem == path.stem and found.name not in FRAMEWORK_FILES:
+    for found in cpp_files(path.parent, LOCAL_BOUND, named=path.name):      # CppBuildError: a folder too big
+        if found.stem == path.stem and found.name not in FRAMEWORK_FILES:
             try:
                 texts[found.relative_to(path.parent).as_posix()] = found.read_text(encoding="utf-8", errors="replace")
             except OSError:
