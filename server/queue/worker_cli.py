@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-c", "--concurrency", type=int, default=1, metavar="N",
                    help="pairings this process plays at once (default 1; each runs two bot processes, so about one "
                         "per core, or start one worker process per core)")
-    p.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    p.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
                    / "quoridor-worker", metavar="DIR",
                    help="where fetched bots (checked against their content hash), their C++ builds and games in "
                         "progress are kept (default ~/.cache/quoridor-worker)")

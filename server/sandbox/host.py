@@ -58,8 +58,8 @@ class BotEntry:
     folder: Path | None = None
     #: The submission's version (its content hash), for hosts that fetch bots by it (issue 19).
     version: str | None = None
-    #: Where a C++ bot's builds are cached on this machine (the server's ``DATA_DIR/cpp-builds``, a worker's own
-    #: cache); ``None``: ``default_build_cache()``.
+    #: Where a C++ bot's builds are cached on this machine (the server's ``DATA_DIR/cpp-builds``, a worker's
+    #: ``CACHE/cpp-builds``); ``None``: ``default_build_cache()`` (``~/.cache/quoridor-arena/hosted-cpp``).
     builds: Path | None = None
 
     @property

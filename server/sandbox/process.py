@@ -61,10 +61,11 @@ _DRAIN_S = 0.2
 
 
 def default_build_cache() -> Path:
-    """Where C++ builds are cached when the caller names no folder: ``$XDG_CACHE_HOME/quoridor/cpp-builds`` (by
-    default ``~/.cache/quoridor/cpp-builds``); the server uses ``DATA_DIR/cpp-builds``, a worker its own cache."""
+    """Where C++ builds are cached when the caller names no folder (``HostedBot``, ``BotEntry`` used directly, the
+    benches): ``$XDG_CACHE_HOME/quoridor-arena/hosted-cpp`` (``~/.cache/...``), beside the local builds' ``cpp``; the
+    server uses ``DATA_DIR/cpp-builds``, a worker ``CACHE/cpp-builds`` (all listed in docs/hosted-bots.md)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "quoridor" / "cpp-builds"
+    return Path(base) / "quoridor-arena" / "hosted-cpp"
 
 
 class _Pipes(asyncio.SubprocessProtocol):

@@ -95,3 +95,22 @@ def test_the_workers_option_bounds_its_cache(monkeypatch, tmp_path: Path) -> Non
     monkeypatch.setattr(buildcache, "_KEEP", {})
     GameWorker(WorkerSettings(url="redis://127.0.0.1:1/0", cache=tmp_path, cpp_builds_keep=9))
     assert buildcache.keep_of(tmp_path / "cpp-builds") == 9
+
+
+def test_the_caches_of_this_machine_are_under_quoridor_arena_and_listed_in_one_place(monkeypatch,
+                                                                                      tmp_path: Path) -> None:
+    from client.cppcache import cache_root
+    from server.queue.worker_cli import build_parser
+    from server.sandbox.process import default_build_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_root() == tmp_path / "quoridor-arena" / "cpp"
+    assert default_build_cache() == tmp_path / "quoridor-arena" / "hosted-cpp"
+    assert build_parser().parse_args([]).cache == tmp_path / "quoridor-worker"       # documented: kept as it was
+    monkeypatch.setenv("XDG_CACHE_HOME", "")                                         # set but empty: ~/.cache
+    assert build_parser().parse_args([]).cache == Path.home() / ".cache" / "quoridor-worker"
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "hosted-bots.md").read_text(encoding="utf-8")
+    table = docs[docs.index("## Where builds are cached"):]
+    for folder in ("$XDG_CACHE_HOME/quoridor-arena/cpp", "$XDG_CACHE_HOME/quoridor-arena/hosted-cpp",
+                   "DATA_DIR/cpp-builds", "CACHE/cpp-builds", "$XDG_CACHE_HOME/quoridor-worker"):
+        assert f"`{folder}`" in table
