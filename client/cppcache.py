@@ -69,23 +69,26 @@ _HELD: dict[Path, int] = {}
 def _hold(done: Path) -> bool:
     """Mark the build in ``done`` used now and hold it (a shared lock, until this run exits); False when it is not
     there (removed by another run meanwhile)."""
-    if done in _HELD:
-        os.utime(_HELD[done])
-        return True
+    fd = _HELD.get(done)
+    if fd is None:
+        try:
+            fd = os.open(done / "build.json", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        try:
+            there = os.stat(done / "build.json").st_ino == os.fstat(fd).st_ino     # not evicted while we waited
+        except OSError:
+            there = False
+        if not there:
+            os.close(fd)
+            return False
+        _HELD[done] = fd
     try:
-        fd = os.open(done / "build.json", os.O_RDONLY | os.O_CLOEXEC)
+        os.utime(fd)
     except OSError:
-        return False
-    fcntl.flock(fd, fcntl.LOCK_SH)
-    try:
-        if os.stat(done / "build.json").st_ino == os.fstat(fd).st_ino:     # not evicted while we waited
-            os.utime(fd)
-            _HELD[done] = fd
-            return True
-    except OSError:
-        pass
-    os.close(fd)
-    return False
+        pass                                            # not ours to mark (a shared cache): used all the same
+    return True
 
 
 def evict(cache: Path, *, keep: int, arena: str) -> list[str]:

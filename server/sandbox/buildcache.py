@@ -51,13 +51,17 @@ def hold(done: Path) -> int | None:
         return None
     fcntl.flock(fd, fcntl.LOCK_SH)
     try:
-        if os.stat(done / _ANSWER).st_ino == os.fstat(fd).st_ino:     # not evicted while we waited for the lock
-            os.utime(fd)
-            return fd
+        there = os.stat(done / _ANSWER).st_ino == os.fstat(fd).st_ino     # not evicted while we waited for the lock
     except OSError:
-        pass
-    os.close(fd)
-    return None
+        there = False
+    if not there:
+        os.close(fd)
+        return None
+    try:
+        os.utime(fd)
+    except OSError:
+        pass                         # a build of another user's: used all the same, only not marked
+    return fd
 
 
 def let_go(fd: int | None) -> None:

@@ -114,3 +114,18 @@ def test_the_caches_of_this_machine_are_under_quoridor_arena_and_listed_in_one_p
     for folder in ("$XDG_CACHE_HOME/quoridor-arena/cpp", "$XDG_CACHE_HOME/quoridor-arena/hosted-cpp",
                    "DATA_DIR/cpp-builds", "CACHE/cpp-builds", "$XDG_CACHE_HOME/quoridor-worker"):
         assert f"`{folder}`" in table
+
+
+def test_a_build_that_cannot_be_marked_is_found_all_the_same(monkeypatch, tmp_path: Path) -> None:
+    from client import cppcache
+
+    def refused(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    build(tmp_path, "b0", 1000.0)
+    (tmp_path / "b0" / "build.json").write_text("{}", encoding="utf-8")       # the local cache's stamp
+    monkeypatch.setattr(os, "utime", refused)                                  # another user's cache
+    held = buildcache.hold(tmp_path / "b0")
+    assert held is not None
+    buildcache.let_go(held)
+    assert cppcache._hold(tmp_path / "b0")
