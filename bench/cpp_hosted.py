@@ -46,6 +46,7 @@ from shared.protocol import parse_client, turn_frame  # noqa: E402
 from shared.quoridor import GameStatus, Location  # noqa: E402
 from shared.quoridor.types import ChessboardChange  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
+from sandbox import CONSTANT_BOT, WALKER_BOT, percentile  # noqa: E402  (bench/sandbox.py: the Python host's bench)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "cpp"
@@ -64,38 +65,6 @@ public:
     void restart() override {}
 };
 '''
-
-CONSTANT_PY = '''
-from shared.quoridor import Location, Step
-
-STEP = Step(Location(5, 2))
-
-
-class Constant:
-    """Answers every turn at once with the same step: only the machinery around it is measured."""
-
-    def __init__(self, key=""):
-        self.key = key
-
-    def next_step(self, change):
-        return STEP
-'''
-
-WALKER_PY = '''
-from client.player import Player
-from shared.quoridor import Step
-
-
-class Walker(Player):
-    def next_step(self, change):
-        return Step(self.shortest_path()[1])
-'''
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The ``share`` quantile of ``values`` (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def mark(ok: bool) -> str:
@@ -246,8 +215,8 @@ async def main() -> int:
         scratch = Path(scratch_dir)
         scratch.chmod(0o755)                                    # the sandbox's own user reads the bots' files
         builds = scratch / "builds"
-        (scratch / "constant.py").write_text(CONSTANT_PY)
-        (scratch / "walker.py").write_text(WALKER_PY)
+        (scratch / "constant.py").write_text(CONSTANT_BOT)
+        (scratch / "walker.py").write_text(WALKER_BOT)
         (scratch / "constant-cpp").mkdir(mode=0o755)
         (scratch / "constant-cpp" / "Constant.cpp").write_text(CONSTANT_CPP)
         for folder, spec in ((EXAMPLE, "MyPlayer.cpp"), (HANDOUT, "QuoridorClient/MyPlayer.cpp"),
