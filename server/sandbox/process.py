@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+
 from shared.hosting import bot_language
 
 from server.sandbox.bwrap import BOT_DIR, PROGRAM, BwrapLaunch, SandboxLayout, bwrap_launch, current_layout, host_command
