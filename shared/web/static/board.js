@@ -92,6 +92,36 @@ export function patchBoard(svg, board, {last = null, title = ""} = {}) {
   }
 }
 
+/** The step a notation names: {move: [x, y]} for a square ("e5"), {wall: [[x1, y1], [x2, y2]]} for a wall ("e1h",
+ * as shared/quoridor/notation.py parses it), or null for anything else ("-", ""). */
+export function parseStep(name) {
+  const m = /^([a-i])([1-9])([hv]?)$/.exec(String(name ?? "").trim().toLowerCase());
+  if (!m) return null;
+  const col = FILES.indexOf(m[1]) + 1, row = Number(m[2]);
+  if (!m[3]) return {move: [col, row]};
+  if (col > 8 || row > 8) return null;
+  return {wall: m[3] === "h" ? [[col - 1, row], [col + 1, row]] : [[col, row - 1], [col, row + 1]]};
+}
+
+/**
+ * A ghost of the step `name` (a notation) by `seat`: a translucent pawn or wall with the step's name on it, drawn
+ * over a board of boardSVG's (the engine's best step beside the played one). "" for a name that is no step.
+ */
+export function ghostSVG(name, seat) {
+  const step = parseStep(name);
+  if (!step) return "";
+  const tag = (x, y) => `<text class="ghost-name" x="${x}" y="${y + 4}">${esc(name)}</text>`;
+  if (step.move) {
+    const [x, y] = step.move, mx = cx(x) + CELL / 2, my = cy(y) + CELL / 2;
+    return `<g class="ghost p${seat}" data-ghost="${esc(name)}"><circle class="ghost-pawn" cx="${mx}" cy="${my}" ` +
+      `r="${CELL * 0.36}"/>${tag(mx, my)}</g>`;
+  }
+  const rect = wallRect(step.wall, "ghost-wall").replace(/ data-wall="[^"]*"/, "");
+  const [[x1, y1], [x2, y2]] = step.wall, mx = lx((x1 + x2) / 2), my = ly((y1 + y2) / 2);
+  return `<g class="ghost p${seat}" data-ghost="${esc(name)}">${rect}<rect class="ghost-tag" x="${mx - 15}" ` +
+    `y="${my - 8}" width="30" height="16" rx="8"/>${tag(mx, my)}</g>`;
+}
+
 /** The steps between cells the walls block, as a Set of "x,y|x,y" keys (both directions). */
 export function blockedSteps(walls) {
   const blocked = new Set();

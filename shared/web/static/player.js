@@ -167,6 +167,7 @@ export class GamePlayer {
       `<span class="pawn-dot p1"></span> walls ${board.walls_left[1]}</div>` +
       (s && VIOLATION.has(s.status) ? `<div class="violation-note">${esc(STATUS[s.status])}${s.reason ? ": " + esc(s.reason) : ""}</div>` : "");
     if (this.options.url) this.followURL();
+    this.root.dispatchEvent(new CustomEvent("step", {detail: n}));     // the analysis follows (analysis.js)
   }
 
   /** Put ?step=N in the address bar: now, or once URL_EVERY_MS has passed since the last time (the newest step). */
