@@ -128,7 +128,7 @@ class Router:
             return forbidden_origin(headers.get("Host"))
         if self.web is None:
             return None
-        return answer_http(request)
+        return answer_http(request, self.web.analyses)
 
     def ready(self, link: WebSocketLink) -> None:
         """The handshake is done: the connection has ``hello_timeout_s`` to say hello."""

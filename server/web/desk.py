@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,8 @@ class WebDesk:
         self.final_folder: ReplayFolder | None = None
         #: On the practice ladder: answers a page's ``ladder_request`` (``server.ladder.pages``).
         self.ladder_answer: Callable[[LadderRequest], Awaitable[Any]] | None = None
+        #: Answers ``GET /analysis/<GAME>.json`` (``server.analysis``'s ``Analyses.answer_bytes``); None: 404.
+        self.analyses: Callable[[str], tuple[HTTPStatus, bytes]] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
         #: The finished games among them, in the order they ended (the oldest are forgotten first).
         self._ended: deque[str] = deque()

@@ -5,13 +5,16 @@
 a 405 for any method but GET. Paths are decoded once and must name a file of the static folder
 itself: no ``..``, no slashes in a name, no encoded tricks. Every response forbids framing and
 carries a Content-Security-Policy that lets the page run its own scripts only and connect to its
-own websocket.
+own websocket. ``GET /analysis/<GAME>.json`` is a game's analysis as JSON, answered by the server's
+``Analyses`` (``server.analysis.pages``) when it keeps them (``GAME`` percent-decoded once; a path of
+the data directory may be given with its slash as is or as ``%2F``).
 """
 
 from __future__ import annotations
 
 import email.utils
 import re
+from collections.abc import Callable
 from http import HTTPStatus
 from urllib.parse import unquote, urlsplit
 
@@ -20,7 +23,7 @@ from websockets.http11 import Request, Response
 
 from shared.web import PAGES, STATIC
 
-__all__ = ["CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp", "forbidden_origin", "is_upgrade",
+__all__ = ["ANALYSIS_ROUTE", "AnalysisAnswer", "CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp", "forbidden_origin", "is_upgrade",
            "method_not_allowed", "static_name"]
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -32,6 +35,11 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
 #: The pages' icon (``<link rel="icon">`` in each page's head), and the path browsers ask for it by default.
 FAVICON = "favicon.svg"
 FAVICON_ROUTE = "/favicon.ico"
+
+#: The analyses' route: ``/analysis/<GAME>.json``.
+ANALYSIS_ROUTE = "/analysis/"
+#: The answerer of ``GET /analysis/<GAME>.json``: the game as decoded, to the status and the JSON body.
+AnalysisAnswer = Callable[[str], tuple[HTTPStatus, bytes]]
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.[a-z]+$")
 _HOST = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}$")
@@ -102,13 +110,20 @@ def is_upgrade(request: Request) -> bool:
     return "websocket" in request.headers.get("Upgrade", "").lower()
 
 
-def answer_http(request: Request) -> Response | None:
-    """The response to a plain HTTP request, or None for a websocket handshake (see the module doc)."""
+def answer_http(request: Request, analyses: AnalysisAnswer | None = None) -> Response | None:
+    """The response to a plain HTTP request, or None for a websocket handshake (see the module doc); ``analyses``
+    answers ``/analysis/<GAME>.json`` (None: 404, this server keeps none)."""
     if is_upgrade(request):
         return None
     host = request.headers.get("Host")
     if getattr(request, "method", "GET") != "GET":
         return method_not_allowed(host)
+    route = urlsplit(request.path).path
+    if route.startswith(ANALYSIS_ROUTE) and route.endswith(".json"):
+        if analyses is None:
+            return _not_found(host)
+        status, body = analyses(unquote(route[len(ANALYSIS_ROUTE):-len(".json")]))
+        return _response(status, body, "application/json", host)
     name = static_name(request.path)
     if name is None:
         return _not_found(host)

@@ -1,0 +1,101 @@
+"""``AnalysisProcess``: the server's side of its analysis process (``server.analysis.child``), one request at a time.
+
+Started at the first request, started again after it died, ended by ``close`` (its input closed, then
+terminated, then killed): a server never leaves it behind. Only the analyser's thread calls ``request``; it
+blocks there while the process works, holding no lock and not the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from typing import Any
+
+__all__ = ["AnalysisProcess", "AnalysisProcessError", "DEFAULT_KIT", "END_WAIT_S"]
+
+DEFAULT_KIT = "server.analysis.kit"
+"""The kit the process imports (``server.analysis.kit``: ``shared.analysis``); tests name a fake one."""
+
+#: Seconds the process has to end once its input is closed (it is between games, or ends after its ply), then to
+#: end once terminated, before it is killed.
+END_WAIT_S = 2.0
+
+
+class AnalysisProcessError(RuntimeError):
+    """The analysis process ended (or never started) while a request waited for its answer."""
+
+
+class AnalysisProcess:
+    """One analysis process, started when first needed: ``request`` sends a request and waits for its answer."""
+
+    def __init__(self, kit: str = DEFAULT_KIT, nodes: int | None = None, *, python: str = sys.executable) -> None:
+        self.kit, self.nodes, self.python = kit, nodes, python
+        self._process: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, or None when none runs."""
+        process = self._process
+        return process.pid if process is not None and process.poll() is None else None
+
+    def _started(self) -> subprocess.Popen[str]:
+        with self._lock:
+            if self._closed:
+                raise AnalysisProcessError("the analysis process is closed")
+            if self._process is None or self._process.poll() is not None:
+                command = [self.python, "-m", "server.analysis.child", "--kit", self.kit]
+                if self.nodes is not None:
+                    command += ["--nodes", str(self.nodes)]
+                self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                 text=True, encoding="utf-8", bufsize=1)
+            return self._process
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send ``message`` and return the answer; ``AnalysisProcessError`` when the process ends first."""
+        process = self._started()
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(json.dumps(message) + "\n")
+            process.stdin.flush()
+            line = process.stdout.readline()
+        except (OSError, ValueError):       # a broken pipe, or a pipe closed by close()
+            line = ""
+        if not line:
+            try:
+                code: int | None = process.wait(END_WAIT_S)        # its output ended: so does it
+            except subprocess.TimeoutExpired:
+                code = None
+            raise AnalysisProcessError("the analysis process ended" + ("" if code is None else f" (exit code {code})"))
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            raise AnalysisProcessError(f"the analysis process answered {line[:80]!r}") from None
+        if not isinstance(answer, dict):
+            raise AnalysisProcessError(f"the analysis process answered {line[:80]!r}")
+        return answer
+
+    def close(self) -> None:
+        """End the process (idempotent): its input closed, then terminated, then killed; waits for it."""
+        with self._lock:
+            self._closed = True
+            process, self._process = self._process, None
+        if process is None:
+            return
+        if process.stdin is not None:
+            try:
+                process.stdin.close()           # between games it ends at once
+            except OSError:
+                pass
+        for end in (process.terminate, process.kill):
+            try:
+                process.wait(END_WAIT_S)
+                break
+            except subprocess.TimeoutExpired:
+                end()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
