@@ -1,4 +1,4 @@
-"""``strong``: plays the move of a time-bounded alpha-beta search (``search.Searcher``)."""
+"""``strong``: plays the step of the engine's alpha-beta search (``shared.engine``), timed by ``search.Searcher``."""
 
 from __future__ import annotations
 
