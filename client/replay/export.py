@@ -3,14 +3,18 @@
 The text is built here (pure string functions, escaped); ``SvgView`` and ``HtmlView`` write it to
 a file. One position: the board after a step, the step's wall and the pawn that moved stand out.
 The whole game: the final board, each pawn's path over the game, every wall numbered with the
-step that placed it. The HTML page adds the table of steps and every position, folded. Pictures
+step that placed it. The HTML page adds the table of steps and every position, folded; given the
+game's analysis (``GameAnalysis.to_json()``), its player draws the evaluation graph, the labels and
+the engine's best steps as the game page does, and its table marks the labelled steps. Pictures
 and page are in the site's colours (``site_palette``, the web player's): one palette throughout.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from shared.quoridor import SIZE, BlockBar, Location, Position
 
@@ -202,11 +206,29 @@ def _svg_inline(svg: str) -> str:
     return svg.replace('<svg xmlns="http://www.w3.org/2000/svg" ', "<svg ", 1).strip()
 
 
-def game_html(game: ReplayGame, index: int | None = None) -> str:
+#: Lichess's symbols of the analysis's labels (shared/web/static/analysis.js has the same).
+_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??", "violation": "\u2717"}
+
+
+def _judgements(analysis: Mapping[str, Any] | None) -> dict[int, tuple[str, str]]:
+    """Each labelled ply of an analysis's JSON form: its label and a note (the reason, the engine's best step)."""
+    out: dict[int, tuple[str, str]] = {}
+    for ply in (analysis or {}).get("plies", ()):
+        if ply.get("label") in _SYMBOLS:
+            best = ply.get("best")
+            better = f"best: {best}" if best and best != ply.get("played") else ""
+            out[int(ply["ply"])] = (ply["label"], "; ".join(n for n in (ply.get("reason"), better) if n))
+    return out
+
+
+def game_html(game: ReplayGame, index: int | None = None, *, analysis: Mapping[str, Any] | None = None) -> str:
     """An HTML page (also well-formed XML): the game's facts, its board(s) and the table of its steps.
 
-    With ``index``, the page shows that position; without, the whole-game picture and every position.
+    With ``index``, the page shows that position; without, the whole-game picture and every position. With
+    ``analysis`` (a ``GameAnalysis.to_json()`` of this game), the player draws the evaluation graph and the labels,
+    and the table marks each labelled step with its symbol and why.
     """
+    judged = _judgements(analysis)
     name = escape(game.title or game.key)
     out = ['<!DOCTYPE html>', '<html lang="en">', '<head><meta charset="utf-8"/>',
            '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
@@ -220,7 +242,7 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
         out.append(f'<p class="unverified">From line {game.unverified_from} on, the rules check nothing: '
                    "the rows are drawn as the log gives them (unverified), as the old viewer did.</p>")
     if index is None:       # the browser's player (shared/web), inlined: step through the game in the page
-        out.append(player_block(game))
+        out.append(player_block(game, analysis))
     out.append(f"<figure>{_svg_inline(position_svg(game, index) if index is not None else game_svg(game))}</figure>")
     out.append('<table class="steps"><thead><tr><th>step</th><th>player</th><th>step</th><th>status</th>'
                "<th>thinking</th><th>note</th></tr></thead><tbody>")
@@ -230,9 +252,12 @@ def game_html(game: ReplayGame, index: int | None = None) -> str:
         note = "; ".join(n for n in (frame.problem, frame.stop, frame.reason, frame.ignored_wall_note,
                                      frame.unverified_note) if n)
         row_class = ' class="bad"' if frame.flagged else ' class="unverified"' if frame.unverified is not None else ""
+        label, why = judged.get(frame.step, (None, ""))
+        symbol = f' <b class="judgement {label}" title="{label}">{_SYMBOLS[label]}</b>' if label else ""
+        note = "; ".join(n for n in (note, f"{label}: {why}" if label and why else label or "") if n)
         out.append(f"<tr{row_class}><td>{frame.step}</td>"
                    f"<td><span{seat_class}>{escape(frame.player or '?')}</span></td>"
-                   f"<td>{escape(frame.notation)}</td><td>{status}</td><td>{format_ms(frame.thinking_ms)}</td>"
+                   f"<td>{escape(frame.notation)}{symbol}</td><td>{status}</td><td>{format_ms(frame.thinking_ms)}</td>"
                    f"<td>{escape(note)}</td></tr>")
     out.append("</tbody></table>")
     if index is None:
@@ -269,15 +294,17 @@ class SvgView:
 
 
 class HtmlView:
-    """Writes an HTML page to ``path``: one position (``show``) or the whole game (``show_game``)."""
+    """Writes an HTML page to ``path``: one position (``show``) or the whole game (``show_game``), with the game's
+    ``analysis`` (a ``GameAnalysis.to_json()``) when one is given."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, analysis: Mapping[str, Any] | None = None) -> None:
         self.path = Path(path)
+        self.analysis = analysis
 
     def show(self, game: ReplayGame, index: int) -> None:
         """Write the page of frame ``index``."""
-        _write(self.path, game_html(game, index))
+        _write(self.path, game_html(game, index, analysis=self.analysis))
 
     def show_game(self, game: ReplayGame) -> None:
         """Write the page of the whole game."""
-        _write(self.path, game_html(game))
+        _write(self.path, game_html(game, analysis=self.analysis))

@@ -1,8 +1,9 @@
 """The browser's player inlined into a ``quoridor-replay --html`` page: the same renderer as the server's pages.
 
 ``game_record(game)`` is a ``ReplayGame`` in the form of the protocol's ``game_record`` (each step a
-``game_update``), and ``player_block(game)`` the HTML that shows it with ``shared/web``'s
-``board.js`` and ``player.js``, inlined (no files, no server: the page stands alone);
+``game_update``), and ``player_block(game, analysis)`` the HTML that shows it with ``shared/web``'s
+``board.js`` and ``player.js``, inlined (no files, no server: the page stands alone), with the game's
+analysis (``GameAnalysis.to_json()``) drawn by the game page's own ``analysis.js`` when one is given;
 ``page_style(extra)`` is the site's stylesheet for the page's head, and ``site_palette()`` its
 colours, which the exported pictures use too (one palette: the page's and the picture's pawns,
 walls and goal rows are the same). String building; the page stays well-formed XML (script and
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -93,11 +95,18 @@ def _json(value: Any) -> str:
         "&", "\\u0026")
 
 
-def player_block(game: ReplayGame) -> str:
-    """The interactive player for ``game``: a section and one inline module (the page's head has ``page_style``)."""
-    script = (inline_modules("board.js", "player.js") + f"\nconst RECORD = {_json(game_record(game))};\n"
+def player_block(game: ReplayGame, analysis: Mapping[str, Any] | None = None) -> str:
+    """The interactive player for ``game``: a section and one inline module (the page's head has ``page_style``).
+
+    With ``analysis`` (a ``GameAnalysis.to_json()``), the player shows it as the game page does: the evaluation
+    graph, the labels in the step list, the best step's ghost, each player's accuracy.
+    """
+    modules = ("board.js", "player.js") + (("analysis.js",) if analysis is not None else ())
+    script = (inline_modules(*modules) + f"\nconst RECORD = {_json(game_record(game))};\n"
               "const player = new GamePlayer(document.getElementById('player'), {url: false});\n"
               "player.mount(RECORD, RECORD.steps.length);\nwindow.quoridorPlayer = player;\n")
+    if analysis is not None:
+        script += f"new AnalysisView(player).show({_json(dict(analysis))});\n"
     if "]]>" in script:
         raise ValueError("the inlined player holds ']]>', which would end its CDATA section")
     return ('<section id="player"></section>\n'

@@ -190,3 +190,30 @@ async def test_no_analysis_leaves_the_page_as_before(browser, make_server, tmp_p
         assert await page.get_attribute(".player", "data-step") == str(len(SCRIPT) - 1)
         assert await board_state(page) != before
         await page.close()
+
+
+async def test_the_html_export_carries_the_graph(browser, tmp_path):
+    from client.replay.export import HtmlView
+    from client.replay.sources import load_game
+    game = load_game(write_game(tmp_path))
+    target = tmp_path / "g1.html"
+    HtmlView(target, analysis_json()).show_game(game)
+    page = await browser.new_page()
+    await page.goto(target.as_uri())
+    await page.locator(".analysis svg.eval-graph").wait_for(timeout=5000)
+    assert await page.locator("svg.eval-graph circle.point").count() == len(SCRIPT)
+    await page.locator("svg.eval-graph circle.point[data-step='6']").click()
+    assert await page.get_attribute(".player", "data-step") == "6"
+    assert await page.locator(".board-wrap svg.board g.ghost").get_attribute("data-ghost") == "e5h"
+    assert await page.locator(".moves li[data-step='6'] .judgement").inner_text() == "?"
+    row = page.locator("table.steps tbody tr").nth(5)            # the table of steps marks it too
+    assert "a4h ?" in await row.inner_text() and "mistake: this wall lengthened neither path; best: e5h" in \
+        await row.inner_text()
+    await page.screenshot(path=str(SHOTS / "analysis-export-1920.png"))
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await page.locator(".analysis").scroll_into_view_if_needed()
+    await page.screenshot(path=str(SHOTS / "analysis-export-390.png"))
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= 390    # nothing runs off a phone
+    without = tmp_path / "plain.html"                       # no analysis: the page as before
+    HtmlView(without).show_game(game)
+    assert "AnalysisView" not in without.read_text() and "judgement" not in without.read_text().split("</style>")[1]
