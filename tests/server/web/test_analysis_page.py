@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from shared.analysis import GameAnalysis
 from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord, format_log
 from shared.quoridor import GameStatus, Position, parse_step
 
@@ -42,7 +43,7 @@ def write_game(folder: Path) -> Path:
 
 
 def analysis_json() -> dict[str, Any]:
-    """A GameAnalysis.to_json() of write_game's game, as docs/analysis.md gives its fields (status: ready)."""
+    """A GameAnalysis.to_json() of write_game's game, made by hand (status: ready): bob's walls judged worse and worse."""
     plies, chance = [], 0.1                     # alice's chance, rising as bob wastes his walls
     for k, name in enumerate(SCRIPT):
         ply, seat = k + 1, k % 2
@@ -56,10 +57,11 @@ def analysis_json() -> dict[str, Any]:
                       "paths_before": [8 - k // 2, 8], "paths_after": [8 - (k + 1) // 2, 8],
                       "walls_left": [10, 10 - (k + 1) // 2 + 1], "reason": reason})
     counts = {"inaccuracy": 1, "mistake": 1, "blunder": 1, "violation": 0}
-    return {"status": "ready", "engine": "qa-1", "nodes": 20000, "plies": plies,
+    data = {"engine": "qa-1", "nodes": 20000, "plies": plies,
             "players": [{"seat": 0, "name": "alice", "accuracy": 98.4, "counts": dict.fromkeys(counts, 0),
                          "worst": []},
                         {"seat": 1, "name": "bob", "accuracy": 61.2, "counts": counts, "worst": [10, 6, 4]}]}
+    return GameAnalysis.from_json(data).to_json() | {"status": "ready"}     # the one JSON form, as the server's
 
 
 class Analyses:
