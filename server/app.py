@@ -9,6 +9,7 @@ the ``PuzzleDesk``. A handler that fails closes its own connection only.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import random
@@ -24,9 +25,10 @@ from shared.protocol import (
 )
 from shared.quoridor import BLOCK_SUM
 from shared.referee import VIOLATIONS_TO_LOSE
-from shared.tournament import Standings, interval_text
+from shared.tournament import GameResult, Standings, interval_text
 
 from server import __version__
+from server.analysis import DEFAULT_KIT, Analyses, AnalysisProcess, BackgroundAnalyser
 from server.net.arrivals import ArrivalClock
 from server.net.connection import Connection
 from server.net.connections import Connections
@@ -49,7 +51,7 @@ from server.queue.hosting import server_game_host
 from server.sandbox import GameHost, HostedRows, LocalGameHost
 from server.sandbox.status import UNSAFE_WARNING
 from server.tournament.results import Results
-from server.tournament.runner import Reporter, TournamentRunner
+from server.tournament.runner import Reporter, TournamentRunner, log_name
 from server.games.updates import standing_rows
 from server.web import WebDesk
 from server.web.feed import STANDINGS_BYTES_PER_S, LiveFeed
@@ -101,7 +103,7 @@ class ArenaServer:
     """Serve one tournament: wait for the players, run it, record it, say goodbye."""
 
     def __init__(self, settings: ServerSettings, reporter: Reporter | None = None, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, analysis_kit: str = DEFAULT_KIT) -> None:
         self.settings = settings
         #: The server's one clock: arrival stamps, deadlines, the rate, keep-alives, the standings' pace, matchmaking.
         self.clock = clock
@@ -138,6 +140,10 @@ class ArenaServer:
         self._seated: list[str] = []                          # the names last reported while waiting
         self._closed = False
         self._log_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quoridor-logs")
+        #: The module the analysis comes from (``server.analysis.kit``; tests name a fast fake).
+        self.analysis_kit = analysis_kit
+        #: Every finished game's analysis (``server.analysis``): queued as games end, served to the pages.
+        self.analyses: Analyses | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -167,6 +173,9 @@ class ArenaServer:
             self.reporter.message(f"resuming {row.name}: {reset} unfinished game(s) will be played again")
         await self.desk.open()
         await self.submissions.open()
+        self.analyses = self._analyses()
+        self.analyses.start()
+        self.web.analyses = self.analyses.answer_bytes
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
         router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say,
                         web=self.web, submissions=self.submissions, clock=self.clock)
@@ -269,7 +278,7 @@ class ArenaServer:
         self.runner = TournamentRunner(
             self.settings, self.results, self.tournament_id, self.folder, sessions,
             executor=self._log_thread, reporter=self.reporter, broadcast=self.feed.standings,
-            on_step=self.feed.step, on_game_over=self.feed.ended, clock=self.clock)
+            on_step=self.feed.step, on_game_over=self._game_over, clock=self.clock)
         self.runner.rows = HostedRows(self._log_thread, find=lambda name, seats=self.runner.sessions: hosted_peer(seats.get(name)))     # hosted bots' CPU times in the logs
         if self.hosted:             # handed-in bots: a fresh sandboxed process per pairing, at most cores-1 at once
             if self.game_host is None:
@@ -322,6 +331,8 @@ class ArenaServer:
         # The pages (issue 29): the ladder's table, games, idle reason and reports, not a tournament's.
         pages = LadderPages(self.connections, self.ladder)
         self.ladder.on_change, self.web.ladder_answer, self.web.tournament = pages.changed, pages.answer, "ladder"
+        if self.analyses is not None:
+            self.ladder.on_log = self.analyses.game_finished        # each finished game's log, to be analysed
         self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby.session(name)))     # hosted bots' CPU times in the logs
         # Residents, hosted by the server itself (issue 17): the built-in bots, and each key's newest accepted
         # handed-in bot (issue 18), which never disconnects; a version accepted meanwhile replaces its predecessor.
@@ -373,6 +384,8 @@ class ArenaServer:
             await self.residents.stop()
         if self.game_host is not None:
             await self.game_host.close()
+        if self.analyses is not None:
+            await asyncio.to_thread(self.analyses.close)      # the analysis process ends with the server
         for server in (self.server, self.legacy_server):
             if server is not None:
                 server.close()
@@ -397,6 +410,23 @@ class ArenaServer:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    # -- the analysis ----------------------------------------------------------------------
+    def _analyses(self) -> Analyses:
+        """The analyses of the data directory: kept ones served, and with ``--analysis local`` each finished game
+        (and at the start each recent log left unanalysed) analysed by one process in the background."""
+        s = self.settings
+        kit = importlib.import_module(self.analysis_kit)
+        analyser = None
+        if s.analysis == "local":
+            analyser = BackgroundAnalyser(AnalysisProcess(self.analysis_kit, s.analysis_nodes), scan=s.data_dir)
+        return Analyses(s.data_dir, kit.analysis_key, analyser, nodes=s.analysis_nodes)
+
+    def _game_over(self, game_id: str, result: GameResult) -> None:
+        """A tournament's game ended: the pages hear of it, and its log (none for a forfeit) is analysed."""
+        self.feed.ended(game_id, result)
+        if self.analyses is not None and self.folder is not None:
+            self.analyses.game_finished(game_id, self.folder / log_name(game_id, result.white, result.black))
 
     # -- connections ----------------------------------------------------------------------
     def _admitted_legacy(self, session: LegacySession, peer: LegacyPeer) -> None:

@@ -122,6 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
                                 "(quoridor-worker --queue URL) "
                                 "through the job engine at URL, redis://HOST:PORT/N (docs/queue.md); "
                                 "default: on this machine")
+    analysis = p.add_argument_group("every game analysed (the game page's evaluation graph, quoridor-replay --analyse)")
+    analysis.add_argument("--analysis", choices=["off", "local"], default="local",
+                          help="local (default): analyse each finished game in one background process at the lowest "
+                               "CPU priority, kept beside its log as LOG.analysis.json (live games go first: it "
+                               "uses only CPU nothing else wants); off: analyse nothing (analyses already kept are "
+                               "still shown)")
+    analysis.add_argument("--analysis-nodes", type=int, dest="analysis_nodes", metavar="N",
+                          help="nodes the engine searches a position (default: the engine's; more is slower and "
+                               "stronger; a stored analysis of another N is done again)")
     p.add_argument("--allow-origin", action="append", dest="allowed_origins", metavar="ORIGIN",
                    help="let web pages of ORIGIN (scheme://host[:port]) open websockets here, as the server's own "
                    "pages may (repeatable); pages of any other site are refused, bots are never affected")

@@ -93,6 +93,11 @@ class ServerSettings(BaseModel):
     # -- games of handed-in bots on worker machines (--queue; server/queue, docs/queue.md)
     queue: str | None = Field(None, description="the job engine whose workers play games of handed-in bots "
                               "(redis://HOST:PORT/N); None plays them on this machine")
+    # -- every finished game analysed in the background (server/analysis; issue 33)
+    analysis: Literal["off", "local"] = Field("local", description="analyse each finished game in one background "
+                                              "process at the lowest CPU priority (local), or not (off)")
+    analysis_nodes: int | None = Field(None, ge=1, le=100_000_000, description="nodes the analysis searches a "
+                                       "position; None = the engine's default (shared.analysis.DEFAULT_NODES)")
     # -- the sandbox handed-in bots run in (server/sandbox); sandbox.unsafe is --unsafe-no-sandbox
     sandbox: SandboxLimits = Field(default_factory=SandboxLimits,
                                    description="what a handed-in bot's process may use (memory, CPU, processes, "

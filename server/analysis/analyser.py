@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from server.analysis.process import AnalysisProcessError
+from server.analysis.store import finished_logs
 
 __all__ = ["BackgroundAnalyser", "Analysis", "QUEUE_BOUND", "FAILURES_KEPT", "DROPS_SAID"]
 
@@ -162,6 +163,10 @@ class BackgroundAnalyser:
 
     # -- the thread ---------------------------------------------------------------------------
     def _run(self) -> None:
+        if self._scan is not None and next(finished_logs(self._scan), None) is None:
+            with self._changed:     # no log to look at: no process started for nothing (a new data directory)
+                self._scan = None
+                self._changed.notify_all()
         while (request := self._take()) is not None:
             try:
                 answer = self.analysis.request(request)

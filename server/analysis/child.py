@@ -11,9 +11,9 @@ and answers each with one line of JSON on its standard output:
   logs there with no current analysis (``store.stale_logs``), oldest first.
 
 It lowers its own priority first (``lowest_priority``: nice 19, and ``SCHED_IDLE`` where the system has it, so
-it runs only on a core nothing else wants), and it never outlives the server: the end of its input (the
-server closed the pipe, or died) ends it between games, and a server that died during a game is noticed after
-the ply being analysed.
+it runs only on a core nothing else wants), and it never outlives the server: the server ends it with SIGTERM
+(a file being written is removed), the end of its input (a server that died) ends it between games, and a server
+that died during a game is noticed after the ply being analysed.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
@@ -56,15 +57,19 @@ def lowest_priority() -> list[str]:
     return done
 
 
-def _orphan_check(parent: int) -> Any:
-    """A progress callback that ends this process at once when its parent (the server) is gone."""
+def _orphan_check(parent: int | None) -> Callable[[int, int], None] | None:
+    """A progress callback that ends this process at once when its parent ``parent`` (the server) is gone; None
+    when there is no parent to watch."""
+    if parent is None:
+        return None
+
     def progress(done: int, total: int) -> None:
         if os.getppid() != parent:
             os._exit(0)
     return progress
 
 
-def _analyse(kit: ModuleType, log: Path, nodes: int | None, parent: int) -> dict[str, Any]:
+def _analyse(kit: ModuleType, log: Path, nodes: int | None, parent: int | None) -> dict[str, Any]:
     try:
         data = read_log_bytes(log)
     except FileNotFoundError:
@@ -80,8 +85,10 @@ def _analyse(kit: ModuleType, log: Path, nodes: int | None, parent: int) -> dict
     return {"ok": True, "done": "analysed"}
 
 
-def answer(kit: ModuleType, request: dict[str, Any], nodes: int | None, parent: int) -> dict[str, Any]:
-    """The answer to one request (see the module doc); a failure is one line of ``error``."""
+def answer(kit: ModuleType, request: dict[str, Any], nodes: int | None = None,
+           parent: int | None = None) -> dict[str, Any]:
+    """The answer to one request (see the module doc); a failure is one line of ``error``. Given ``parent``, the
+    process ends at once if that process (its server) is gone while it analyses."""
     try:
         if request.get("op") == "analyse":
             return _analyse(kit, Path(request["log"]), nodes, parent)
@@ -114,10 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, help="nodes a position (default: the engine's)")
     args = parser.parse_args(argv)
     parent = os.getppid()
+    # the server ends it with SIGTERM: exit through Python, so that a file being written is removed, not left
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
     lowest_priority()
     try:
         serve(importlib.import_module(args.kit), args.nodes, sys.stdin, sys.stdout, parent)
-    except (KeyboardInterrupt, BrokenPipeError):     # Ctrl-C reaches the server's whole group; the server says it
+    except (KeyboardInterrupt, BrokenPipeError, SystemExit):     # Ctrl-C reaches the server's group; it says it
         pass
     return 0
 

@@ -1,7 +1,7 @@
 """``AnalysisProcess``: the server's side of its analysis process (``server.analysis.child``), one request at a time.
 
-Started at the first request, started again after it died, ended by ``close`` (its input closed, then
-terminated, then killed): a server never leaves it behind. Only the analyser's thread calls ``request``; it
+Started at the first request, started again after it died, ended by ``close`` (its input closed and
+terminated at once, killed if it does not end): a server never leaves it behind. Only the analyser's thread calls ``request``; it
 blocks there while the process works, holding no lock and not the event loop.
 """
 
@@ -18,8 +18,8 @@ __all__ = ["AnalysisProcess", "AnalysisProcessError", "DEFAULT_KIT", "END_WAIT_S
 DEFAULT_KIT = "server.analysis.kit"
 """The kit the process imports (``server.analysis.kit``: ``shared.analysis``); tests name a fake one."""
 
-#: Seconds the process has to end once its input is closed (it is between games, or ends after its ply), then to
-#: end once terminated, before it is killed.
+#: Seconds the process has to end once terminated (an analysis under way is dropped: it is done again after a
+#: restart), before it is killed.
 END_WAIT_S = 2.0
 
 
@@ -87,15 +87,14 @@ class AnalysisProcess:
             return
         if process.stdin is not None:
             try:
-                process.stdin.close()           # between games it ends at once
+                process.stdin.close()
             except OSError:
                 pass
-        for end in (process.terminate, process.kill):
-            try:
-                process.wait(END_WAIT_S)
-                break
-            except subprocess.TimeoutExpired:
-                end()
-        process.wait()
+        process.terminate()                     # it leaves no half-written file (server.analysis.child)
+        try:
+            process.wait(END_WAIT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
         if process.stdout is not None:
             process.stdout.close()

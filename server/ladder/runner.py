@@ -136,6 +136,8 @@ class LadderRunner:
         self.on_change = on_change
         #: The latest finished games, newest first: (game id, white, black, winner, reason).
         self.recent_games: deque[tuple[str, str, str, int | None, str]] = deque(maxlen=12)
+        #: Hears each recorded game's id and finished log (the server's background analysis).
+        self.on_log: Callable[[str, Path], None] | None = None
         self.running: dict[str, MatchRunner] = {}
         self.table: list[PublishedRow] = []
         #: The track of each row of ``table``, by its label.
@@ -417,6 +419,8 @@ class LadderRunner:
         """Tell the reporter and the pages how a recorded game ended, then count violation streaks."""
         outcome = result.outcome
         self.recent_games.appendleft((result.game_id, white.name, black.name, outcome.winner, outcome.reason))
+        if self.on_log is not None:
+            self.on_log(result.game_id, result.log_path)
         if self.on_change is not None:
             self.on_change()
         if self.reporter is not None:

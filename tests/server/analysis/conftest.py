@@ -58,7 +58,7 @@ class InThread:
         if self.gated and message["op"] == "analyse":
             if not self._permits.acquire(timeout=BOUND_S) or self.closed:
                 raise AnalysisProcessError("the analysis process ended")
-        return child.answer(fake_kit, message, None, os.getppid())
+        return child.answer(fake_kit, message)
 
     def release(self, count: int = 1) -> None:
         for _ in range(count):
