@@ -6,6 +6,7 @@ an error), with a GameAnalysis in its JSON form; the page's own data comes from 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -219,3 +220,27 @@ async def test_the_html_export_carries_the_graph(browser, tmp_path):
     without = tmp_path / "plain.html"                       # no analysis: the page as before
     HtmlView(without).show_game(game)
     assert "AnalysisView" not in without.read_text() and "judgement" not in without.read_text().split("</style>")[1]
+
+
+async def test_a_live_games_analysis_is_asked_for_when_it_ends(browser, make_server):
+    from .test_pages import play
+    server = await make_server(players=2, games_per_pairing=1)
+    await play(server, 2, 0.05)
+    page = await browser.new_page()
+    live_when_asked: list[bool] = []
+
+    async def answer(route) -> None:
+        live_when_asked.append(await page.evaluate("() => window.quoridorPlayer.record.live"))
+        await route.fulfill(status=200, content_type="application/json", body=json.dumps(analysis_json()))
+
+    await page.route("**/analysis/**", answer)
+    run = asyncio.ensure_future(server.run_tournament())
+    try:
+        await page.goto(http(server, "/"))
+        game = await page.locator(".mini").first.get_attribute("data-game", timeout=10_000)
+        await page.goto(http(server, f"/game?game={game}"))
+        await page.locator(".player .live").wait_for(timeout=5000)           # joined while the game is played
+        await page.locator(".analysis svg.eval-graph").wait_for(timeout=30_000)
+        assert live_when_asked == [False]
+    finally:
+        await asyncio.wait_for(run, 60)
