@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -99,4 +100,27 @@ async def test_the_real_analysis_is_stored_and_served_as_a_game_analysis(tmp_pat
         assert analysis.engine == kit.ENGINE_VERSION and len(analysis.plies) == 15
         assert await asyncio.to_thread(child.answer, kit, request) == {"ok": True, "done": "current"}
     finally:
+        await server.close()
+
+
+async def test_a_ladder_games_are_analysed_as_they_end(tmp_path, fake_kit_path):
+    server = await started(tmp_path / "replays", fake_kit_path, ladder=True, ladder_opening_plies=2,
+                           ladder_refit_s=3600.0)
+    assert server.analyses is not None and server.analyses.analyser is not None
+    analysed: list[Path] = []
+    one = threading.Event()
+    server.analyses.analyser.on_done = lambda log, answer: (analysed.append(log), one.set())
+    ladder = asyncio.create_task(server.run_ladder())
+    bots = [asyncio.create_task(ScriptedBot(url(server), key).run()) for key in ("alice", "bob")]
+    try:
+        assert await asyncio.to_thread(one.wait, BOUND_S)
+        log = analysed[0]
+        assert log.parent.name == "ladder" and analysis_path(log).is_file()
+        game = log.name.split("_")[0]                   # L1-g1
+        status, body = await get(server.port, f"/analysis/{game}.json")
+        assert status == 200 and body["status"] == "ready"
+    finally:
+        for task in (ladder, *bots):
+            task.cancel()
+        await asyncio.gather(ladder, *bots, return_exceptions=True)
         await server.close()
