@@ -94,7 +94,7 @@ def build_settings(args: argparse.Namespace) -> ServerSettings:
         host="127.0.0.1", port=args.port, players=args.players, games_per_pairing=1, format=args.format,
         ruleset="course", time_limit_ms=args.time_limit, step_cap=args.step_cap, concurrency=None,
         data_dir=args.data_dir, seed=args.seed, tournament_name="load", rejoin_wait_s=0.0,
-        limits=build_limits(args.limits, args.players))
+        limits=build_limits(args.limits, args.players), analysis=args.analysis)
 
 
 class LoopProbe:
@@ -222,6 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record-links", action="store_true",
                         help="record what the router saw of each connection (link_recorder.py) in --stats")
     parser.add_argument("--stats", type=Path, help="write loop lag, stalls, GC pauses and CPU time as JSON here")
+    parser.add_argument("--analysis", choices=["off", "local"], default="off",
+                        help="the server's background analysis of finished games (default off: the load alone; "
+                             "bench/analysis_live.py compares the two)")
     parser.add_argument("--profile", type=Path, help="run under cProfile and write a pstats file here")
     args = parser.parse_args(argv)
     if args.players < 2 or args.players % 2:

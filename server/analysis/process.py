@@ -8,12 +8,13 @@ blocks there while the process works, holding no lock and not the event loop.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
 from typing import Any
 
-__all__ = ["AnalysisProcess", "AnalysisProcessError", "DEFAULT_KIT", "END_WAIT_S"]
+__all__ = ["AnalysisProcess", "AnalysisProcessError", "DEFAULT_KIT", "END_WAIT_S", "lower_priority"]
 
 DEFAULT_KIT = "server.analysis.kit"
 """The kit the process imports (``server.analysis.kit``: ``shared.analysis``); tests name a fake one."""
@@ -25,6 +26,21 @@ END_WAIT_S = 2.0
 
 class AnalysisProcessError(RuntimeError):
     """The analysis process ended (or never started) while a request waited for its answer."""
+
+
+def lower_priority(pid: int) -> None:
+    """Lower the process ``pid``'s CPU priority to the lowest (nice 19, ``SCHED_IDLE`` where there is one), as far as
+    the system lets us; the process does it again itself (``server.analysis.child.lowest_priority``)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, 19)
+    except (AttributeError, OSError):
+        pass
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        try:
+            os.sched_setscheduler(pid, idle, os.sched_param(0))
+        except OSError:
+            pass
 
 
 class AnalysisProcess:
@@ -52,6 +68,7 @@ class AnalysisProcess:
                     command += ["--nodes", str(self.nodes)]
                 self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                                  text=True, encoding="utf-8", bufsize=1)
+                lower_priority(self._process.pid)     # from its first instruction, not once it has started
             return self._process
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
