@@ -244,3 +244,17 @@ async def test_a_live_games_analysis_is_asked_for_when_it_ends(browser, make_ser
         assert live_when_asked == [False]
     finally:
         await asyncio.wait_for(run, 60)
+
+
+async def test_a_phone_taps_the_graph(phone, make_server, tmp_path):
+    server = await make_server(players=0)
+    write_game(server.settings.data_dir / "t")
+    await phone.route("**/analysis/**", Analyses((200, analysis_json())))
+    await phone.goto(http(server, "/game?game=t/g1.csv"))
+    point = phone.locator("svg.eval-graph circle.point[data-step='10']")
+    await point.wait_for(timeout=5000)
+    await point.tap()
+    assert await phone.get_attribute(".player", "data-step") == "10"
+    assert await phone.locator(".board-wrap svg.board g.ghost").get_attribute("data-ghost") == "e7h"
+    assert await phone.evaluate("() => document.documentElement.scrollWidth") <= 390       # nothing runs off it
+    await phone.screenshot(path=str(SHOTS / "analysis-phone-390.png"), full_page=True)
