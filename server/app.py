@@ -422,6 +422,20 @@ class ArenaServer:
             analyser = BackgroundAnalyser(AnalysisProcess(self.analysis_kit, s.analysis_nodes), scan=s.data_dir)
         return Analyses(s.data_dir, kit.analysis_key, analyser, nodes=s.analysis_nodes)
 
+    async def analyse_the_rest(self) -> None:
+        """After the tournament, before the server exits: its games still queued are analysed (the organiser is told
+        how many; Ctrl-C stops, and the next start on this data directory analyses them)."""
+        analyser = self.analyses.analyser if self.analyses is not None else None
+        if analyser is None or self.folder is None:
+            return
+        left = analyser.queued_in(self.folder)
+        if left:
+            self.reporter.message(f"analysing the tournament's last {len(left)} game(s) before exiting (Ctrl-C "
+                                  "stops; the next start on this data directory analyses what is left)")
+            await asyncio.to_thread(analyser.wait_for, left)
+            self.reporter.message("every game of the tournament is analysed (the game pages' graphs, "
+                                  "quoridor-replay GAME --analyse)")
+
     def _game_over(self, game_id: str, result: GameResult) -> None:
         """A tournament's game ended: the pages hear of it, and its log (none for a forfeit) is analysed."""
         self.feed.ended(game_id, result)

@@ -241,6 +241,7 @@ async def _run(settings: ServerSettings, reporter: object) -> int:
             await server.run_ladder()
         else:
             await server.run_tournament()
+            await server.analyse_the_rest()
     except asyncio.CancelledError:
         # Ctrl-C: asyncio cancels this task and would raise a bare KeyboardInterrupt in main(), which
         # cannot tell waiting from playing; how far the server got is known here (said after the finally).

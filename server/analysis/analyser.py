@@ -111,6 +111,21 @@ class BackgroundAnalyser:
         with self._changed:
             return len(self._asked) + len(self._backlog)
 
+    def queued_in(self, folder: Path) -> list[Path]:
+        """The logs of ``folder`` waiting or being analysed."""
+        with self._changed:
+            current = [] if self._current is None else [self._current]
+            return [path for path in (*current, *self._asked, *self._backlog) if path.parent == folder]
+
+    def wait_for(self, logs: list[Path], timeout: float | None = None) -> bool:
+        """Wait until none of ``logs`` waits or is analysed (at most ``timeout`` seconds); True when none does."""
+        wanted = set(logs)
+
+        def done() -> bool:
+            return self._current not in wanted and wanted.isdisjoint(self._asked) and wanted.isdisjoint(self._backlog)
+        with self._changed:
+            return self._changed.wait_for(lambda: done() or self._closing, timeout) and done()
+
     def wait_idle(self, timeout: float) -> bool:
         """Wait until nothing is queued or analysed (at most ``timeout`` seconds); True when it is (tests, benches)."""
         with self._changed:

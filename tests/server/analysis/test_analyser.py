@@ -121,3 +121,18 @@ def test_a_forfeited_game_has_no_log_and_is_skipped_quietly(tmp_path, analysers,
         analyser.finished(tmp_path / "forfeit.csv")
         assert analyser.wait_idle(BOUND_S)
     assert caplog.text == ""
+
+
+def test_the_logs_of_a_folder_still_queued_are_known_and_waited_for(tmp_path, analysers):
+    ours = [write_log(tmp_path / "t1", f"g{i}.csv", white=f"w{i}") for i in range(2)]
+    other = write_log(tmp_path / "t0", "old.csv")
+    analysis = InThread(gated=True)
+    analyser = analysers(analysis)
+    for log in (other, *ours):
+        analyser.finished(log)
+    analysis.wait_started(1)                            # the old game is analysed; ours wait
+    assert analyser.queued_in(tmp_path / "t1") == ours
+    assert not analyser.wait_for(ours, timeout=0)
+    analysis.release(3)
+    assert analyser.wait_for(ours, timeout=BOUND_S)
+    assert analyser.queued_in(tmp_path / "t1") == [] and all(analysis_path(log).is_file() for log in ours)

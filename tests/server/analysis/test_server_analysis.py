@@ -11,12 +11,12 @@ from typing import Any
 
 from server.analysis import child, kit
 from server.analysis.store import analysis_path
-from server.app import ArenaServer
+from server.app import ArenaServer, SilentReporter
 from server.settings import ServerSettings
 from shared.analysis import GameAnalysis
 from shared.gamelog import read_log_data
 
-from tests.server.analysis.conftest import BOUND_S
+from tests.server.analysis.conftest import BOUND_S, InThread
 from tests.server.analysis.test_process import ended_within
 from tests.server.conftest import ScriptedBot, url
 from tests.server.support import play
@@ -123,4 +123,29 @@ async def test_a_ladder_games_are_analysed_as_they_end(tmp_path, fake_kit_path):
         for task in (ladder, *bots):
             task.cancel()
         await asyncio.gather(ladder, *bots, return_exceptions=True)
+        await server.close()
+
+
+async def test_a_finished_tournament_analyses_its_last_games_before_it_exits(tmp_path, fake_kit_path):
+    said: list[str] = []
+
+    class Told(SilentReporter):
+        def message(self, text: str) -> None:
+            said.append(text)
+    server = ArenaServer(ServerSettings(port=0, data_dir=tmp_path / "replays", seed=1, players=2),
+                         Told(), analysis_kit=fake_kit_path)      # type: ignore[arg-type]
+    await server.start()
+    assert server.analyses is not None and server.analyses.analyser is not None
+    analysis = InThread(gated=True)                      # each game analysed when the test says so
+    server.analyses.analyser.analysis = analysis
+    try:
+        await play(server, [ScriptedBot(url(server), "alice"), ScriptedBot(url(server), "bob")])
+        rest = asyncio.create_task(server.analyse_the_rest())
+        await asyncio.to_thread(analysis.wait_started, 1)
+        assert not rest.done()
+        assert any("analysing the tournament's last 1 game(s) before exiting" in line for line in said)
+        analysis.release()
+        await asyncio.wait_for(rest, BOUND_S)
+        assert server.folder is not None and analysis_path(next(server.folder.glob("t1-*.csv"))).is_file()
+    finally:
         await server.close()
