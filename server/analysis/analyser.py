@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from server.analysis.process import AnalysisProcessError
 from server.analysis.store import finished_logs
 
-__all__ = ["BackgroundAnalyser", "Analysis", "QUEUE_BOUND", "FAILURES_KEPT", "DROPS_SAID"]
+__all__ = ["BackgroundAnalyser", "Analysis", "QUEUE_BOUND", "FAILURES_KEPT", "DROPS_SAID", "CRASHES_TO_STOP"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -33,6 +33,9 @@ analysis keeps up with only when the server's cores are all busy)."""
 FAILURES_KEPT = 1000
 #: A full queue is said in the log at its first drop and then at every this many more.
 DROPS_SAID = 100
+#: The analysis process ending during this many games in a row (it cannot start, or crashes on anything) stops the
+#: analysis until the server starts again: said once in the log, not a process started for every game.
+CRASHES_TO_STOP = 3
 
 
 class Analysis(Protocol):
@@ -57,6 +60,8 @@ class BackgroundAnalyser:
         #: Told of each game's answer, in the analyser's thread (tests, the bench).
         self.on_done = on_done
         self.dropped = 0
+        #: Why the analysis stopped for good (``CRASHES_TO_STOP``), or None while it works.
+        self.broken: str | None = None
         self._scan = scan
         self._asked: OrderedDict[Path, None] = OrderedDict()
         self._backlog: OrderedDict[Path, None] = OrderedDict()
@@ -76,7 +81,8 @@ class BackgroundAnalyser:
     def finished(self, log_path: Path) -> None:
         """A game's log is finished: it joins the backlog (the oldest waiting game gives way when it is full)."""
         with self._changed:
-            if self._closing or log_path in self._asked or log_path in self._backlog or log_path == self._current:
+            if (self._closing or self.broken is not None or log_path in self._asked or log_path in self._backlog
+                    or log_path == self._current):
                 return
             self._make_room()
             self._backlog[log_path] = None
@@ -86,6 +92,8 @@ class BackgroundAnalyser:
         """A page wants ``log_path``'s analysis: queued ahead of the backlog (behind earlier requests) if it is not
         being analysed; returns its ``position``."""
         with self._changed:
+            if self.broken is not None:
+                return 0
             if log_path != self._current and log_path not in self._asked:
                 self._backlog.pop(log_path, None)
                 self._failed.pop(log_path, None)
@@ -101,9 +109,9 @@ class BackgroundAnalyser:
             return self._position(log_path)
 
     def failure(self, log_path: Path) -> str | None:
-        """Why ``log_path``'s analysis failed (one line), or None."""
+        """Why ``log_path``'s analysis failed (one line; every game's once the analysis stopped), or None."""
         with self._changed:
-            return self._failed.get(log_path)
+            return self.broken or self._failed.get(log_path)
 
     @property
     def waiting(self) -> int:
@@ -182,15 +190,32 @@ class BackgroundAnalyser:
             with self._changed:     # no log to look at: no process started for nothing (a new data directory)
                 self._scan = None
                 self._changed.notify_all()
+        crashes = 0
         while (request := self._take()) is not None:
             try:
                 answer = self.analysis.request(request)
+                crashes = 0
             except AnalysisProcessError as exc:
                 answer = {"ok": False, "error": str(exc)}
+                crashes += 1
+                if crashes >= CRASHES_TO_STOP and not self._closing:
+                    self._stop(str(exc))
+                    return
             if request["op"] == "scan":
                 self._scanned(answer)
             else:
                 self._analysed(Path(request["log"]), answer)
+
+    def _stop(self, error: str) -> None:
+        """The process failed ``CRASHES_TO_STOP`` times in a row: no more analyses until the server starts again."""
+        self.broken = (f"the analysis stopped: its process failed {CRASHES_TO_STOP} times in a row ({error}); the "
+                       "server's log says why, and a restart tries again")
+        log.error("%s", self.broken)
+        with self._changed:
+            self._current, self._scan = None, None
+            self._asked.clear()
+            self._backlog.clear()
+            self._changed.notify_all()
 
     def _scanned(self, answer: dict[str, Any]) -> None:
         stale = [Path(p) for p in answer.get("stale", [])] if answer.get("ok") else []

@@ -23,8 +23,9 @@ __all__ = ["SUFFIX", "MAX_ANALYSIS_BYTES", "Key", "analysis_path", "read_log_byt
 
 SUFFIX = ".analysis.json"
 """What a log's analysis is called: the log's own name with this added."""
-#: The largest stored analysis read back (a 1 MB log's analysis is far smaller): a bigger file is not one of ours.
-MAX_ANALYSIS_BYTES = 16 * 1024 * 1024
+#: The largest stored analysis read back (read on the event loop by the pages' answers: a 200-ply game's is about
+#: 100 KB): a bigger file is not one of ours.
+MAX_ANALYSIS_BYTES = 4 * 1024 * 1024
 
 Key = Callable[[bytes], str]
 """The store's key of a log's bytes (``shared.analysis.analysis_key``)."""

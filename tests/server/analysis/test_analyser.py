@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from server.analysis import BackgroundAnalyser
+from server.analysis import AnalysisProcessError, BackgroundAnalyser
+from server.analysis.analyser import CRASHES_TO_STOP
 from server.analysis.store import analysis_path
 
 from tests.server.analysis import fake_kit
@@ -136,3 +137,26 @@ def test_the_logs_of_a_folder_still_queued_are_known_and_waited_for(tmp_path, an
     analysis.release(3)
     assert analyser.wait_for(ours, timeout=BOUND_S)
     assert analyser.queued_in(tmp_path / "t1") == [] and all(analysis_path(log).is_file() for log in ours)
+
+
+class Crashing(InThread):
+    """An analysis process that ends during every request (it cannot even start)."""
+
+    def request(self, message):
+        super().request(message)
+        raise AnalysisProcessError("the analysis process ended (exit code 1)")
+
+
+def test_a_process_that_keeps_dying_stops_the_analysis_once_not_for_every_game(tmp_path, analysers, caplog):
+    logs = [write_log(tmp_path, f"g{i}.csv", white=f"w{i}") for i in range(5)]
+    analysis = Crashing()
+    analyser = analysers(analysis)
+    with caplog.at_level(logging.WARNING, logger="quoridor.server"):
+        for log in logs[:4]:
+            analyser.finished(log)
+        assert analyser.wait_idle(BOUND_S)
+        analyser.finished(logs[4])
+    assert len(analysis.requests) == CRASHES_TO_STOP          # the fourth game was not tried, nor the fifth
+    assert analyser.waiting == 0 and analyser.broken is not None
+    assert "failed 3 times in a row" in analyser.failure(logs[4])
+    assert caplog.text.count("the analysis stopped") == 1
