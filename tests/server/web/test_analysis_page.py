@@ -26,19 +26,19 @@ JUDGED = {4: ("inaccuracy", "d8", "this wall lengthened neither path"),
           10: ("blunder", "e7h", "the race was lost in 5; this wall lengthened neither path")}
 
 
-def write_game(folder: Path) -> Path:
-    """The game of SCRIPT as our CSV log in ``folder`` (alice wins at the goal)."""
+def write_game(folder: Path, players: tuple[str, str] = ("alice", "bob")) -> Path:
+    """The game of SCRIPT as our CSV log in ``folder`` (alice, the first of ``players``, wins at the goal)."""
     pos, rows = Position.initial(), []
     for ply, name in enumerate(SCRIPT):
         pos = pos.play(parse_step(name))
         status = GameStatus.WIN if pos.is_over() else GameStatus.OK
-        rows.append(StepRecord(("alice", "bob")[ply % 2], parse_step(name), status, 10 + ply, ply))
+        rows.append(StepRecord(players[ply % 2], parse_step(name), status, 10 + ply, ply))
     assert pos.is_over() and pos.winner() == 0
     thinking = tuple(sum(row.thinking_ms for row in rows[seat::2]) for seat in (0, 1))
     outcome = GameOutcome(0, "goal", thinking, (0, 0))
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "g1.csv"
-    path.write_text(format_log(GameLog(GameHeader(("alice", "bob"), game="g1", tournament="t"), rows, outcome)),
+    path.write_text(format_log(GameLog(GameHeader(players, game="g1", tournament="t"), rows, outcome)),
                     encoding="utf-8")
     return path
 
@@ -60,7 +60,7 @@ def analysis_json() -> dict[str, Any]:
     counts = {"inaccuracy": 1, "mistake": 1, "blunder": 1, "violation": 0}
     data = {"engine": "qa-1", "nodes": 20000, "plies": plies,
             "players": [{"seat": 0, "name": "alice", "accuracy": 98.4, "counts": dict.fromkeys(counts, 0),
-                         "worst": []},
+                         "worst": [13, 11, 15]},
                         {"seat": 1, "name": "bob", "accuracy": 61.2, "counts": counts, "worst": [10, 6, 4]}]}
     return GameAnalysis.from_json(data).to_json() | {"status": "ready"}     # the one JSON form, as the server's
 
@@ -248,7 +248,7 @@ async def test_a_live_games_analysis_is_asked_for_when_it_ends(browser, make_ser
 
 async def test_a_phone_taps_the_graph(phone, make_server, tmp_path):
     server = await make_server(players=0)
-    write_game(server.settings.data_dir / "t")
+    write_game(server.settings.data_dir / "t", ("193304DEFENSIVE", "193304BASELINE"))       # the course's long names
     await phone.route("**/analysis/**", Analyses((200, analysis_json())))
     await phone.goto(http(server, "/game?game=t/g1.csv"))
     point = phone.locator("svg.eval-graph circle.point[data-step='10']")
@@ -256,5 +256,9 @@ async def test_a_phone_taps_the_graph(phone, make_server, tmp_path):
     await point.tap()
     assert await phone.get_attribute(".player", "data-step") == "10"
     assert await phone.locator(".board-wrap svg.board g.ghost").get_attribute("data-ghost") == "e7h"
-    assert await phone.evaluate("() => document.documentElement.scrollWidth") <= 390       # nothing runs off it
+    for part in (".eval-summary", "svg.eval-graph", ".analysis .verdict"):              # nothing runs off it
+        box = await phone.locator(part).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, part
+    assert await phone.evaluate("() => { const t = document.querySelector('.eval-summary'); "
+                                "return t.scrollWidth <= t.clientWidth; }"), "the summary fits without scrolling"
     await phone.screenshot(path=str(SHOTS / "analysis-phone-390.png"), full_page=True)
