@@ -31,7 +31,7 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
-from load_report import diagnostics, mark, row        # bench/, beside this script
+from load_report import OTHER_LOAD_WARNING, diagnostics, mark, row        # bench/, beside this script
 from load_run import BENCH, Scenario, RunResult, percentile, run_once
 
 from client.match import play_match
@@ -133,11 +133,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     difference = p99["local"] - p99["off"]
     ok = all(r.ok for results in runs.values() for r in results) and difference <= TARGET_MS
     analysed = sum(r.extra.get("analysed", 0) for r in runs["local"])
+    busy = max((r.other_cpu for r in runs["off"]), default=float("nan"))
     print()
-    row("added delay p99, analysis off (pooled)", f"{p99['off']:.2f} ms")
-    row("added delay p99, analysis local (pooled)", f"{p99['local']:.2f} ms")
+    for kind in ("off", "local"):
+        row(f"added delay p50 / p99, analysis {kind} (pooled, n={len(pooled[kind]):,})",
+            f"{percentile(pooled[kind], 50):.2f} / {p99[kind]:.2f} ms")
     row("difference (local - off)", f"{difference:+.2f} ms", f"<= +{TARGET_MS:.0f} ms", mark(ok))
     row("analyses written during the local runs", f"{analysed}")
+    row("other processes' CPU in the runs without the analysis (2.0 = two cores)", f"{busy:.2f}")
+    if not busy <= OTHER_LOAD_WARNING:
+        print("    !! the machine was busy with other work: the figures are disturbed; run again on a quiet machine")
     if analysed == 0:
         print("    !! no analysis was written: the analysis did not run (the figure says nothing)")
         ok = False
