@@ -88,14 +88,14 @@ async def open_game(browser, make_server, tmp_path, analyses: Analyses, *, clock
         await page.clock.install()
     await page.route("**/analysis/**", analyses)
     await page.goto(http(server, "/game?game=t/g1.csv"))
-    await page.locator(".board-wrap svg.board").wait_for(timeout=5000)
+    await page.locator(".board-wrap svg.board").wait_for(timeout=15_000)
     return page
 
 
 async def answered(page, asked: int) -> None:
     """Wait until the page has had its ``asked``-th answer about the analysis."""
     await page.wait_for_function(f"() => document.querySelector('.analysis')?.dataset.asked === '{asked}'",
-                                 timeout=5000)
+                                 timeout=15_000)
 
 
 async def board_state(page) -> str:
@@ -108,7 +108,7 @@ async def board_state(page) -> str:
 async def test_the_graph_goes_to_a_step_labels_it_and_draws_the_best_step(browser, make_server, tmp_path):
     analyses = Analyses((200, analysis_json()))
     page = await open_game(browser, make_server, tmp_path, analyses)
-    await page.locator(".analysis svg.eval-graph").wait_for(timeout=5000)
+    await page.locator(".analysis svg.eval-graph").wait_for(timeout=15_000)
     assert analyses.asked[0].endswith("/analysis/t/g1.csv.json")
     assert await page.locator("svg.eval-graph circle.point").count() == len(SCRIPT)
     assert await page.locator("svg.eval-graph circle.point.blunder").count() == 1
@@ -154,13 +154,13 @@ async def test_a_pending_analysis_says_so_then_fills_in(browser, make_server, tm
                         (200, analysis_json()))
     page = await open_game(browser, make_server, tmp_path, analyses, clock=True)
     note = page.locator(".analysis .eval-note")
-    await note.wait_for(timeout=5000)
+    await note.wait_for(timeout=15_000)
     assert await note.inner_text() == "analysing… (3 ahead)"
     await page.clock.run_for(2000)
     await answered(page, 2)
     assert await note.inner_text() == "analysing… (1 ahead)"
     await page.clock.run_for(2000)
-    await page.locator(".analysis svg.eval-graph").wait_for(timeout=5000)
+    await page.locator(".analysis svg.eval-graph").wait_for(timeout=15_000)
     assert await page.locator(".moves li[data-step='10'] .judgement").inner_text() == "??"
     assert len(analyses.asked) == 3
 
@@ -168,7 +168,7 @@ async def test_a_pending_analysis_says_so_then_fills_in(browser, make_server, tm
 async def test_polling_stops_after_three_minutes(browser, make_server, tmp_path):
     analyses = Analyses((202, {"status": "pending", "position": 40}))
     page = await open_game(browser, make_server, tmp_path, analyses, clock=True)
-    await page.locator(".analysis .eval-note").wait_for(timeout=5000)
+    await page.locator(".analysis .eval-note").wait_for(timeout=15_000)
     for asked in range(2, 91):                 # 2 s of the page's time at a time, each ask answered before the next
         await page.clock.run_for(2000)
         await answered(page, asked)
@@ -183,7 +183,7 @@ async def test_no_analysis_leaves_the_page_as_before(browser, make_server, tmp_p
         analyses = Analyses((status, None))
         page = await open_game(browser, make_server, tmp_path, analyses)
         await page.wait_for_function("() => document.querySelector('.analysis')?.dataset.state === 'none'",
-                                     timeout=5000)
+                                     timeout=15_000)
         assert len(analyses.asked) == 1
         assert not await page.locator(".analysis").is_visible()
         assert await page.locator("svg.eval-graph, .judgement, g.ghost").count() == 0
@@ -203,7 +203,7 @@ async def test_the_html_export_carries_the_graph(browser, tmp_path):
     HtmlView(target, analysis_json()).show_game(game)
     page = await browser.new_page()
     await page.goto(target.as_uri())
-    await page.locator(".analysis svg.eval-graph").wait_for(timeout=5000)
+    await page.locator(".analysis svg.eval-graph").wait_for(timeout=15_000)
     assert await page.locator("svg.eval-graph circle.point").count() == len(SCRIPT)
     await page.locator("svg.eval-graph circle.point[data-step='6']").click()
     assert await page.get_attribute(".player", "data-step") == "6"
@@ -225,7 +225,7 @@ async def test_the_html_export_carries_the_graph(browser, tmp_path):
 async def test_a_live_games_analysis_is_asked_for_when_it_ends(browser, make_server):
     from .test_pages import play
     server = await make_server(players=2, games_per_pairing=1)
-    await play(server, 2, 0.05)
+    await play(server, 2, 0.25)       # a game of about 4 s: the page joins it live
     page = await browser.new_page()
     live_when_asked: list[bool] = []
 
@@ -239,7 +239,7 @@ async def test_a_live_games_analysis_is_asked_for_when_it_ends(browser, make_ser
         await page.goto(http(server, "/"))
         game = await page.locator(".mini").first.get_attribute("data-game", timeout=10_000)
         await page.goto(http(server, f"/game?game={game}"))
-        await page.locator(".player .live").wait_for(timeout=5000)           # joined while the game is played
+        await page.locator(".player .live").wait_for(timeout=15_000)           # joined while the game is played
         await page.locator(".analysis svg.eval-graph").wait_for(timeout=30_000)
         assert live_when_asked == [False]
     finally:
@@ -252,7 +252,7 @@ async def test_a_phone_taps_the_graph(phone, make_server, tmp_path):
     await phone.route("**/analysis/**", Analyses((200, analysis_json())))
     await phone.goto(http(server, "/game?game=t/g1.csv"))
     point = phone.locator("svg.eval-graph circle.point[data-step='10']")
-    await point.wait_for(timeout=5000)
+    await point.wait_for(timeout=15_000)
     await point.tap()
     assert await phone.get_attribute(".player", "data-step") == "10"
     assert await phone.locator(".board-wrap svg.board g.ghost").get_attribute("data-ghost") == "e7h"
