@@ -414,12 +414,17 @@ class ArenaServer:
     # -- the analysis ----------------------------------------------------------------------
     def _analyses(self) -> Analyses:
         """The analyses of the data directory: kept ones served, and with ``--analysis local`` each finished game
-        (and at the start each recent log left unanalysed) analysed by one process in the background."""
+        (and at the start each recent log left unanalysed) analysed by one process in the background (by the
+        workers of ``--queue`` with ``--analysis queue``)."""
         s = self.settings
         kit = importlib.import_module(self.analysis_kit)
         analyser = None
         if s.analysis == "local":
             analyser = BackgroundAnalyser(AnalysisProcess(self.analysis_kit, s.analysis_nodes), scan=s.data_dir)
+        elif s.analysis == "queue" and s.queue is not None:
+            from server.queue.analysis import QueueAnalysis     # the queue extra: imported only with --queue
+            on_workers = QueueAnalysis(s.queue, kit, asyncio.get_running_loop(), nodes=s.analysis_nodes)
+            analyser = BackgroundAnalyser(on_workers, scan=s.data_dir)
         return Analyses(s.data_dir, kit.analysis_key, analyser, nodes=s.analysis_nodes)
 
     async def analyse_the_rest(self) -> None:

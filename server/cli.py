@@ -123,11 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
                                 "through the job engine at URL, redis://HOST:PORT/N (docs/queue.md); "
                                 "default: on this machine")
     analysis = p.add_argument_group("every game analysed (the game page's evaluation graph, quoridor-replay --analyse)")
-    analysis.add_argument("--analysis", choices=["off", "local"], default="local",
+    analysis.add_argument("--analysis", choices=["off", "local", "queue"], default="local",
                           help="local (default): analyse each finished game in one background process at the lowest "
                                "CPU priority, kept beside its log as LOG.analysis.json (live games go first: it "
-                               "uses only CPU nothing else wants); off: analyse nothing (analyses already kept are "
-                               "still shown)")
+                               "uses only CPU nothing else wants); queue: the workers of --queue analyse them (one "
+                               "at a time each, at their lowest priority, beside their pairings); off: analyse "
+                               "nothing (analyses already kept are still shown)")
     analysis.add_argument("--analysis-nodes", type=int, dest="analysis_nodes", metavar="N",
                           help="nodes the engine searches a position (default: the engine's; more is slower and "
                                "stronger; a stored analysis of another N is done again)")

@@ -94,8 +94,9 @@ class ServerSettings(BaseModel):
     queue: str | None = Field(None, description="the job engine whose workers play games of handed-in bots "
                               "(redis://HOST:PORT/N); None plays them on this machine")
     # -- every finished game analysed in the background (server/analysis; issue 33)
-    analysis: Literal["off", "local"] = Field("local", description="analyse each finished game in one background "
-                                              "process at the lowest CPU priority (local), or not (off)")
+    analysis: Literal["off", "local", "queue"] = Field("local", description="analyse each finished game in one "
+                                                       "background process at the lowest CPU priority (local), on the "
+                                                       "workers of --queue (queue), or not (off)")
     analysis_nodes: int | None = Field(None, ge=1, le=100_000_000, description="nodes the analysis searches a "
                                        "position; None = the engine's default (shared.analysis.DEFAULT_NODES)")
     # -- the sandbox handed-in bots run in (server/sandbox); sandbox.unsafe is --unsafe-no-sandbox
@@ -121,6 +122,9 @@ class ServerSettings(BaseModel):
             raise ValueError("a tournament needs at least 2 players (or 0 to serve only the puzzle rooms)")
         if self.queue is not None and not self.queue.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"--queue {self.queue!r}: expected redis://HOST:PORT/N (for example redis://127.0.0.1:6379/0)")
+        if self.analysis == "queue" and self.queue is None:
+            raise ValueError("--analysis queue has the workers of --queue analyse the games: add --queue URL (or "
+                             "--analysis local to analyse them here)")
         if self.players == 0 and self.resume:
             raise ValueError("--resume continues a tournament; a server of only puzzle rooms (-n 0) has none")
         if self.swiss_rounds is not None and self.format != "swiss":

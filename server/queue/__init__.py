@@ -12,6 +12,7 @@ With the ``queue`` extra (``pip install 'quoridor-arena[queue]'``; imported only
 
 * ``QueueGameHost`` (``host``): the ``GameHost`` whose pairings workers play.
 * ``GameWorker`` (``worker``) and ``quoridor-worker`` (``worker_cli``): a worker process.
+* ``QueueAnalysis`` (``analysis``): the games' analyses made by the workers (``--analysis queue``).
 * ``engine`` (URLs, patient clients, key names), ``bots`` (bots' files by digest), ``relay`` and
   ``publisher`` (step streams).
 """

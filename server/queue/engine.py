@@ -133,6 +133,11 @@ class Keys:
         return f"{self.prefix}-p{PROTOCOL}"
 
     @property
+    def analysis_queue(self) -> str:
+        """The saq queue of analysis jobs (``server.queue.analysis``): served beside the pairings, never in their place."""
+        return f"{self.prefix}-p{PROTOCOL}-analysis"
+
+    @property
     def server(self) -> str:
         """Where the server says which job protocol it speaks."""
         return f"{self.prefix}:server"

@@ -6,6 +6,10 @@ streams every judged step to the job's stream (``StepPublisher``) and touches th
 of its heartbeat, so a worker that dies is noticed and its job handed to another. The answer (each
 game's outcome and log, each bot's report) is the job's result in saq.
 
+It also serves the analysis jobs of an ``--analysis queue`` server (``server.queue.analysis``), from a queue of
+their own and one at a time, so that they never take a pairing's place: each game's log is analysed by an
+analysis process at the lowest CPU priority (``server.analysis.process``) and the analysis's JSON is the answer.
+
 A job the worker cannot play (another protocol, a bot version it cannot fetch or whose files do not
 match their digest) is answered with a ``JobRefusal`` and one log line, never played. A worker whose
 server speaks another protocol refuses to serve it and stops (exit code 3).
@@ -14,6 +18,7 @@ server speaks another protocol refuses to serve it and stops (exit code 3).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import os
@@ -29,6 +34,8 @@ from saq import Job, Worker
 from saq.queue.redis import RedisQueue
 
 from server import __version__
+from server.analysis.process import DEFAULT_KIT, AnalysisProcess, AnalysisProcessError
+from server.analysis.store import analysis_path
 from server.games.match import MatchRunner
 from server.sandbox.buildcache import DEFAULT_KEEP, bound
 from server.sandbox.host import play_pairing
@@ -39,6 +46,7 @@ from server.queue.events import attempt_entry, done_entry, step_entry
 from server.queue.host import disconnect
 from server.queue.jobs import JOB_FUNCTION, PROTOCOL, JobRefusal, PairingJob, job_result, limits_for, pairing_for
 from server.queue.publisher import StepPublisher
+from server.queue.analysis import ANALYSIS_FUNCTION, AnalysisJob, parse_job
 
 __all__ = ["GameWorker", "WorkerSettings", "EXIT_INCOMPATIBLE", "EXIT_NO_SANDBOX", "default_name"]
 
@@ -74,6 +82,8 @@ class WorkerSettings:
     unsafe: bool = False
     name: str = field(default_factory=default_name)
     prefix: str = "quoridor"
+    #: The module of the analysis it runs for ``--analysis queue`` servers (``server.analysis.kit``; tests: a fake).
+    analysis_kit: str = DEFAULT_KIT
 
 
 class GameWorker:
@@ -87,6 +97,11 @@ class GameWorker:
         self._cache = BotCache(self._redis, self.keys, settings.cache / "bots")
         bound(self.builds, settings.cpp_builds_keep)
         self._worker: Worker[Any] | None = None
+        #: Analysis jobs (``server.queue.analysis``): a queue and a saq worker of their own, one job at a time, so
+        #: that they never take a pairing's place; each analysed by an analysis process at the lowest priority.
+        self._analysis_queue = RedisQueue(self._redis, name=self.keys.analysis_queue)
+        self._analysis_worker: Worker[Any] | None = None
+        self._analysers: dict[int | None, AnalysisProcess] = {}
         self.exit_code = 0
 
     @property
@@ -114,14 +129,27 @@ class GameWorker:
                               timers={"sweep": s.sweep_s, "abort": 1, "schedule": 1, "worker_info": 10},
                               after_process=self._after, metadata={"protocol": PROTOCOL, "version": __version__},
                               shutdown_grace_period_s=None)
-        watch = asyncio.get_running_loop().create_task(self._watch_server())
-        log.info("worker %s serves %s (queue %s, %d pairing(s) at once%s)", s.name, shown_url(s.url), self.keys.queue,
-                 s.concurrency, ", WITHOUT the sandbox" if s.unsafe else "")
+        await self._analysis_queue.connect()
+        self._analysis_worker = Worker(self._analysis_queue, [(ANALYSIS_FUNCTION, self._analyse)],
+                                       id=f"{s.name}-analysis", concurrency=1,
+                                       timers={"sweep": s.sweep_s, "abort": 1, "schedule": 1, "worker_info": 10},
+                                       shutdown_grace_period_s=None)
+        self._analysis_worker.SIGNALS = []      # the pairings' worker hears SIGINT/SIGTERM and stops this one
+        loop = asyncio.get_running_loop()
+        watch = loop.create_task(self._watch_server())
+        analysing = loop.create_task(self._analysis_worker.start())
+        log.info("worker %s serves %s (queue %s, %d pairing(s) at once%s; analyses from %s, one at a time)", s.name,
+                 shown_url(s.url), self.keys.queue, s.concurrency, ", WITHOUT the sandbox" if s.unsafe else "",
+                 self.keys.analysis_queue)
         try:
             await self._worker.start()      # returns on SIGINT/SIGTERM (its jobs go back to the queue)
         finally:
             watch.cancel()
-            await asyncio.gather(watch, return_exceptions=True)
+            await self._analysis_worker.stop()
+            analysing.cancel()
+            await asyncio.gather(watch, analysing, return_exceptions=True)
+            await asyncio.to_thread(self._close_analysers)
+            await disconnect(self._analysis_queue, self._redis)
             await disconnect(self._queue, self._redis)
         return self.exit_code
 
@@ -129,6 +157,44 @@ class GameWorker:
         """Stop serving (jobs in progress go back to the queue for another worker)."""
         if self._worker is not None:
             await self._worker.stop()
+
+    # -- analysis jobs ---------------------------------------------------------------------------
+    async def _analyse(self, ctx: dict[str, Any], *, job: dict[str, Any]) -> dict[str, Any]:
+        """saq's analysis function: the game's analysis as JSON (``{"ok": true, "analysis": ...}``), or why not."""
+        parsed = parse_job(job)
+        if isinstance(parsed, str):
+            return {"ok": False, "error": parsed}
+        kit = importlib.import_module(self.settings.analysis_kit)
+        if parsed.engine != kit.ENGINE_VERSION:
+            return {"ok": False, "error": f"worker {self.settings.name} analyses with engine {kit.ENGINE_VERSION}, the "
+                                          f"server with {parsed.engine}: install the server's version on the worker"}
+        answer = await asyncio.to_thread(self._analyse_log, parsed)
+        log.info("analysed %s for job %s: %s", parsed.name, ctx["job"].key, "done" if answer["ok"] else answer["error"])
+        return answer
+
+    def _analyse_log(self, job: AnalysisJob) -> dict[str, Any]:
+        """Analyse ``job``'s log in the analysis process of its node budget (one job at a time: saq's concurrency 1)."""
+        process = self._analysers.get(job.nodes)
+        if process is None:
+            process = self._analysers[job.nodes] = AnalysisProcess(self.settings.analysis_kit, job.nodes)
+        folder = self.settings.cache / "analyses"
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder, prefix="game-") as scratch:
+            path = Path(scratch) / "game.csv"
+            path.write_text(job.log, encoding="utf-8", newline="")
+            try:
+                answer = process.request({"op": "analyse", "log": str(path)})
+            except AnalysisProcessError as exc:
+                return {"ok": False, "error": str(exc)}
+            if not answer.get("ok"):
+                return {"ok": False, "error": str(answer.get("error"))}
+            analysis = json.loads(analysis_path(path).read_text(encoding="utf-8"))
+        analysis.pop("key", None)           # the server keys it by its own reading of the log
+        return {"ok": True, "analysis": analysis}
+
+    def _close_analysers(self) -> None:
+        for process in self._analysers.values():
+            process.close()
 
     # -- the server's protocol -------------------------------------------------------------------
     async def _server_refusal(self) -> str | None:

@@ -56,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--unsafe-no-sandbox", action="store_true", dest="unsafe",
                    help="run handed-in bots WITHOUT bubblewrap, under rlimits only (they can reach the network and "
                         "read what this user can): only on a machine of no value")
+    p.add_argument("--analysis-kit", dest="analysis_kit", default="server.analysis.kit", help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true", help="also log the job engine's own lines (saq)")
     return p
 
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = WorkerSettings(url=args.queue, cache=args.cache.resolve(), concurrency=args.concurrency,
                               sweep_s=args.sweep, unsafe=args.unsafe, name=args.name or default_name(),
                               cpp_builds=None if args.cpp_builds is None else args.cpp_builds.resolve(),
-                              cpp_builds_keep=args.cpp_builds_keep)
+                              cpp_builds_keep=args.cpp_builds_keep, analysis_kit=args.analysis_kit)
     try:
         return asyncio.run(GameWorker(settings).run())
     except KeyboardInterrupt:
