@@ -1,10 +1,10 @@
-"""``evaluation``: when a race is won (``won_race``), and how ``evaluate`` scores a decided race."""
+"""The engine's ``evaluation``: when a race is won (``won_race``), and how ``evaluate`` scores a decided race."""
 
 import random
 
 import pytest
 
-from client.bots.evaluation import (
+from shared.engine.evaluation import (
     KNOWN_WIN,
     LEAD,
     STEP,
