@@ -221,6 +221,21 @@ def _judgements(analysis: Mapping[str, Any] | None) -> dict[int, tuple[str, str]
     return out
 
 
+def _ply_note(analysis: Mapping[str, Any] | None, step: int, players: tuple[str, str]) -> str:
+    """What the analysis says of step ``step`` (1-based), in words; "" when it says nothing of it."""
+    plies = (analysis or {}).get("plies", ())
+    if not 1 <= step <= len(plies):
+        return ""
+    ply = plies[step - 1]
+    chance = ply["chance_after"] if ply["seat"] == 0 else -ply["chance_after"]
+    label = ply.get("label")
+    words = [f"{label} {_SYMBOLS[label]}" if label in _SYMBOLS else "",
+             ply.get("reason") or "",
+             f"the engine's best step: {ply['best']}" if ply.get("best") and ply["best"] != ply.get("played") else "",
+             f"{players[0]}'s winning chance after it: {round(50 * (1 + chance))}%"]
+    return f"step {step}: " + "; ".join(w for w in words if w)
+
+
 def game_html(game: ReplayGame, index: int | None = None, *, analysis: Mapping[str, Any] | None = None) -> str:
     """An HTML page (also well-formed XML): the game's facts, its board(s) and the table of its steps.
 
@@ -244,6 +259,9 @@ def game_html(game: ReplayGame, index: int | None = None, *, analysis: Mapping[s
     if index is None:       # the browser's player (shared/web), inlined: step through the game in the page
         out.append(player_block(game, analysis))
     out.append(f"<figure>{_svg_inline(position_svg(game, index) if index is not None else game_svg(game))}</figure>")
+    note = _ply_note(analysis, game.frames[index].step, game.players) if index is not None else ""
+    if note:
+        out.append(f'<p class="verdict">{escape(note)}</p>')
     out.append('<table class="steps"><thead><tr><th>step</th><th>player</th><th>step</th><th>status</th>'
                "<th>thinking</th><th>note</th></tr></thead><tbody>")
     for frame in game.frames[1:]:

@@ -262,3 +262,14 @@ async def test_a_phone_taps_the_graph(phone, make_server, tmp_path):
     assert await phone.evaluate("() => { const t = document.querySelector('.eval-summary'); "
                                 "return t.scrollWidth <= t.clientWidth; }"), "the summary fits without scrolling"
     await phone.screenshot(path=str(SHOTS / "analysis-phone-390.png"), full_page=True)
+
+
+def test_an_html_position_says_what_the_analysis_says_of_its_step(tmp_path):
+    from client.replay.export import game_html
+    from client.replay.sources import load_game
+    game = load_game(write_game(tmp_path))
+    page = game_html(game, 10, analysis=analysis_json())
+    assert ('<p class="verdict">step 10: blunder ??; the race was lost in 5; this wall lengthened neither path; '
+            "the engine&#x27;s best step: e7h; alice&#x27;s winning chance after it: 100%</p>") in page
+    assert "step 3: alice&#x27;s winning chance after it: 58%" in game_html(game, 3, analysis=analysis_json())
+    assert 'class="verdict"' not in game_html(game, 0, analysis=analysis_json()) + game_html(game, 10)
