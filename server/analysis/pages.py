@@ -4,9 +4,10 @@
 played (remembered from ``game_finished``, the newest ``IDS_KEPT``) or a log's path in the data directory, as
 the game page names games (``server.web.records.log_path`` keeps it inside). 200 with the stored analysis
 (``{"status": "ready", ...GameAnalysis JSON, "key": ...}``) when it is current; 202 ``{"status": "pending",
-"position": N}`` while it waits (a game not yet queued, or in the backlog, is queued ahead of the backlog: ``position``
-is the number of games analysed before it, 0 while it is analysed); 404 for no such finished game (or none analysed on a server whose
-analysis is off); 500 ``{"status": "failed", "message": ...}`` when its analysis failed. It reads the log (to
+"position": N}`` while it waits (a game not yet queued, or in the backlog, is queued ahead of the backlog;
+``position`` is the number of games analysed before it, 0 while it is analysed); 404 for no such finished game
+(or one not analysed on a server whose analysis is off); 500 ``{"status": "failed", "message": ...}`` when its
+analysis failed. It reads the log (to
 know its key) and the stored analysis, both bounded; it is called on the event loop, like the static files.
 """
 

@@ -1,8 +1,9 @@
 """``AnalysisProcess``: the server's side of its analysis process (``server.analysis.child``), one request at a time.
 
-Started at the first request, started again after it died, ended by ``close`` (its input closed and
-terminated at once, killed if it does not end): a server never leaves it behind. Only the analyser's thread calls ``request``; it
-blocks there while the process works, holding no lock and not the event loop.
+Started at the first request (its priority lowered at once), started again after it died, ended by ``close``
+(its input closed and terminated at once, killed if it does not end): a server never leaves it behind. Only the
+analyser's thread calls ``request``; it blocks there while the process works, holding no lock and not the event
+loop.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from websockets.http11 import Request, Response
 
 from shared.web import PAGES, STATIC
 
-__all__ = ["ANALYSIS_ROUTE", "AnalysisAnswer", "CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp", "forbidden_origin", "is_upgrade",
-           "method_not_allowed", "static_name"]
+__all__ = ["ANALYSIS_ROUTE", "AnalysisAnswer", "CONTENT_TYPES", "FAVICON", "FAVICON_ROUTE", "answer_http", "csp",
+           "forbidden_origin", "is_upgrade", "method_not_allowed", "static_name"]
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
