@@ -53,7 +53,9 @@ def step_reason(before: Position, step: Step, after: Position, best: Step | None
             return "this wall lengthened neither path"
         if grew <= 0:
             return f"this wall lengthened only its own path, by {_steps(own)}"
-        if own >= grew:
+        if own == grew:
+            return f"this wall lengthened both paths by {_steps(own)}"
+        if own > grew:
             return f"this wall lengthened its own path by {_steps(own)} and the opponent's only by {_steps(grew)}"
     if best is not None and not best.is_move():
         with_best = before.apply(best)
@@ -75,5 +77,5 @@ def step_reason(before: Position, step: Step, after: Position, best: Step | None
 def _by_engine(best_name: str | None, chances: tuple[float, float]) -> str:
     """The fallback: the engine's step and both chances, as numbers."""
     before, after = chances
-    instead = f"{best_name} kept" if best_name else "the best step kept"
+    instead = f"the engine's step {best_name} kept" if best_name else "the best step kept"
     return f"{instead} a winning chance of {before:+.2f}; after this step it is {after:+.2f}"
