@@ -140,7 +140,8 @@ export class AnalysisView {
     this.el.hidden = false;
     this.el.dataset.state = "ready";
     this.el.innerHTML = `<div class="eval-head"><span><span class="pawn-dot p0"></span>${esc(this.players[0])}'s ` +
-      `winning chance</span><span class="muted">engine ${esc(analysis.engine)} · ${Number(analysis.nodes).toLocaleString("en")} nodes</span></div>` +
+      `winning chance</span><span class="muted">engine ${esc(analysis.engine)} · ` +
+      `${Number(analysis.nodes).toLocaleString("en")} nodes</span></div>` +
       `${summaryHTML(analysis, this.players)}<div class="eval-plot"></div><p class="verdict"></p>`;
     this.plot = this.el.querySelector(".eval-plot");
     this.place();
@@ -172,7 +173,9 @@ export class AnalysisView {
       li.classList.add("judged", p.label);
       li.querySelector(".notation")?.insertAdjacentHTML("beforeend",
         `<b class="judgement ${p.label}" title="${esc(p.label)}">${SYMBOLS[p.label]}</b>`);
-      if (p.label !== "violation") li.insertAdjacentHTML("beforeend", `<span class="comment ${p.label}">${esc(verdictText(p, this.players, {short: true}))}</span>`);
+      if (p.label === "violation") continue;            // the list says its reason already (player.js)
+      li.insertAdjacentHTML("beforeend",
+        `<span class="comment ${p.label}">${esc(verdictText(p, this.players, {short: true}))}</span>`);
     }
     this.labelled = moves;
     this.labelledCount = moves.children.length;

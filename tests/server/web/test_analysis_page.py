@@ -44,7 +44,7 @@ def write_game(folder: Path, players: tuple[str, str] = ("alice", "bob")) -> Pat
 
 
 def analysis_json() -> dict[str, Any]:
-    """A GameAnalysis.to_json() of write_game's game, made by hand (status: ready): bob's walls judged worse and worse."""
+    """A GameAnalysis.to_json() of write_game's game, made by hand (status: ready): bob's walls judged ever worse."""
     plies, chance = [], 0.1                     # alice's chance, rising as bob wastes his walls
     for k, name in enumerate(SCRIPT):
         ply, seat = k + 1, k % 2
@@ -117,7 +117,8 @@ async def test_the_graph_goes_to_a_step_labels_it_and_draws_the_best_step(browse
     # the labels in the step list, Lichess's symbols
     for ply, (label, _, reason) in JUDGED.items():
         li = page.locator(f".moves li[data-step='{ply}']")
-        assert await li.locator(".judgement").inner_text() == {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[label]
+        symbol = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[label]
+        assert await li.locator(".judgement").inner_text() == symbol
         assert reason in await li.inner_text()
     assert await page.locator(".moves li[data-step='3'] .judgement").count() == 0
     # a click on the blunder's point goes to its step: the board, the list, the graph's cursor follow
