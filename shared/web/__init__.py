@@ -1,9 +1,10 @@
 """The browser pages: plain HTML, CSS and JavaScript modules shipped as package data (``static/``).
 
 No Python here opens them: the server's ``server.web.http`` serves them, and ``quoridor-replay
---html`` inlines the renderer (``board.js``, ``player.js``) into one self-contained page. The
-renderer is a pure function from a ``game_update``'s board to SVG, one player for live and
-finished games (``player.js``: mount / render / unmount).
+--html`` inlines the renderer (``board.js``, ``player.js``, and ``analysis.js`` with a game's
+analysis) into one self-contained page. The renderer is a pure function from a ``game_update``'s
+board to SVG, one player for live and finished games (``player.js``: mount / render / unmount);
+``analysis.js`` draws a game's analysis beside it (the evaluation graph, labels, best-step ghosts).
 """
 
 from importlib.resources import files
