@@ -56,7 +56,7 @@ def test_a_win_in_one_put_off_for_a_sure_win_in_two_is_no_blunder() -> None:
     # The old client's example, ply 34: Enemy at a2 could step to b1 and win; a2 -> a1 wins next step all the
     # same (Me cannot stop it). The search stops at the win in one; the step beside it needs a search of its own.
     log = read_log_data((LEGACY / "client_example.csv").read_bytes(), "client_example.csv")
-    ply = analyse_game(log, nodes=NODES).plies[33]
+    ply = analyse_game(log, nodes=100).plies[33]
     assert (ply.played, ply.best) == ("a2", "b1")
     assert ply.label is None and ply.chance_after > 0.95
 
