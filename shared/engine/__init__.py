@@ -11,6 +11,6 @@ from .evaluation import (
 from .search import MATE_BOUND, REPETITION, Searcher, SearchResult
 
 __all__ = [
-    "DECIDED_LEAD", "KNOWN_WIN", "LEAD", "MATE_BOUND", "REPETITION", "STEP", "TEMPO", "WALL_VALUES", "WIN", "Searcher", "SearchResult",
-    "WallOption", "distance_from", "evaluate", "path_blockers", "path_from", "wall_options", "won_race",
+    "DECIDED_LEAD", "KNOWN_WIN", "LEAD", "MATE_BOUND", "REPETITION", "STEP", "TEMPO", "WALL_VALUES", "WIN", "Searcher",
+    "SearchResult", "WallOption", "distance_from", "evaluate", "path_blockers", "path_from", "wall_options", "won_race",
 ]
