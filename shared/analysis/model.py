@@ -25,17 +25,28 @@ _ALL_LABELS = (*LABELS, VIOLATION)
 class PlyAnalysis:
     """One step of the game: the mover's chances with the engine's best and with the played step, and the facts."""
 
+    #: 1-based: the log's step rows in order.
     ply: int
+    #: Who stepped (0 or 1).
     seat: int
+    #: The step in notation (``step_name``); ``""`` for a row that sent no step that stood (timeout, violation).
     played: str
+    #: The engine's best step in notation; ``None`` when the game was already over (or nothing was legal).
     best: str | None
+    #: The mover's winning chance (-1..1) with the best step, and after the played one.
     chance_before: float
     chance_after: float
+    #: ``chance_before - chance_after``, at least 0 (0 for the engine's own step).
     drop: float
+    #: One of ``LABELS`` by ``THRESHOLDS``, ``"violation"`` for a timed-out or illegal row, else ``None``.
     label: str | None
+    #: Shortest path lengths of seat 0 and seat 1 before and after the step (-1: cut off, only in rows
+    #: drawn as an inconsistent log gives them).
     paths_before: tuple[int, int]
     paths_after: tuple[int, int]
+    #: Walls left to seat 0 and seat 1 after the step.
     walls_left: tuple[int, int]
+    #: A plain sentence for a labelled step (``reasons.step_reason``, or the violation's own reason); else ``None``.
     reason: str | None
 
     def to_json(self) -> dict[str, Any]:
@@ -65,9 +76,13 @@ class PlayerSummary:
     """One seat's play: its accuracy (0..100), its steps counted by label, and the plies of its three worst steps."""
 
     seat: int
+    #: The player's name in the log's header.
     name: str
+    #: 0..100: the mean of its steps' accuracies (``game.step_accuracy``, Lichess's formula).
     accuracy: float
+    #: Its steps by label: each of ``LABELS`` and ``"violation"``, zeros included.
     counts: dict[str, int]
+    #: The plies of its (at most) three steps with the largest drops, worst first; steps that lost nothing are left out.
     worst: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
