@@ -18,7 +18,7 @@ from pathlib import Path
 
 from shared.gamelog import GameLog, format_log
 
-__all__ = ["DEFAULT_LOG_DIR", "log_path", "new_run_folder", "write_log_atomic"]
+__all__ = ["DEFAULT_LOG_DIR", "log_path", "new_run_folder", "write_log_atomic", "write_text_atomic"]
 
 #: Where the client writes its logs unless told otherwise.
 DEFAULT_LOG_DIR = Path("replays") / "client"
@@ -63,6 +63,11 @@ def new_run_folder(parent: Path, prefix: str, now: datetime | None = None) -> Pa
 
 def write_log_atomic(path: Path, log: GameLog) -> None:
     """Write ``log`` to ``path`` so that readers see the old file or the whole new one (never a half file)."""
+    write_text_atomic(path, format_log(log))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` so that readers see the old file or the whole new one (never a half file)."""
     path = Path(path)
     folder = path.parent
     # A hidden name ending in .tmp: a crash may leave it behind, but never under a log's name.
@@ -77,7 +82,7 @@ def write_log_atomic(path: Path, log: GameLog) -> None:
         raise FileExistsError(f"no free temporary name for {path} in {folder}")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(format_log(log).encode("utf-8"))
+            handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

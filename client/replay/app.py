@@ -4,12 +4,18 @@
 source's games (one log, or a server's live games, switched with ``[`` and ``]``), or it shows a
 folder's listing and opens the log chosen there. Keys are the old viewer's (``n``/``p``) plus
 arrows, Home/End, ``g``, Space, ``+``/``-``, ``?`` and ``q``.
+
+Given an ``analyser`` (``quoridor-replay GAME --analyse``), the screen also shows the game's analysis: the evaluation
+graph under the board (the step shown marked), the step list beside it (each step's label, the engine's best step
+beside the played one) and the note of the step shown. The analyser runs in a worker thread, its progress in the
+graph's place, so the game can be stepped through meanwhile; quitting stops it at its next step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -22,6 +28,7 @@ from client.render import render_board
 from shared.gamelog import LogFormatError
 from shared.quoridor import Position
 
+from .analysis_view import render_graph, render_ply_note, render_step_list
 from .controller import Controller, ReplayController, StepOutOfRange
 from .frames import ReplayGame
 from .listing import GameEntry
@@ -29,7 +36,18 @@ from .screens import GotoScreen, HelpScreen, ListScreen
 from .sources import GameSource, LiveSourceError, LogFileSource, StepSource
 from .views import render_frame_board, render_info, render_title
 
-__all__ = ["ReplayApp"]
+if TYPE_CHECKING:
+    from shared.analysis import GameAnalysis
+
+__all__ = ["ReplayApp", "Analyser", "AnalysisStopped"]
+
+Analyser = Callable[[Callable[[int, int], None]], "GameAnalysis"]
+"""Makes the analysis of the game shown, calling its argument with (steps done, steps in all) as it goes."""
+
+
+class AnalysisStopped(Exception):
+    """Raised in the analyser's thread, from its progress callback, when the screen is closing."""
+
 
 class ReplayApp(App[int]):
     """The interactive viewer (a ``GameView``) of a source's games, or of a folder's listing (``entries``)."""
@@ -41,6 +59,8 @@ class ReplayApp(App[int]):
     #main {height: 1fr; overflow-y: auto}
     #board {width: 43; padding: 0 1 0 1}
     #info {width: 1fr; padding: 0 1}
+    #steps {width: 34; padding: 0 1; border-left: vkey $panel}
+    #graph {height: auto; padding: 0 1; border-top: hkey $panel}
     #bar {height: auto; max-height: 2; dock: bottom; background: $panel; padding: 0 1}
     """
     BINDINGS = [
@@ -53,8 +73,14 @@ class ReplayApp(App[int]):
     ]
 
     def __init__(self, source: StepSource | None = None, *, entries: Sequence[GameEntry] | None = None,
-                 folder: Path | None = None, step: int | None = None) -> None:
+                 folder: Path | None = None, step: int | None = None, analyser: Analyser | None = None) -> None:
         super().__init__()
+        self.analyser = analyser
+        #: The game's analysis, once the analyser has made it.
+        self.analysis: GameAnalysis | None = None
+        #: What the analysis is doing ("analysing: 12/87 steps"), or why it failed; "" once it is shown.
+        self.analysis_state = "analysing…" if analyser is not None else ""
+        self._analysis_stopping = False
         self.entries = list(entries) if entries is not None else None
         self.folder = folder
         self.start_step = step
@@ -101,6 +127,10 @@ class ReplayApp(App[int]):
         with Horizontal(id="main"):
             yield Static(id="board")
             yield Static(id="info")
+            if self.analyser is not None:
+                yield Static(id="steps")
+        if self.analyser is not None:
+            yield Static(id="graph")
         yield Static(id="bar")
 
     def on_mount(self) -> None:
@@ -111,6 +141,56 @@ class ReplayApp(App[int]):
             self.action_list()
         if self.live:
             self.run_worker(self._follow(), exclusive=True, exit_on_error=False)
+        if self.analyser is not None:
+            self.run_worker(self._analyse, thread=True, exit_on_error=False, group="analysis")
+
+    def on_unmount(self) -> None:
+        self._analysis_stopping = True       # however the screen closes, an analysis under way stops at its next step
+
+    # -- the analysis (in a worker thread) ------------------------------------------------------------
+    def _analyse(self) -> None:
+        assert self.analyser is not None
+        try:
+            analysis = self.analyser(self._progress_in_thread)
+        except AnalysisStopped:
+            return
+        except Exception as exc:  # noqa: BLE001 - say it on the screen rather than lose it in a worker
+            if not self._analysis_stopping:
+                self.call_from_thread(self._analysis_failed, f"the analysis failed: {exc}")
+            return
+        if not self._analysis_stopping:
+            self.call_from_thread(self._analysed, analysis)
+
+    def _progress_in_thread(self, done: int, total: int) -> None:
+        if self._analysis_stopping:
+            raise AnalysisStopped()
+        self.call_from_thread(self._analysis_progress, done, total)
+
+    def _analysis_progress(self, done: int, total: int) -> None:
+        self.analysis_state = f"analysing: {done}/{total} steps…"
+        self._show_analysis()
+
+    def _analysed(self, analysis: GameAnalysis) -> None:
+        self.analysis, self.analysis_state = analysis, ""
+        self.refresh_view()
+
+    def _analysis_failed(self, message: str) -> None:
+        self.analysis_state = message
+        self._show_analysis()
+
+    def _show_analysis(self, index: int | None = None) -> None:
+        """The graph and step list at frame ``index`` (the current one when None), or the analysis's progress."""
+        if self.analyser is None:
+            return
+        graph, steps = self.query_one("#graph", Static), self.query_one("#steps", Static)
+        if self.analysis is None:
+            graph.update(Text(self.analysis_state, "bold"))
+            steps.update(Text("the labels come with the analysis", "dim"))
+            return
+        if index is None:
+            index = self.controller.index if self.controller is not None else 0
+        graph.update(render_graph(self.analysis, index, width=max(20, self.size.width - 4)))
+        steps.update(render_step_list(self.analysis, index, rows=max(5, self.size.height - 14)))
 
     # -- the source -------------------------------------------------------------------------
     async def _follow(self) -> None:
@@ -178,7 +258,11 @@ class ReplayApp(App[int]):
             title = Text(f"{game.title}  ", "bold") + title
         self.query_one("#title", Static).update(title)
         self.query_one("#board", Static).update(render_frame_board(game.frames[index]))
-        self.query_one("#info", Static).update(render_info(game, index))
+        info = render_info(game, index)
+        if self.analysis is not None:
+            info = Text("\n").join([info, render_ply_note(self.analysis, index)])
+        self.query_one("#info", Static).update(info)
+        self._show_analysis(index)
         self.query_one("#bar", Static).update(self._bar())
 
     def refresh_view(self) -> None:
@@ -316,5 +400,6 @@ class ReplayApp(App[int]):
         self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
-        """Leave the viewer."""
+        """Leave the viewer (an analysis under way stops at its next step)."""
+        self._analysis_stopping = True
         self.exit(0)

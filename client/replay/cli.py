@@ -1,5 +1,10 @@
 """``quoridor-replay``: replay a game log, list a folder of them, export to SVG/HTML, or watch a server live.
 
+``--analyse`` adds the engine's analysis of a log (``shared.analysis``): on the screen, the evaluation graph and
+the labels in the step list, made in a worker thread while the game can be stepped through; with ``--print``, a
+text report; ``--json``, the analysis's JSON on stdout. An up-to-date analysis kept beside the log
+(``<log>.analysis.json``, written by ``quoridor-analyse`` and the server) is read instead of made again.
+
 Exit codes: 0 done, 1 a file that is not a game log (or a server that cannot be watched), 2 a
 usage error. Errors are one line on stderr, never a traceback. When stdout is not a terminal,
 ``--print`` is implied (there is no screen to be interactive on). Printed output is plain text,
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,11 +28,13 @@ from rich.text import Text
 
 from shared.gamelog import LogFormatError
 
+from .analysed import AnalysedLog, analyse_log_file
+from .analysis_view import render_ply_note, render_report
 from .controller import ReplayController, StepOutOfRange
 from .export import ExportError, HtmlView, SvgView
 from .listing import FolderError, list_folder
 from .sources import LiveSource, LiveSourceError, LogFileSource
-from .views import GameView, LineView, TextView, print_listing
+from .views import GameView, LineView, TextView, print_listing, render_frame, render_title
 
 __all__ = ["main", "build_parser"]
 
@@ -42,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                "quoridor-replay replays/tournament-20240501-120000/   |   quoridor-replay replays/   |   "
                "quoridor-replay game.csv --print --step 12   |   "
                "quoridor-replay game.csv --svg game.svg --html game.html   |   "
+               "quoridor-replay game.csv --analyse   |   quoridor-replay game.csv --analyse --print   |   "
                "quoridor-replay --live ws://127.0.0.1:19330/")
     p.add_argument("path", nargs="?", type=Path, help="a game log (.csv), or a folder of logs (a tournament's)")
     p.add_argument("--live", metavar="URL", help="watch the games in progress on a server, as a spectator")
@@ -52,6 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", type=Path, metavar="FILE", help="export to SVG: the --step position, else the whole game")
     p.add_argument("--html", type=Path, metavar="FILE", help="export to HTML: the --step position, else the whole game")
     p.add_argument("--key", default="spectator", help="the key to say hello with in --live mode (default 'spectator')")
+    p.add_argument("--analyse", "--analyze", action="store_true",
+                   help="analyse the game with the engine: the evaluation graph and each step's label (inaccuracy, "
+                        "mistake, blunder) beside the engine's best step; with --print a text report (each player's "
+                        "accuracy, the worst steps and why)")
+    p.add_argument("--json", action="store_true",
+                   help="write the game's analysis to stdout as JSON (implies --analyse)")
+    p.add_argument("--nodes", type=int, metavar="N", default=None,
+                   help="with --analyse: the engine's budget in nodes per position (default: the engine's own, "
+                        "the same on every machine)")
     return p
 
 
@@ -63,13 +81,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give a game log or a folder of logs, or --live URL (one of them)")
     if args.step is not None and args.step < 0:
         parser.error(f"--step must be 0 or more, got {args.step}")
+    args.analyse = args.analyse or args.json
+    if args.nodes is not None and (not args.analyse or args.nodes < 1):
+        parser.error("--nodes takes a number of 1 or more and goes with --analyse")
+    if args.analyse and (args.live is not None or args.svg or args.html):
+        parser.error("--analyse takes a game log, without --live, --svg or --html")
     console = Console(highlight=False, color_system=None)    # what is printed is plain text, on a terminal too
     interactive = not (args.print_ or args.svg or args.html) and sys.stdout.isatty() and sys.stdin.isatty()
     try:
         if args.live is not None:
             return _live(args, parser, console, interactive)
         if args.path.is_dir():
+            if args.analyse:
+                parser.error("--analyse takes a game log, not a folder: quoridor-analyse FOLDER analyses every log "
+                             "in it")
             return _folder(args, parser, console, interactive)
+        if args.analyse:
+            return _analyse(args, console, interactive and not args.json)
         return _file(args, console, interactive)
     except (LogFormatError, FolderError, ExportError, LiveSourceError) as exc:
         print(f"{_PROG}: {exc}", file=sys.stderr)
@@ -104,6 +132,44 @@ def _file(args: argparse.Namespace, console: Console, interactive: bool) -> int:
         if path:
             print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _analyse(args: argparse.Namespace, console: Console, interactive: bool) -> int:
+    """``--analyse``: the screen with the analysis made in a worker thread, else the report or the JSON."""
+    source = LogFileSource(args.path)         # a bad file fails here, in one line, before any analysis
+    nodes = {} if args.nodes is None else {"nodes": args.nodes}
+    if interactive:
+        from .app import ReplayApp
+        return ReplayApp(source, step=args.step,
+                         analyser=lambda progress: analyse_log_file(args.path, progress=progress, **nodes).analysis
+                         ).run() or 0
+    game = next(iter(source.games.values()))
+    if args.step is not None and not 0 <= args.step <= game.last_step:
+        print(f"{_PROG}: {args.path}: no step {args.step}: this game shows steps 0 to {game.last_step}", file=sys.stderr)
+        return 2
+    analysis = _analyse_with_bar(args.path, nodes).analysis
+    if args.json:
+        sys.stdout.write(json.dumps(analysis.to_json(), indent=1) + "\n")
+        return 0
+    if args.step is not None:      # the board at that step, and what the analysis says of it
+        console.print(render_frame(game, args.step - game.first_step))
+        console.print(render_ply_note(analysis, args.step))
+        return 0
+    console.print(render_report(analysis, render_title(game), width=min(console.width, 100)))
+    return 0
+
+
+def _analyse_with_bar(path: Path, nodes: dict[str, int]) -> AnalysedLog:
+    """Analyse the log at ``path``, with a progress bar on stderr when it is a terminal."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return analyse_log_file(path, **nodes)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("steps"), console=err,
+                  transient=True) as bar:
+        task = bar.add_task("analysing", total=None)
+        return analyse_log_file(path, progress=lambda done, total: bar.update(task, completed=done, total=total),
+                                **nodes)
 
 
 def _folder(args: argparse.Namespace, parser: argparse.ArgumentParser, console: Console, interactive: bool) -> int:

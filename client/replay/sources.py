@@ -27,7 +27,7 @@ from .frames import ReplayGame, apply_update, frames_from_log
 
 __all__ = [
     "StepSource", "DataLoader", "LogFileSource", "GameSource", "LiveSource", "LiveSourceError", "read_log_file",
-    "load_game",
+    "read_log_bytes", "load_game",
 ]
 
 Changed = Callable[[str | None], None]
@@ -82,15 +82,19 @@ def _read_at_most(path: Path, limit: int) -> bytes:
         os.close(fd)
 
 
+def read_log_bytes(path: Path) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``MAX_LOG_BYTES + 1`` of them (one more tells a file too
+    large for a log); ``LogFormatError`` (one line naming the file) when it cannot be read or is no regular file."""
+    try:
+        return _read_at_most(Path(path), MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogFormatError(str(path), None, f"cannot read it: {exc.strerror or exc}") from None
+
+
 def read_log_file(path: Path) -> GameLog:
     """Read and parse the game log at ``path`` (``shared.gamelog.read_log_data``); ``LogFormatError`` (one line
     naming the file) when it is not one."""
-    name = str(path)
-    try:
-        data = _read_at_most(Path(path), MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        raise LogFormatError(name, None, f"cannot read it: {exc.strerror or exc}") from None
-    return read_log_data(data, name)
+    return read_log_data(read_log_bytes(path), str(path))
 
 
 def load_game(path: Path) -> ReplayGame:
