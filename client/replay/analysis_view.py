@@ -79,18 +79,18 @@ def _chance(value: float) -> str:
 
 
 def render_step_list(analysis: GameAnalysis, current: int, rows: int = 20) -> Text:
-    """Up to ``rows`` lines of the step list around ply ``current``: ply, who, the played step, its label and the
-    engine's best step where it differs; the current ply stands out."""
+    """Up to ``rows`` lines of the step list around ply ``current``: ply, who, the played step, its label's mark
+    (``LABEL_MARKS``) and the engine's best step where it differs; the current ply stands out."""
     names = tuple(player.name for player in analysis.players)
     lines = [Text("   0 the start")]
     for ply in analysis.plies:
         line = Text(f"{ply.ply:>4} ")
         line.append(f"{names[ply.seat][:8]:<8}", PAWN_STYLES[ply.seat])
-        line.append(f" {ply.played or '-':<4}")
-        if ply.label is not None:
-            line.append(" ").append_text(label_text(ply.label))
-        if ply.best is not None and ply.best != ply.played and ply.label is not None:
-            line.append(f" best {ply.best}")
+        line.append(f" {ply.played or '-':<4} ")
+        if ply.label is not None:        # the mark only: the note of the step shown names the label
+            line.append(f"{LABEL_MARKS.get(ply.label, ''):<2}", LABEL_STYLES.get(ply.label, "bold"))
+            if ply.best is not None and ply.best != ply.played:
+                line.append(f" best {ply.best}")
         lines.append(line)
     current = max(0, min(current, len(lines) - 1))
     start = max(0, min(current - rows // 2, len(lines) - rows))

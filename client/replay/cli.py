@@ -153,9 +153,10 @@ def _analyse(args: argparse.Namespace, console: Console, interactive: bool) -> i
         return 0
     if args.step is not None:      # the board at that step, and what the analysis says of it
         console.print(render_frame(game, args.step - game.first_step))
-        console.print(render_ply_note(analysis, args.step))
+        console.print(render_ply_note(analysis, args.step), soft_wrap=True)
         return 0
-    console.print(render_report(analysis, render_title(game), width=min(console.width, 100)))
+    # Not wrapped: a step's line stays one line, for grep; the graph is as wide as the console.
+    console.print(render_report(analysis, render_title(game), width=min(console.width, 100)), soft_wrap=True)
     return 0
 
 
