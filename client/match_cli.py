@@ -14,7 +14,9 @@ time, violations, errors, and the pentanomial Elo; more bots: W/L/D, score and i
 Bradley-Terry rating with its 95% likelihood interval, anchored at ``random`` when it plays, else at
 the first bot), the win-rate matrix, the SPRT's verdict, where the logs are and how to replay
 one; ``--json FILE`` writes all of it (and every game) as JSON. Each bot's ``time_limit_ms`` is
-set to the ``-t`` limit.
+set to the ``-t`` limit. ``--analyse`` then analyses every game's log with the engine (``-j`` at once; each
+analysis kept beside its log, as ``quoridor-analyse`` keeps it) and prints, and adds to the JSON, each bot's
+accuracy and the worst steps of the games it lost, each with its log and ply (opt-in: about a second a game).
 
 Exit codes: 0 the games were played and no bot's code failed, 1 a bot's code failed during the
 games (raised, or returned no ``Step``) or the logs could not be written, 2 bad options or a bot
@@ -42,11 +44,13 @@ from rich.table import Table
 from rich.text import Text
 
 from shared.quoridor import RULESETS, find_ruleset
+from shared.tournament.bot_analysis import AnalysedGame, BotAnalysis, bot_analyses
 from shared.referee import RefereeSettings
 from shared.tournament.bradley_terry import Rating, rate
 from shared.tournament.pentanomial import PentanomialElo, pentanomial_elo
 from shared.tournament.sprt import Sprt, SprtModel, SprtVerdict
 
+from .analyse_cli import analyse_files
 from .commands import installed_command
 from .loader import BotCrashed, BotLoadError, load_bot
 from .logfiles import new_run_folder
@@ -57,7 +61,8 @@ from .process_bot import ProcessBot
 from .render import notice_printer
 
 __all__ = ["main", "build_parser", "results_table", "standings_table", "matrix_table", "sprt_line", "elo_line",
-           "violation_lines", "run_match", "run_local", "show_results", "rating_anchor", "RunPlan", "RunOutcome"]
+           "violation_lines", "run_match", "run_local", "show_results", "rating_anchor", "RunPlan", "RunOutcome",
+           "analyse_run", "analysis_lines"]
 
 #: Where each run's own log folder is made when ``--log-dir`` does not say.
 RUNS_DIR = Path("replays")
@@ -294,6 +299,42 @@ def violation_lines(tallies: Sequence[MatchTally]) -> list[str]:
     return lines
 
 
+def analyse_run(results: RunResults, log_dir: Path, console: Console, *, jobs: int = 1) -> dict[str, BotAnalysis]:
+    """Analyse the logs of ``results``' games in ``log_dir`` (``jobs`` at once, each kept beside its log); each bot's
+    accuracy and the worst steps of its lost games. A log that cannot be analysed is said in one line."""
+    summaries = [game for game in sorted(results.games, key=lambda g: g.number) if game.log is not None]
+    paths = [log_dir / game.log for game in summaries if game.log is not None]
+    done = analyse_files(paths, jobs=jobs, console=console,
+                         on_error=lambda message: console.print(Text(f"analysis: {message}", "red"), soft_wrap=True))
+    by_path = {result.path: result.analysis for result in done}
+    games = []
+    for summary, path in zip(summaries, paths):
+        analysis = by_path.get(path)
+        if analysis is None:
+            continue
+        winner = None if summary.winner is None else summary.players.index(summary.winner)
+        games.append(AnalysedGame(path.name, summary.seats, winner, analysis, log=str(path)))
+    return bot_analyses(games, results.lineup.labels)
+
+
+def analysis_lines(analyses: dict[str, BotAnalysis], command: str = "quoridor-replay") -> list[str]:
+    """Each bot's accuracy and counts, then the worst steps of its lost games, each with the command that shows it."""
+    lines = []
+    for bot, found in analyses.items():
+        if not found.games:
+            continue
+        counts = ", ".join(f"{plural} {found.counts.get(label, 0)}" for label, plural in
+                           (("blunder", "blunders"), ("mistake", "mistakes"), ("inaccuracy", "inaccuracies")))
+        lines.append(f"{bot}: accuracy {found.accuracy:.1f}% over {found.games} games ({counts}); "
+                     f"{found.lost} lost" + (", its worst steps in them:" if found.worst_lost else ""))
+        for step in found.worst_lost:
+            best = f" (best {step.best})" if step.best and step.best != step.played else ""
+            lines.append(f"  {step.game} step {step.ply}: {step.played or 'nothing'}{best}, {step.label}"
+                         + (f": {step.reason}" if step.reason else "")
+                         + (f"  → {command} {step.log} --analyse --step {step.ply}" if step.log else ""))
+    return lines
+
+
 # -- the command line ---------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser."""
@@ -329,6 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="SPRT: what ELO0 and ELO1 measure, as in fastchess: normalized Elo (nElo, the default) "
                         "or logistic Elo")
     p.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write every result to FILE as JSON")
+    p.add_argument("--analyse", "--analyze", action="store_true",
+                   help="after the games, analyse every log with the engine (-j at once, about a second a game): each "
+                        "bot's accuracy and the worst steps of its lost games, printed and in --json")
     p.add_argument("-t", "--time-limit", type=int, default=1000, metavar="MS",
                    help="thinking time limit per step (default 1000; 0 = none)")
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="course", help="rules (default course)")
@@ -403,6 +447,8 @@ def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = dat
         log_dir = RUNS_DIR / now().strftime("local-%Y%m%d-%H%M%S")       # what an early error names
     elif str(log_dir) == "none":
         log_dir = None
+    if args.analyse and log_dir is None:
+        parser.error("--analyse reads the games' logs: it cannot go with --log-dir none")
     console = Console()
     try:
         plan = _plan(parser, args, settings, log_dir)
@@ -429,10 +475,19 @@ def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = dat
     if log_dir is not None:
         console.print(Text(f"logs in {log_dir}/ — replay one with: {installed_command('quoridor-replay')} "
                            f"{log_dir}/<game>.csv"), soft_wrap=True)
+    analyses = None
+    if args.analyse and log_dir is not None and not outcome.interrupted:
+        try:
+            analyses = analyse_run(outcome.results, log_dir, console, jobs=plan.workers)
+        except KeyboardInterrupt:
+            console.print(Text("analysis interrupted: the results are written without it", "yellow"))
+        else:
+            for line in analysis_lines(analyses, installed_command("quoridor-replay")):
+                console.print(Text(line), soft_wrap=True)
     if args.json is not None:
         report = outcome.results.report(settings=settings, seed=plan.seed, opening_plies=plan.opening_plies,
                                         mode=plan.mode, ratings=ratings, sprt=outcome.sprt,
-                                        interrupted=outcome.interrupted)
+                                        interrupted=outcome.interrupted, analyses=analyses)
         try:
             args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         except OSError as exc:

@@ -16,6 +16,7 @@ from typing import Any
 
 from shared.quoridor import step_name
 from shared.referee import RefereeSettings
+from shared.tournament.bot_analysis import BotAnalysis
 from shared.tournament.bradley_terry import Encounter, Rating
 from shared.tournament.pentanomial import Pentanomial, pentanomial_elo
 from shared.tournament.sprt import Sprt, SprtVerdict
@@ -87,6 +88,8 @@ class GameSummary:
     thinking_ms: tuple[int, int]
     steps: int
     log: str | None
+    #: The bots' labels by seat (``players`` are the names they played under).
+    seats: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,8 @@ class RunResults:
         self.games.append(GameSummary(
             job.number, (labels[job.pairing[0]], labels[job.pairing[1]]), job.pair, game.players,
             tuple(step_name(step) for step in job.opening), None if winner is None else game.players[winner],
-            game.outcome.reason, game.outcome.violations, game.outcome.thinking_ms, len(game.records), log))
+            game.outcome.reason, game.outcome.violations, game.outcome.thinking_ms, len(game.records), log,
+            (labels[job.seats[0]], labels[job.seats[1]])))
         return self.pairings[job.pairing].add(job.pair, score)
 
     @property
@@ -150,8 +154,10 @@ class RunResults:
 
     def report(self, *, settings: RefereeSettings, seed: int, opening_plies: int, mode: str,
                ratings: list[Rating] | None = None, sprt: SprtState | None = None,
-               interrupted: bool = False) -> dict[str, Any]:
-        """All the results as plain data (JSON-ready): settings, bots, pairings, ratings, the matrix, every game."""
+               interrupted: bool = False, analyses: dict[str, BotAnalysis] | None = None) -> dict[str, Any]:
+        """All the results as plain data (JSON-ready): settings, bots, pairings, ratings, the matrix, every game;
+        with ``analyses`` (``--analyse``), each bot's ``analysis``: its accuracy and the worst steps of its lost
+        games, each with its log and ply."""
         labels = self.lineup.labels
         bots = []
         for index, tally in enumerate(self.tallies):
@@ -161,6 +167,10 @@ class RunResults:
                          "score": tally.score, "score_interval": [low, high], "violations": tally.violations,
                          "violations_by_cause": dict(tally.causes), "first_reasons": dict(tally.first_reasons),
                          "errors": tally.errors, "thinking_ms": tally.thinking_ms, "steps": tally.steps})
+        if analyses is not None:
+            for entry in bots:
+                found = analyses.get(entry["bot"])
+                entry["analysis"] = None if found is None else found.to_json()
         for rating in ratings or []:
             entry = bots[labels.index(rating.player)]
             entry["rating"] = rating.rating
