@@ -31,7 +31,7 @@ from shared.gamelog import LogFormatError
 from .analysed import AnalysedLog, analyse_log_file
 from .analysis_view import render_ply_note, render_report
 from .controller import ReplayController, StepOutOfRange
-from .export import ExportError, HtmlView, SvgView
+from .export import ExportError, HtmlView, SvgView, kept_analysis
 from .listing import FolderError, list_folder
 from .sources import LiveSource, LiveSourceError, LogFileSource
 from .views import GameView, LineView, TextView, print_listing, render_frame, render_title
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _file(args: argparse.Namespace, console: Console, interactive: bool) -> int:
     source = LogFileSource(args.path)
     views: list[GameView] = [SvgView(path) for path in [args.svg] if path] + \
-        [HtmlView(path) for path in [args.html] if path]
+        [HtmlView(path, kept_analysis(args.path)) for path in [args.html] if path]     # with its analysis, if kept
     if args.print_ or not views:
         views.insert(0, TextView(console))
     joined = [ReplayController(source, view) for view in views]

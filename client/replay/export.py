@@ -16,13 +16,17 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from shared.analysis import analysis_key
+from shared.gamelog import LogFormatError
 from shared.quoridor import SIZE, BlockBar, Location, Position
 
+from .analysed import read_stored
 from .frames import STATUS_NAMES, Frame, ReplayGame, describe_step
+from .sources import read_log_bytes
 from .views import format_ms
 from .webpage import page_style, player_block, site_palette
 
-__all__ = ["position_svg", "game_svg", "game_html", "SvgView", "HtmlView", "ExportError"]
+__all__ = ["position_svg", "game_svg", "game_html", "kept_analysis", "SvgView", "HtmlView", "ExportError"]
 
 _CELL, _GAP, _MARGIN = 36, 8, 26
 _PITCH = _CELL + _GAP
@@ -219,6 +223,16 @@ def _judgements(analysis: Mapping[str, Any] | None) -> dict[int, tuple[str, str]
             better = f"best: {best}" if best and best != ply.get("played") else ""
             out[int(ply["ply"])] = (ply["label"], "; ".join(n for n in (ply.get("reason"), better) if n))
     return out
+
+
+def kept_analysis(log_path: Path) -> dict[str, Any] | None:
+    """The analysis kept beside the log at ``log_path`` (``<log>.analysis.json``, written by the server and
+    ``quoridor-analyse``) in its JSON form, when it is up to date (the log and the engine unchanged); else None."""
+    try:
+        kept = read_stored(log_path, analysis_key(read_log_bytes(log_path)))
+    except LogFormatError:
+        return None
+    return kept.to_json() if kept is not None else None
 
 
 def _ply_note(analysis: Mapping[str, Any] | None, step: int, players: tuple[str, str]) -> str:

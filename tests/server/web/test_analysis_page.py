@@ -274,3 +274,24 @@ def test_an_html_position_says_what_the_analysis_says_of_its_step(tmp_path):
             "the engine&#x27;s best step: e7h; alice&#x27;s winning chance after it: 100%</p>") in page
     assert "step 3: alice&#x27;s winning chance after it: 58%" in game_html(game, 3, analysis=analysis_json())
     assert 'class="verdict"' not in game_html(game, 0, analysis=analysis_json()) + game_html(game, 10)
+
+
+def test_quoridor_replay_html_carries_the_analysis_kept_beside_the_log(tmp_path, capsys):
+    from client.replay.analysed import write_stored
+    from client.replay.cli import main
+    from shared.analysis import analysis_key
+    log = write_game(tmp_path)
+    target = tmp_path / "g1.html"
+    assert main([str(log), "--html", str(target)]) == 0                 # none kept: the page as before
+    assert "AnalysisView" not in target.read_text(encoding="utf-8")
+    kept = GameAnalysis.from_json(analysis_json())
+    write_stored(log, kept, analysis_key(log.read_bytes()))             # as the server and quoridor-analyse keep it
+    assert main([str(log), "--html", str(target)]) == 0
+    page = target.read_text(encoding="utf-8")
+    assert "new AnalysisView(player).show(" in page and '"e7h"' in page and 'class="judgement blunder"' in page
+    assert main([str(log), "--step", "10", "--html", str(target)]) == 0
+    assert "step 10: blunder ??" in target.read_text(encoding="utf-8")
+    write_stored(log, kept, "another log's key")                         # stale: the log or the engine changed
+    assert main([str(log), "--html", str(target)]) == 0
+    assert "AnalysisView" not in target.read_text(encoding="utf-8")
+    capsys.readouterr()
