@@ -11,7 +11,7 @@ built-in bots that play walls (blocker, defender, strong at 20 ms, round robins 
 and 4 random plies, both seats; and strong against strong at 200 ms), about 20 evenly spaced positions
 of each game (4,323), each searched at ``DEFAULT_NODES`` nodes; the scale is the one, on a grid of
 10 units from 50 to 2,000, that maximises the likelihood of the side to move's result (a win 1, a loss
-0) under ``(1 + win_chance(v)) / 2``: 380 (Brier score 0.123). Games of ``random`` and ``runner`` were
+0) under ``(1 + win_chance(v)) / 2``: 370 (Brier score 0.124). Games of ``random`` and ``runner`` were
 left out: ``runner`` never places the walls the evaluation counts as worth two steps each, and ``random``
 loses whatever the board says, so their games flatten the likelihood (best scale 1,280, nearly as good
 from 1,000 to 1,500). This module is the only place the curve's parameter lives; its value is part of
@@ -25,7 +25,7 @@ import math
 __all__ = ["CHANCE_SCALE", "win_chance"]
 
 #: Evaluation units per unit of the logistic's argument (see the module doc for how it was fitted).
-CHANCE_SCALE = 380.0
+CHANCE_SCALE = 370.0
 
 
 def win_chance(value: int) -> float:
