@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "and exit; 'table' prints the published table")
     ladder.add_argument("--json", type=Path, dest="report_json", metavar="FILE",
                         help="with --report: also write the report as JSON to FILE")
+    ladder.add_argument("--analyse", "--analyze", action="store_true", dest="report_analyse",
+                        help="with --report: also analyse the games not analysed yet (about a second a game; the "
+                             "report shows the analyses kept beside the logs without it)")
     handed_in = p.add_argument_group("bots handed in as files (quoridor-submit)")
     handed_in.add_argument("--max-submission-bytes", type=int, dest="max_submission_bytes", metavar="BYTES",
                            help="largest zip archive a bot may be handed in as (default 1048576 = 1 MiB; the files "
@@ -184,7 +187,7 @@ def read_roster(path: Path) -> dict[str, str]:
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     """Validated settings from parsed arguments; ``ValueError`` says which option is wrong."""
     values = {k: v for k, v in vars(args).items()
-              if k not in ("view", "roster", "report", "report_json", "unsafe_no_sandbox",
+              if k not in ("view", "roster", "report", "report_json", "report_analyse", "unsafe_no_sandbox",
                                         "sandbox_self_test") and v is not None}
     if getattr(args, "unsafe_no_sandbox", False):
         values["sandbox"] = SandboxLimits(unsafe=True)
@@ -273,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.report is not None:
         from server.ladder.report import print_report    # only here: the report needs no server
         try:
-            return print_report(settings, args.report, args.report_json, console)
+            return print_report(settings, args.report, args.report_json, console, analyse=args.report_analyse)
         except ValueError as exc:
             print(f"quoridor-server: {exc}", file=sys.stderr)
             return 1

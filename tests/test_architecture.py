@@ -45,7 +45,7 @@ CLIENT_UI_MODULES = {
     "client/puzzles/ice_cli.py", "client/puzzles/screen.py", "client/puzzles/sokoban_app.py",
     "client/puzzles/sokoban_cli.py", "client/puzzles/sokoban_render.py",
     "client/replay/app.py", "client/replay/cli.py", "client/replay/screens.py", "client/replay/views.py",
-    "client/submit_cli.py",
+    "client/replay/analysis_view.py", "client/analyse_cli.py", "client/submit_cli.py",
 }
 TERMINAL_UI = {"rich", "textual"}
 
