@@ -69,7 +69,8 @@ def test_shared_opens_no_files():
 
 
 @pytest.mark.parametrize("package", ["shared.grid", "shared.quoridor", "shared.protocol", "shared.tournament", "shared.gamelog", "shared.referee",
-                                     "shared.legacy", "shared.ice", "shared.circuit"])
+                                     "shared.legacy", "shared.ice", "shared.circuit", "shared.engine",
+                                     "shared.analysis"])
 def test_exports_resolve(package):
     module = importlib.import_module(package)
     for name in module.__all__:

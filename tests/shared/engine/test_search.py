@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import pathlib
@@ -122,10 +121,3 @@ def test_a_step_is_scored_at_the_depth_of_the_search() -> None:
     assert searcher.score_child(pos.apply(result.step), searcher.score_depth, 600) == result.score
     sideways = searcher.score_child(pos.apply(parse_step("d1")), searcher.score_depth, 600)
     assert sideways == result.score - 100     # a step lost: one step of path
-
-
-@pytest.mark.parametrize("package", ["shared.engine", "shared.analysis"])
-def test_exports_resolve(package: str) -> None:
-    module = importlib.import_module(package)
-    assert [name for name in module.__all__ if not hasattr(module, name)] == []
-
