@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from client.replay import LogFileSource
+from client.replay import LogFileSource, load_game
 from client.replay.analysed import analyse_log_file, analysis_path
 from client.replay.app import ReplayApp
 from client.replay.cli import main
@@ -135,3 +135,15 @@ async def test_quitting_stops_an_analysis_under_way(tmp_path):
             await pilot.pause(0.01)
         await pilot.press("q")
     assert app.return_code == 0 and len(calls) < 999
+
+
+@pytest.mark.parametrize("name", ["server_0_DEFENSIVE_VS_BASELINE.csv", "client_example.csv"])
+def test_the_old_servers_and_the_old_clients_logs_are_analysed(name, capsys):
+    from tests.client.replay.helpers import legacy
+
+    assert main([str(legacy(name)), "--analyse", "--print", "--nodes", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "analysis: engine" in out and "50 nodes per position" in out and "accuracy" in out
+    assert main([str(legacy(name)), "--json", "--nodes", "50"]) == 0
+    analysis = GameAnalysis.from_json(json.loads(capsys.readouterr().out))
+    assert analysis.nodes == 50 and len(analysis.plies) == len(load_game(legacy(name)).frames) - 1
