@@ -22,6 +22,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -84,8 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.analyse = args.analyse or args.json
     if args.nodes is not None and (not args.analyse or args.nodes < 1):
         parser.error("--nodes takes a number of 1 or more and goes with --analyse")
-    if args.analyse and (args.live is not None or args.svg or args.html):
-        parser.error("--analyse takes a game log, without --live, --svg or --html")
+    if args.analyse and args.live is not None:
+        parser.error("--analyse takes a game log, not --live")
+    if args.json and (args.svg or args.html):
+        parser.error("--json writes the analysis to stdout: without --svg or --html")
     console = Console(highlight=False, color_system=None)    # what is printed is plain text, on a terminal too
     interactive = not (args.print_ or args.svg or args.html) and sys.stdout.isatty() and sys.stdin.isatty()
     try:
@@ -96,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error("--analyse takes a game log, not a folder: quoridor-analyse FOLDER analyses every log "
                              "in it")
             return _folder(args, parser, console, interactive)
-        if args.analyse:
+        if args.analyse and not (args.svg or args.html):
             return _analyse(args, console, interactive and not args.json)
         return _file(args, console, interactive)
     except (LogFormatError, FolderError, ExportError, LiveSourceError) as exc:
@@ -109,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _file(args: argparse.Namespace, console: Console, interactive: bool) -> int:
     source = LogFileSource(args.path)
     views: list[GameView] = [SvgView(path) for path in [args.svg] if path] + \
-        [HtmlView(path, kept_analysis(args.path)) for path in [args.html] if path]     # with its analysis, if kept
+        [HtmlView(path, _html_analysis(args)) for path in [args.html] if path]
     if args.print_ or not views:
         views.insert(0, TextView(console))
     joined = [ReplayController(source, view) for view in views]
@@ -132,6 +135,14 @@ def _file(args: argparse.Namespace, console: Console, interactive: bool) -> int:
         if path:
             print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _html_analysis(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The analysis an ``--html`` page carries: made now with ``--analyse`` (or the up-to-date one kept beside the
+    log), else the kept one if there is one."""
+    if not args.analyse:
+        return kept_analysis(args.path)
+    return _analyse_with_bar(args.path, {} if args.nodes is None else {"nodes": args.nodes}).analysis.to_json()
 
 
 def _analyse(args: argparse.Namespace, console: Console, interactive: bool) -> int:

@@ -59,7 +59,8 @@ def test_a_kept_analysis_is_read_and_a_stale_one_is_not(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["{folder}", "--analyse"], "quoridor-analyse FOLDER"),
-    (["{log}", "--analyse", "--html", "x.html"], "--analyse takes a game log, without"),
+    (["{log}", "--json", "--html", "x.html"], "--json writes the analysis to stdout: without --svg or --html"),
+    (["--live", "ws://127.0.0.1:1/", "--analyse"], "--analyse takes a game log, not --live"),
     (["{log}", "--nodes", "10"], "--nodes takes a number of 1 or more and goes with --analyse"),
 ])
 def test_analyse_usage_errors(tmp_path, capsys, argv, message):
@@ -147,3 +148,12 @@ def test_the_old_servers_and_the_old_clients_logs_are_analysed(name, capsys):
     assert main([str(legacy(name)), "--json", "--nodes", "50"]) == 0
     analysis = GameAnalysis.from_json(json.loads(capsys.readouterr().out))
     assert analysis.nodes == 50 and len(analysis.plies) == len(load_game(legacy(name)).frames) - 1
+
+
+def test_analyse_with_html_makes_the_analysis_the_page_carries(tmp_path, capsys):
+    log = write_blunder_log(tmp_path)
+    page = tmp_path / "g.html"
+    assert main([str(log), "--html", str(page)]) == 0
+    assert 'title="blunder"' not in page.read_text()          # nothing kept beside the log: the page as before
+    assert main([str(log), "--analyse", "--html", str(page)]) == 0
+    assert 'title="blunder"' in page.read_text() and not analysis_path(log).exists()
