@@ -2,7 +2,8 @@
 
 ``--analyse`` adds the engine's analysis of a log (``shared.analysis``): on the screen, the evaluation graph and
 the labels in the step list, made in a worker thread while the game can be stepped through; with ``--print``, a
-text report; ``--json``, the analysis's JSON on stdout. An up-to-date analysis kept beside the log
+text report; ``--json``, the analysis's JSON on stdout; with ``--html``, the page carries it (``--html`` alone carries
+only a kept one). An up-to-date analysis kept beside the log
 (``<log>.analysis.json``, written by ``quoridor-analyse`` and the server) is read instead of made again.
 
 Exit codes: 0 done, 1 a file that is not a game log (or a server that cannot be watched), 2 a
