@@ -1,4 +1,4 @@
-"""A log file's analysis: made by the engine (``shared.analysis.analyse_game``), or read where it is kept beside the log.
+"""A log file's analysis: made by the engine (``shared.analysis.analyse_game``), or read where it is kept beside it.
 
 An analysis is kept beside its log as ``<log>.analysis.json``: the one JSON form (``GameAnalysis.to_json``) plus
 ``"key"``, the ``analysis_key`` of the log's bytes and the engine's version; the server keeps its games' analyses

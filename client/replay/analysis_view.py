@@ -135,8 +135,8 @@ def render_player_lines(analysis: GameAnalysis) -> Text:
     """One line per player: accuracy and steps counted by label."""
     text = Text()
     for player in analysis.players:
-        counts = ", ".join(f"{player.counts.get(label, 0)} {_PLURALS[label] if player.counts.get(label, 0) != 1 else label}"
-                           for label in _PLURALS)
+        numbers = {label: player.counts.get(label, 0) for label in _PLURALS}
+        counts = ", ".join(f"{n} {_PLURALS[label] if n != 1 else label}" for label, n in numbers.items())
         text.append(player.name, PAWN_STYLES[player.seat]).append(f" (seat {player.seat}): accuracy "
                                                                   f"{player.accuracy:.1f}%; {counts}\n")
     text.rstrip()

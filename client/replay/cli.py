@@ -157,7 +157,8 @@ def _analyse(args: argparse.Namespace, console: Console, interactive: bool) -> i
                          ).run() or 0
     game = next(iter(source.games.values()))
     if args.step is not None and not 0 <= args.step <= game.last_step:
-        print(f"{_PROG}: {args.path}: no step {args.step}: this game shows steps 0 to {game.last_step}", file=sys.stderr)
+        print(f"{_PROG}: {args.path}: no step {args.step}: this game shows steps 0 to {game.last_step}",
+              file=sys.stderr)
         return 2
     analysis = _analyse_with_bar(args.path, nodes).analysis
     if args.json:

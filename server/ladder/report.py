@@ -38,7 +38,7 @@ __all__ = ["print_report", "report_json", "with_cpu_times", "analysed_games", "a
 
 
 def _logs_of(facts: Sequence[GameFact], folder: Path) -> dict[str, Path]:
-    """The log in ``folder`` of each game of ``facts`` that has one, by game id (the file name up to its first ``_``)."""
+    """The log in ``folder`` of each game of ``facts`` that has one, by game id (the name up to its first ``_``)."""
     wanted = {fact.game_id for fact in facts}
     logs: dict[str, Path] = {}
     if folder.is_dir():

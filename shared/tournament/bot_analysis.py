@@ -1,4 +1,4 @@
-"""A bot's analysis over many games: its accuracy, and the worst steps of the games it lost, each linked to its position.
+"""A bot's analysis over many games: its accuracy, and the worst steps of the games it lost, linked to their positions.
 
 Pure: the callers (``quoridor-match --analyse``'s JSON, the ladder's ``--report``) read or make each game's
 ``GameAnalysis`` (``shared.analysis``) and hand them in as ``AnalysedGame``s with a link of their own choosing

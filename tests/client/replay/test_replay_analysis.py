@@ -1,4 +1,4 @@
-"""quoridor-replay GAME --analyse: the text report, the JSON and the interactive screen, on a log with a known blunder."""
+"""quoridor-replay GAME --analyse: the text report, the JSON and the interactive screen, on a log with a blunder."""
 
 from __future__ import annotations
 
