@@ -8,21 +8,18 @@ with the budget asked for; otherwise the game is analysed again. Files are writt
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from shared.analysis import DEFAULT_NODES, GameAnalysis, analyse_game, analysis_key
+from shared.analysis.stored import MAX_STORED_BYTES, analysis_name, parse_stored, stored_text
 from shared.gamelog import GameLog, read_log_data
 
 from ..logfiles import write_text_atomic
 from .sources import read_log_bytes
 
-__all__ = ["ANALYSIS_SUFFIX", "AnalysedLog", "analysis_path", "read_stored", "write_stored", "analyse_log_file"]
-
-ANALYSIS_SUFFIX = ".analysis.json"
-"""What a log's name gains to name its analysis: ``game.csv`` -> ``game.csv.analysis.json``."""
+__all__ = ["AnalysedLog", "analysis_path", "read_stored", "write_stored", "analyse_log_file"]
 
 Progress = Callable[[int, int], None]
 
@@ -41,29 +38,29 @@ class AnalysedLog:
 def analysis_path(log_path: Path) -> Path:
     """Where the analysis of the log at ``log_path`` is kept: beside it, its name + ``.analysis.json``."""
     log_path = Path(log_path)
-    return log_path.with_name(log_path.name + ANALYSIS_SUFFIX)
+    return log_path.with_name(analysis_name(log_path.name))
 
 
 def read_stored(log_path: Path, key: str, nodes: int | None = None) -> GameAnalysis | None:
     """The analysis kept beside ``log_path`` if it is up to date: its key is ``key`` (and its budget ``nodes``, when
     given); None when there is none, it is stale, or it cannot be read (it is then made again)."""
     try:
-        data = json.loads(analysis_path(log_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with analysis_path(log_path).open("rb") as handle:
+            data = parse_stored(handle.read(MAX_STORED_BYTES + 1), key, nodes)
+    except OSError:
         return None
-    if not isinstance(data, dict) or data.get("key") != key:
+    if data is None:
         return None
     try:
-        analysis = GameAnalysis.from_json(data)
+        return GameAnalysis.from_json(data)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    return analysis if nodes is None or analysis.nodes == nodes else None
 
 
 def write_stored(log_path: Path, analysis: GameAnalysis, key: str) -> Path:
     """Keep ``analysis`` beside ``log_path`` (atomically), under ``key``; returns the file's path."""
     path = analysis_path(log_path)
-    write_text_atomic(path, json.dumps(analysis.to_json() | {"key": key}) + "\n")
+    write_text_atomic(path, stored_text(analysis.to_json(), key))
     return path
 
 

@@ -9,23 +9,17 @@ function is given, not imported: the server passes ``shared.analysis.analysis_ke
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from shared.analysis.stored import MAX_STORED_BYTES, analysis_name, parse_stored, stored_text
 from shared.gamelog import MAX_LOG_BYTES, is_log_name
 
 from server.logs.logfile import PART_SUFFIX, write_text_atomic
 
-__all__ = ["SUFFIX", "MAX_ANALYSIS_BYTES", "Key", "analysis_path", "read_log_bytes", "stored", "store",
+__all__ = ["Key", "analysis_path", "read_log_bytes", "stored", "store",
            "finished_logs", "stale_logs"]
-
-SUFFIX = ".analysis.json"
-"""What a log's analysis is called: the log's own name with this added."""
-#: The largest stored analysis read back (read on the event loop by the pages' answers: a 200-ply game's is about
-#: 100 KB): a bigger file is not one of ours.
-MAX_ANALYSIS_BYTES = 4 * 1024 * 1024
 
 Key = Callable[[bytes], str]
 """The store's key of a log's bytes (``shared.analysis.analysis_key``)."""
@@ -33,7 +27,7 @@ Key = Callable[[bytes], str]
 
 def analysis_path(log: Path) -> Path:
     """Where the analysis of the log at ``log`` is kept: beside it, ``<log path>.analysis.json``."""
-    return log.with_name(log.name + SUFFIX)
+    return log.with_name(analysis_name(log.name))
 
 
 def read_log_bytes(log: Path) -> bytes:
@@ -47,23 +41,16 @@ def stored(log: Path, key: str, nodes: int | None = None) -> dict[str, Any] | No
     that many nodes a position); None when there is none, it is stale, or it cannot be read."""
     try:
         with analysis_path(log).open("rb") as handle:
-            data = handle.read(MAX_ANALYSIS_BYTES + 1)
-        if len(data) > MAX_ANALYSIS_BYTES:
-            return None
-        document = json.loads(data)
-    except (OSError, ValueError):
+            data = handle.read(MAX_STORED_BYTES + 1)
+    except OSError:
         return None
-    if not isinstance(document, dict) or document.get("key") != key:
-        return None
-    if nodes is not None and document.get("nodes") != nodes:
-        return None
-    return document
+    return parse_stored(data, key, nodes)
 
 
 def store(log: Path, analysis: dict[str, Any], key: str) -> Path:
     """Keep ``analysis`` (a ``GameAnalysis.to_json()``) for ``log`` under ``key``, atomically; returns its path."""
     target = analysis_path(log)
-    write_text_atomic(target, json.dumps({**analysis, "key": key}, separators=(",", ":")))
+    write_text_atomic(target, stored_text(analysis, key))
     return target
 
 

@@ -183,3 +183,15 @@ def test_a_budget_below_one_node_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         analyse_game(race_thrown_away(), nodes=0)
     assert DEFAULT_NODES >= 1
+
+
+def test_the_stored_form_is_current_only_under_its_key_and_budget() -> None:
+    from shared.analysis import parse_stored, stored_text
+
+    text = stored_text({"engine": "e", "nodes": 500, "plies": []}, "key-1")
+    assert parse_stored(text, "key-1") == {"engine": "e", "nodes": 500, "plies": [], "key": "key-1"}
+    assert parse_stored(text.encode(), "key-1", 500) is not None
+    assert parse_stored(text, "key-2") is None                      # another log, or another engine version
+    assert parse_stored(text, "key-1", 600) is None                 # made with another budget
+    assert parse_stored("{not json", "key-1") is None
+    assert parse_stored("[1, 2]", "key-1") is None
