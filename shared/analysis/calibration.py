@@ -6,16 +6,18 @@ its position at ``v`` evaluation units (100 = one step of path; ``shared.engine.
 race (``KNOWN_WIN``, 50,000) and a forced win the search found (``WIN``, 100,000 less the plies) are
 hundreds of scales away: their chances round to +-1.
 
-How the scale was fitted (a first fit, to be refitted on many more games): 182 games between the
-built-in bots that play walls (blocker, defender, strong at 20 ms, round robins with seeded openings of 2
-and 4 random plies, both seats; and strong against strong at 200 ms), about 20 evenly spaced positions
-of each game (4,323), each searched at ``DEFAULT_NODES`` nodes; the scale is the one, on a grid of
-10 units from 50 to 2,000, that maximises the likelihood of the side to move's result (a win 1, a loss
-0) under ``(1 + win_chance(v)) / 2``: 370 (Brier score 0.124). Games of ``random`` and ``runner`` were
-left out: ``runner`` never places the walls the evaluation counts as worth two steps each, and ``random``
-loses whatever the board says, so their games flatten the likelihood (best scale 1,280, nearly as good
-from 1,000 to 1,500). This module is the only place the curve's parameter lives; its value is part of
-``ENGINE_VERSION``, so stored analyses made with another curve are analysed again.
+How the scale was fitted (docs/analysis.md, Calibration): ``.venv/bin/python bench/analysis_calibration.py
+--samples FILE`` (run 2026-11-27), 10,000 games between the built-in bots at several strengths (random, runner, blocker,
+defender, the engine on 40 and 120 nodes a step; 20 pairings, both seats, seeded 4-ply openings), 2
+positions of each searched as ``analyse_game`` searches them, at 600 nodes (the default then; on 1,000 of
+the games valued at both budgets the fitted scale moved from 741 at 600 nodes to 752 at 500); the scale
+of maximum likelihood of the side to move's result on four fifths of the games, undecided positions
+(13,339): 581. On the held-out fifth (3,984 positions of 1,992 games): Brier score 0.184 against the base
+rate's 0.250 (0.185 at the earlier 370), log loss 0.539 (0.545); an offset gained nothing. The scale depends on the
+mix: 372 on a bot against itself only, 417 without random and runner (which lose even positions whatever
+the board says), 654 on a bot against a stronger one. This module is the only place the curve's
+parameter lives; its value is part of ``ENGINE_VERSION``, so stored analyses made with another curve are
+analysed again.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import math
 __all__ = ["CHANCE_SCALE", "win_chance"]
 
 #: Evaluation units per unit of the logistic's argument (see the module doc for how it was fitted).
-CHANCE_SCALE = 370.0
+CHANCE_SCALE = 581.0
 
 
 def win_chance(value: int) -> float:
