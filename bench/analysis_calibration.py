@@ -2,7 +2,7 @@
 
 A benchmark, not a test. Run from the repository root::
 
-    .venv/bin/python bench/analysis_calibration.py            # 10,000 games, 2 positions each (~15 min on 2 cores)
+    .venv/bin/python bench/analysis_calibration.py            # 10,000 games, 2 positions each (~12 min on 2 cores)
     .venv/bin/python bench/analysis_calibration.py --quick    # 1,000 games (a few minutes)
     .venv/bin/python bench/analysis_calibration.py --samples /tmp/cal.jsonl          # ... and keep the samples
     .venv/bin/python bench/analysis_calibration.py --from-samples /tmp/cal.jsonl     # fit again, no game played

@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -122,6 +123,12 @@ def _analyse_file(path: Path) -> int:
     return len(analyse_game(log).plies)
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's children that have ended (and of theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def section_tournament(games: int) -> None:
     """``games`` logs of the mix in a folder, analysed 2 at a time (``quoridor-analyse`` or a pool)."""
     played = play(games, SEED, 2)
@@ -131,9 +138,10 @@ def section_tournament(games: int) -> None:
         for game in played:
             write_log_atomic(Path(folder) / f"game{game.number + 1:03d}.csv", game.log)
         before = load()
+        cpu_before = _children_cpu()
         started = time.perf_counter()
         if command is not None:
-            how = f"quoridor-analyse FOLDER -j 2"
+            how = "quoridor-analyse FOLDER -j 2"
             done = subprocess.run([command, folder, "-j", "2"], stdout=subprocess.DEVNULL, check=False)
             if done.returncode != 0:
                 print(f"t  quoridor-analyse exited with status {done.returncode}")
@@ -147,8 +155,10 @@ def section_tournament(games: int) -> None:
                     progress.step()
             progress.close()
         took = time.perf_counter() - started
+        cpu = _children_cpu() - cpu_before
     print(f"t  {games} logs, {plies:,} plies, by {how}: {took:.0f} s ({before} at the start)  "
           f"target <= {TARGET_TOURNAMENT_S:.0f} s  {mark(took <= TARGET_TOURNAMENT_S)}")
+    print(f"t  the analysing processes' CPU: {cpu:.0f} s, so about {cpu / 2:.0f} s on 2 cores left to them")
 
 
 # -- s: sensitivity -----------------------------------------------------------------------------
