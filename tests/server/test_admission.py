@@ -46,7 +46,7 @@ async def test_idle_connections_that_reopen_cannot_keep_keyed_players_out(make_s
         stop.set()
         for task in crowd:
             task.cancel()
-        await asyncio.gather(*crowd, return_exceptions=True)
+        await bounded(asyncio.gather(*crowd, return_exceptions=True), 30)
     assert ann.welcome is not None and back.welcome is not None and bob.welcome is not None
     assert standings.games_done == 4 and len(ann.games_over) == 1
     assert [game["reason"] for game in back.games_over][-2:] == ["goal", "goal"]    # back in, it plays the rest

@@ -24,7 +24,7 @@ async def _cancel(*tasks: asyncio.Task) -> None:
     """Cancel ``tasks`` and wait until each has ended."""
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await bounded(asyncio.gather(*tasks, return_exceptions=True), 30)
 
 
 LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0, "ladder_bootstrap_samples": 10}

@@ -57,7 +57,7 @@ async def _until(predicate, seconds: float = 60.0) -> None:
 
 async def _stop(ladder: asyncio.Task) -> None:
     ladder.cancel()
-    await asyncio.gather(ladder, return_exceptions=True)
+    await bounded(asyncio.gather(ladder, return_exceptions=True), 30)
 
 
 async def test_two_residents_play_their_pairing_through_the_game_host(make_server):

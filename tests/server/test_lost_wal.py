@@ -43,7 +43,7 @@ async def test_a_wal_deleted_between_a_kill_and_a_resume_loses_no_finished_game(
     run.cancel()                                            # the crash
     for task in bots:
         task.cancel()
-    await asyncio.gather(run, *bots, return_exceptions=True)
+    await bounded(asyncio.gather(run, *bots, return_exceptions=True), 30)
     await server.close()
     for name in ("arena.db-wal", "arena.db-shm"):
         (data / name).unlink(missing_ok=True)

@@ -167,7 +167,7 @@ async def test_resume_after_a_crash_keeps_finished_games(make_server, tmp_path):
     run.cancel()                                    # the server dies mid-tournament
     for t in tasks:
         t.cancel()
-    await asyncio.gather(run, *tasks, return_exceptions=True)
+    await bounded(asyncio.gather(run, *tasks, return_exceptions=True), 30)
     await server.close()
     # Started again without repeating -r 3 or -t: the tournament keeps the settings it started with.
     again = await make_server(players=2, data_dir=data, resume=True, time_limit_ms=5)

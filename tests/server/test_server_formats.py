@@ -105,10 +105,10 @@ async def test_a_result_is_stored_before_the_players_hear_of_it(make_server):
     heard = GatedBot(url(server), "a", open_gate, on_game_over=lambda frame: run.cancel())   # the server dies
     other = GatedBot(url(server), "b", open_gate)
     tasks = [asyncio.create_task(bot.run()) for bot in (heard, other)]
-    await asyncio.gather(run, return_exceptions=True)
+    await bounded(asyncio.gather(run, return_exceptions=True), 30)
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await bounded(asyncio.gather(*tasks, return_exceptions=True), 30)
     assert heard.games_over, "the game never ended"
     finished = await server.results.games(server.tournament_id, "finished")
     assert [g.game_id for g in finished] == [heard.games_over[0]["game"]]   # a resume will not replay it

@@ -133,7 +133,7 @@ async def test_a_removed_bot_stays_removed_after_a_resume(make_server, tmp_path)
     run.cancel()
     for task in tasks:
         task.cancel()
-    await asyncio.gather(run, *tasks, return_exceptions=True)
+    await bounded(asyncio.gather(run, *tasks, return_exceptions=True), 30)
     await server.close()
     again = await make_server(players=4, data_dir=data, resume=True)
     bots = [ScriptedBot(url(again), key) for key in ("slow", "b", "c", "d")]   # now "slow" is quick

@@ -99,7 +99,7 @@ async def test_a_swiss_resumes_with_its_settings_and_plays_only_what_is_missing(
     run.cancel()                                            # the server dies mid-tournament
     for task in tasks:
         task.cancel()
-    await asyncio.gather(run, *tasks, return_exceptions=True)
+    await bounded(asyncio.gather(run, *tasks, return_exceptions=True), 30)
     before = {g.game_id: g for g in await server.results.games(server.tournament_id, "finished")}
     await server.close()
     assert 5 <= len(before) < 12

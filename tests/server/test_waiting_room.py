@@ -46,7 +46,7 @@ async def test_each_join_and_leave_says_how_many_of_the_seats_are_taken(tmp_path
         assert server.stage is Stage.WAITING                # nobody played: nothing stored to resume
     finally:
         waiting.cancel()
-        await asyncio.gather(waiting, return_exceptions=True)
+        await bounded(asyncio.gather(waiting, return_exceptions=True), 30)
         for client in clients[1:]:
             await client.close()
         await bounded(server.close())

@@ -18,7 +18,7 @@ from shared.gamelog import read_log_data
 
 from tests.server.analysis.conftest import BOUND_S, InThread
 from tests.server.analysis.test_process import ended_within
-from tests.server.conftest import ScriptedBot, url
+from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.support import play
 
 
@@ -122,7 +122,7 @@ async def test_a_ladder_games_are_analysed_as_they_end(tmp_path, fake_kit_path):
     finally:
         for task in (ladder, *bots):
             task.cancel()
-        await asyncio.gather(ladder, *bots, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, *bots, return_exceptions=True), 30)
         await server.close()
 
 

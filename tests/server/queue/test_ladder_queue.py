@@ -39,7 +39,7 @@ async def test_the_ladder_plays_its_residents_pairings_on_a_worker(engine, worke
         assert type(server.ladder.host).__name__ == "QueueGameHost"
     finally:
         ladder.cancel()
-        await asyncio.gather(ladder, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, return_exceptions=True), 30)
         await server.close()
     data = tmp_path / "replays"
     with sqlite3.connect(data / "ladder.db") as db:

@@ -130,7 +130,7 @@ async def test_a_cpp_bot_handed_in_while_the_ladder_runs_is_seated_as_a_resident
         assert server.residents.bots["carla"].built is not None                     # its C++ build runs
     finally:
         ladder.cancel()
-        await asyncio.gather(ladder, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, return_exceptions=True), 30)
 
 
 async def test_a_roster_line_naming_a_handed_in_cpp_bot_seats_it(make_server, cpp_builds, tmp_path):

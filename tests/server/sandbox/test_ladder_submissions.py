@@ -34,7 +34,7 @@ async def test_the_newest_accepted_version_of_each_key_plays_on_the_ladder(make_
         assert all(name in {g.name for g in server.lobby.sessions} for name in ("alice", "bob"))
     finally:
         ladder.cancel()
-        await asyncio.gather(ladder, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, return_exceptions=True), 30)
 
 
 async def test_a_version_accepted_while_the_ladder_runs_replaces_the_old_one_on_a_track_of_its_own(
@@ -63,7 +63,7 @@ async def test_a_version_accepted_while_the_ladder_runs_replaces_the_old_one_on_
         assert {t.version for t in tracks if t.bot == "alice"} == {old, new}
     finally:
         ladder.cancel()
-        await asyncio.gather(ladder, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, return_exceptions=True), 30)
 
 
 async def test_a_bot_handed_in_while_its_key_plays_connected_takes_the_name_and_plays(make_server, sandbox):
@@ -80,7 +80,7 @@ async def test_a_bot_handed_in_while_its_key_plays_connected_takes_the_name_and_
         await _until(lambda: any(e["code"] == "paused" for e in fay.errors))     # the client is told why
         assert "handed-in bot" in next(e["message"] for e in fay.errors if e["code"] == "paused")
         client.cancel()                                        # Ctrl-C
-        await asyncio.gather(client, return_exceptions=True)
+        await bounded(asyncio.gather(client, return_exceptions=True), 30)
         # the handed-in version plays at once (before: every pairing went to the client's gone session)
         async def handed_in_games() -> int:
             found = await server.ladder_store.tracks()
@@ -94,4 +94,4 @@ async def test_a_bot_handed_in_while_its_key_plays_connected_takes_the_name_and_
     finally:
         client.cancel()
         ladder.cancel()
-        await asyncio.gather(client, ladder, return_exceptions=True)
+        await bounded(asyncio.gather(client, ladder, return_exceptions=True), 30)

@@ -32,7 +32,7 @@ async def test_residents_play_each_other_on_the_ladder_without_a_websocket(make_
         assert all(s.version for s in sessions.values())          # the hash of the bot's source, as the client sends
     finally:
         ladder.cancel()
-        await asyncio.gather(ladder, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, return_exceptions=True), 30)
         await server.close()
     logs = sorted((tmp_path / "replays" / "ladder").rglob("*.csv"))
     assert logs

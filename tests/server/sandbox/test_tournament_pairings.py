@@ -9,7 +9,7 @@ from pathlib import Path
 from server.sandbox import BotEntry, LocalGameHost, Pairing, PairingResult, SandboxLimits
 from server.submissions.seats import SubmittedSeat
 from shared.gamelog import parse_log
-from tests.server.conftest import ScriptedBot, url
+from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.sandbox.conftest import hand_in, walker
 from tests.server.support import play
 
@@ -121,7 +121,7 @@ async def test_a_tournament_of_handed_in_bots_is_resumed_with_them(make_server, 
     while server.runner is None or not server.runner.finished:
         await asyncio.sleep(0.02)
     run.cancel()                                   # the server dies with games still to play
-    await asyncio.gather(run, return_exceptions=True)
+    await bounded(asyncio.gather(run, return_exceptions=True), 30)
     done_before = len(server.runner.finished)
     await server.close()
     assert done_before < 6

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from tests.server.conftest import ScriptedBot, url
+from tests.server.conftest import ScriptedBot, bounded, url
 
 LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0}
 #: Set to a folder to keep the screenshots of these pages (at 1920x1080 and 390x844) for a person to look at.
@@ -67,4 +67,4 @@ async def test_the_ladder_page_shows_the_table_games_reports_and_why_it_is_idle(
     finally:
         for task in (ladder, *tasks):
             task.cancel()
-        await asyncio.gather(ladder, *tasks, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, *tasks, return_exceptions=True), 30)

@@ -87,5 +87,5 @@ async def test_the_lobby_shows_this_server_from_the_first_second_not_the_previou
         assert await page.locator("#recent li a").count() == 0
     finally:
         joined.cancel()
-        await asyncio.gather(joined, return_exceptions=True)
+        await bounded(asyncio.gather(joined, return_exceptions=True), 30)
     await bounded(server.close())
