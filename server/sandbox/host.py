@@ -181,6 +181,10 @@ async def play_pairing(pairing: Pairing, limits: SandboxLimits, *, on_step: Step
             hosted_rows.watch(runner, (white, black))
             results.append(await runner.run())
     finally:
+        # Each bot is stopped here, before any wait: a pairing cancelled again while it closes them (a host's close,
+        # a bounded wait) would otherwise cancel their ``close`` before it began, and leave them frozen for ever.
+        for seat in seats:
+            seat.bot.stop(BotEnd("ok", ""))
         await asyncio.gather(*(seat.close() for seat in seats))
     reports = tuple(BotReport(seat.name, seat.end, seat.bot.start_s, tuple(seat.timings), seat.bot.output_tail)
                     for seat in seats)

@@ -14,7 +14,7 @@ from server.sandbox import process
 from server.sandbox.cage import SignalCage, cgroup_root
 from server.sandbox.host import BotEntry, GameSpec, Pairing, play_pairing
 
-from .conftest import FAST
+from .conftest import FAST, processes_of_bot_users
 
 #: Counts the spinning threads add during the spinner's own turn (its step waits for them).
 ON_TURN = 400_000
@@ -148,3 +148,26 @@ def test_the_cpu_of_a_steps_worker_thread_or_child_process_is_the_bots(bot_folde
     logged = [int(v) for line in log.splitlines() if ",cpu_ms," in line and line.split(",")[10] == "0"
               for v in line.split(",")[12].split()]
     assert sum(logged) >= sum(worker_ms) - 10 * len(logged)
+
+
+def test_a_pairing_cancelled_again_while_it_closes_its_bots_leaves_none_running(tmp_path, cage_kind):
+    """A second cancellation (the host closing, a bounded wait running out) that comes while a cancelled pairing
+    closes its bots, before their closing began, still ends them: none is left frozen between its turns."""
+    pairing = Pairing((BotEntry("random", "random"), BotEntry("runner", "runner")),
+                      (GameSpec("g0", tmp_path / "g0.csv"),))
+
+    async def run() -> list[int]:
+        playing = asyncio.Event()
+        task = asyncio.create_task(play_pairing(pairing, FAST, on_step=lambda runner, judged: playing.set()))
+        await asyncio.wait_for(playing.wait(), 30)
+        task.cancel()                   # the pairing stops mid-game: its finally starts closing the bots...
+        await asyncio.sleep(0)
+        task.cancel()                   # ...and it is cancelled again before their closing ran
+        await asyncio.wait({task}, timeout=30)
+        assert task.cancelled()
+        deadline = asyncio.get_running_loop().time() + 10
+        while processes_of_bot_users() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        return processes_of_bot_users()
+
+    assert asyncio.run(run()) == []
