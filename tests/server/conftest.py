@@ -116,7 +116,7 @@ async def make_server(tmp_path) -> AsyncIterator[Callable[..., Any]]:
 
     yield factory
     for server in servers:
-        await server.close()
+        await bounded(server.close(), 60)       # a server that cannot close fails its test's teardown, never hangs
 
 
 def url(server: ArenaServer) -> str:
