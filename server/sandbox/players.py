@@ -129,6 +129,8 @@ class HostedPlayers:
         """Stop every process (a game in progress is lost as a disconnect)."""
         for task in self.tasks:
             task.cancel()
+        for bot in self.bots.values():      # now, before any wait: a stop cancelled meanwhile leaves none running
+            bot.stop(BotEnd("ok", ""))
         if self.tasks:
             await asyncio.wait(self.tasks)
         await asyncio.gather(*(bot.close() for bot in self.bots.values()))

@@ -57,6 +57,17 @@ async def test_a_resident_that_ends_is_restarted():
         await residents.stop()
 
 
+async def test_a_stop_cancelled_as_it_waits_leaves_no_resident_running():
+    lobby = LadderLobby()
+    residents = HostedResidents(["random", "runner"], lobby, RefereeSettings(), restart_s=0.05)
+    residents.start()
+    await _until(lambda: len(lobby.sessions) == 2 and all(s.connected for s in lobby.sessions))
+    stopping = asyncio.create_task(residents.stop())
+    await asyncio.sleep(0)              # it cancelled the keepers and waits for them...
+    stopping.cancel()                   # ...when it is cancelled itself (a server's bounded close running out)
+    await bounded(asyncio.gather(stopping, return_exceptions=True), 30)
+    await _until(lambda: processes_of_bot_users() == [], 10)      # the processes went all the same
+
 
 async def test_a_resident_is_judged_on_the_clock_of_its_games():
     lobby = LadderLobby()
