@@ -34,7 +34,7 @@ async def test_a_paused_ladder_client_ends_its_run_with_the_reason(make_server):
     finally:
         ladder.cancel()
         partnering.cancel()
-        await asyncio.gather(ladder, partnering, return_exceptions=True)
+        await bounded(asyncio.gather(ladder, partnering, return_exceptions=True), 30)
     assert summary.games >= 2 and not summary.completed
     assert summary.problem is not None and summary.problem.startswith("the practice ladder paused this bot: 2 games in a row")
     assert "server error paused" in console.file.getvalue()

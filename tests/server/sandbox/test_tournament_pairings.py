@@ -118,8 +118,12 @@ async def test_a_tournament_of_handed_in_bots_is_resumed_with_them(make_server, 
     for key in ("alice", "bob", "carol", "dave"):
         hand_in(server, key, walker())
     run = asyncio.ensure_future(server.run_tournament())
-    while server.runner is None or not server.runner.finished:
-        await asyncio.sleep(0.02)
+
+    async def first_game_over() -> None:
+        while server.runner is None or not server.runner.finished:
+            await asyncio.sleep(0.02)
+
+    await bounded(first_game_over(), 60)
     run.cancel()                                   # the server dies with games still to play
     await bounded(asyncio.gather(run, return_exceptions=True), 30)
     done_before = len(server.runner.finished)
