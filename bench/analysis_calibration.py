@@ -61,10 +61,10 @@ if str(ROOT / "bench") not in sys.path:            # the worker processes load t
     sys.path.insert(1, str(ROOT / "bench"))
 
 from client.bots import RandomPlayer  # noqa: E402
+from client.bots.strong import StrongPlayer  # noqa: E402
 from client.match import PlayedGame, run_games  # noqa: E402
 from client.match_plan import GameJob, Lineup  # noqa: E402
 from client.openings import opening_for  # noqa: E402
-from client.player import Player  # noqa: E402
 from shared.gamelog import GameHeader, GameLog, replay  # noqa: E402
 from shared.quoridor import ChessboardChange, Position, Step  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
@@ -83,32 +83,13 @@ SETTINGS = RefereeSettings(time_limit_ms=None)
 
 
 # -- the bots ----------------------------------------------------------------------------------
-class NodeStrong(Player):
-    """The engine's search (``shared.engine.Searcher``) on ``NODES`` nodes a step: deterministic, quick when small."""
+class NodeStrong(StrongPlayer):
+    """The ``strong`` bot on ``NODES`` nodes a step (its ``nodes`` budget): deterministic, quick when small."""
 
     NODES = 120
 
     def __init__(self, key: str = "") -> None:
-        from shared.engine import Searcher   # imported here: a worker that plays no strong game does not need it
-        super().__init__(key)
-        self.searcher = Searcher()
-        #: The positions of this game so far, as the ``strong`` bot keeps them (a line coming back scores low).
-        self.seen: set[Position] = set()
-
-    def restart(self) -> None:
-        """A new game: forget the table and the positions."""
-        self.searcher.clear()
-        self.seen.clear()
-
-    def next_step(self, change: ChessboardChange) -> Step:
-        """The searched best step on the node budget; ``Step()`` when nothing is legal."""
-        pos = self.position
-        self.seen.add(pos)
-        step = self.searcher.search(pos, seen=self.seen, nodes=self.NODES).step
-        if step is None:
-            return Step()
-        self.seen.add(pos.apply(step))
-        return step
+        super().__init__(key, nodes=self.NODES)
 
 
 class Strong40(NodeStrong):

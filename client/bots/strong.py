@@ -18,14 +18,19 @@ class StrongPlayer(Player):
     """Searches each turn for at most ``time_budget_ms`` (plus the work of one node), keeping its table all game.
 
     With a time limit (``time_limit_ms``, set by the client) the budget is at most ``LIMIT_SHARE``
-    of it: ``min(time_budget_ms, 0.4 x limit)``.
+    of it: ``min(time_budget_ms, 0.4 x limit)``. Given ``nodes``, it searches that many nodes a turn instead, on no
+    clock: the same game gives the same steps on any machine (the analysis's calibration games play it so).
     """
 
-    def __init__(self, key: str = "", time_budget_ms: int = 200) -> None:
+    def __init__(self, key: str = "", time_budget_ms: int = 200, *, nodes: int | None = None) -> None:
         super().__init__(key)
         if time_budget_ms <= 0:
             raise ValueError(f"time budget must be positive, got {time_budget_ms} ms")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"a node budget must be positive, got {nodes}")
         self.time_budget_ms = time_budget_ms
+        #: The nodes a turn's search may visit instead of a time budget (``None``: searched on the clock).
+        self.nodes = nodes
         self.searcher = Searcher()
         #: The last search (step, score, completed depth, nodes, seconds), for logs and tests.
         self.last_result: SearchResult | None = None
@@ -49,7 +54,10 @@ class StrongPlayer(Player):
         """The searched best step; ``Step()`` when no step is legal."""
         pos = self.position
         self.seen.add(pos)
-        self.last_result = self.searcher.search(pos, self.budget_ms / 1000, self.seen)
+        if self.nodes is not None:
+            self.last_result = self.searcher.search(pos, seen=self.seen, nodes=self.nodes)
+        else:
+            self.last_result = self.searcher.search(pos, self.budget_ms / 1000, self.seen)
         step = self.last_result.step
         if step is None:
             return Step()

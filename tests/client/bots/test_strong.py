@@ -142,3 +142,21 @@ def test_strong_kept_all_game_makes_progress_where_it_paced_until_the_step_cap(t
             mine.append(pos)
         pos = pos.apply(ask(strong if pos.turn == seat else defender, pos))
     assert pos.winner() == seat
+
+
+def test_strong_on_a_node_budget_plays_the_same_game_on_any_clock():
+    # With nodes, no clock is read for the search: a slow clock and a fast one give the same game, and no search
+    # visits more nodes than its budget.
+    def game(tick: float) -> tuple[list[object], list[int]]:
+        strong = StrongPlayer("strong", nodes=60)
+        settings = RefereeSettings(find_ruleset("course"), None, 3, 100)
+        played = play_game((BotDriver(strong), BotDriver(DefenderPlayer("defender"))), ("strong", "defender"),
+                           settings, TickingClock(tick))
+        nodes = [strong.last_result.nodes] if strong.last_result is not None else []
+        return [r.step for r in played.records], nodes
+
+    steps, nodes = game(0.0001)
+    assert (steps, nodes) == game(0.5)
+    assert nodes and max(nodes) <= 60
+    with pytest.raises(ValueError, match="node budget"):
+        StrongPlayer("strong", nodes=0)
