@@ -128,6 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         serve(importlib.import_module(args.kit), args.nodes, sys.stdin, sys.stdout, parent)
     except (KeyboardInterrupt, BrokenPipeError, SystemExit):     # Ctrl-C reaches the server's group; it says it
         pass
+    finally:
+        # Nothing is written past serving: a SIGTERM that comes while the interpreter shuts down just ends it (raised
+        # as SystemExit there, Python printed 'Exception ignored ... SystemExit: 0' on the organiser's terminal).
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     return 0
 
 

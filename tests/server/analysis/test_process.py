@@ -92,3 +92,19 @@ def test_lowest_priority_says_what_it_set():
     said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=BOUND_S).stdout
     assert "nice 19" in said and (("SCHED_IDLE" in said) == hasattr(os, "SCHED_IDLE"))
     assert lowest_priority is not None
+
+
+def test_once_its_input_ends_a_sigterm_ends_the_process_without_python_saying_anything(monkeypatch, fake_kit_path):
+    # The server closes the process's input, then sends SIGTERM if it has not gone: arriving while the interpreter
+    # shuts down, a handler that raises SystemExit made Python print 'Exception ignored ... SystemExit: 0' on the
+    # organiser's terminal at the end of every tournament. Past serving, SIGTERM has its default action again.
+    from server.analysis import child
+
+    monkeypatch.setattr(child, "lowest_priority", lambda: [])         # not this test process's priority
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(""))
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        assert child.main(["--kit", fake_kit_path]) == 0
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, before)
