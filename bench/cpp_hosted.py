@@ -42,11 +42,10 @@ from client.match_plan import round_robin_pairings  # noqa: E402
 from server.sandbox import BotEntry, GameSpec, HostedBot, LocalGameHost, Pairing, SandboxLimits  # noqa: E402
 from server.sandbox.cppbuild import compiler_version, sandboxed_cpp_build  # noqa: E402
 from server.sandbox.status import sandbox_status  # noqa: E402
-from shared.protocol import parse_client, turn_frame  # noqa: E402
 from shared.quoridor import GameStatus, Location  # noqa: E402
 from shared.quoridor.types import ChessboardChange  # noqa: E402
 from shared.referee import RefereeSettings  # noqa: E402
-from sandbox import CONSTANT_BOT, WALKER_BOT, percentile  # noqa: E402  (bench/sandbox.py: the Python host's bench)
+from sandbox import CONSTANT_BOT, WALKER_BOT, percentile, round_trips  # noqa: E402  (bench/sandbox.py: the Python host's bench)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "cpp"
@@ -103,24 +102,6 @@ async def bench_start(scratch: Path, builds: Path, starts: int) -> None:
 
 
 # -- l: a step over the channel --------------------------------------------------------------------
-async def round_trips(bot: HostedBot, steps: int) -> list[float]:
-    """Milliseconds from writing each of ``steps`` turns to ``bot`` to its step's arrival, parsed."""
-    answers: asyncio.Queue[tuple[str, float]] = asyncio.Queue()
-    bot.on_line = lambda text, arrived_at: answers.put_nowait((text, arrived_at))
-    assert await bot.start() is None
-    bot.send('{"type":"game_start","game":"g","opponent":"x","seat":0}')
-    change = ChessboardChange(GameStatus.OK, Location(5, 1), Location(5, 9))
-    times = []
-    for turn in range(steps):
-        sent = time.monotonic()
-        bot.send(turn_frame("g", turn, change, (10, 10), 1000))
-        text, arrived_at = await answers.get()
-        parse_client(text)
-        times.append((arrived_at - sent) * 1000)
-    await bot.close()
-    return times
-
-
 async def bench_latency(scratch: Path, builds: Path, steps: int) -> None:
     print(f"l: a step over the channel, {steps} steps of a bot that answers at once")
     driver = BotDriver(_constant_py(scratch))

@@ -102,6 +102,25 @@ async def bench_start(folder: Path, starts: int) -> None:
 
 
 # -- l: latency per step ---------------------------------------------------------------------------
+async def round_trips(bot: HostedBot, steps: int) -> list[float]:
+    """Milliseconds from writing each of ``steps`` turns to ``bot`` to its step's arrival, parsed (``bot`` is started
+    here and closed after)."""
+    answers: asyncio.Queue[tuple[str, float]] = asyncio.Queue()
+    bot.on_line = lambda text, arrived_at: answers.put_nowait((text, arrived_at))
+    assert await bot.start() is None
+    bot.send('{"type":"game_start","game":"g","opponent":"x","seat":0}')
+    change = ChessboardChange(GameStatus.OK, Location(5, 1), Location(5, 9))
+    times = []
+    for turn in range(steps):
+        sent = time.monotonic()
+        bot.send(turn_frame("g", turn, change, (10, 10), 1000))
+        text, arrived_at = await answers.get()
+        parse_client(text)
+        times.append((arrived_at - sent) * 1000)
+    await bot.close()
+    return times
+
+
 async def bench_latency(folder: Path, steps: int) -> None:
     print(f"l: added time per step, {steps} steps of a bot that answers at once")
     change = ChessboardChange(GameStatus.OK, Location(5, 1), Location(5, 9))
@@ -111,19 +130,7 @@ async def bench_latency(folder: Path, steps: int) -> None:
         started = time.perf_counter()
         driver.ask_now(change, (10, 10), 1000)
         local.append((time.perf_counter() - started) * 1000)
-    bot = HostedBot("constant.py", folder, SandboxLimits())
-    answers: asyncio.Queue[tuple[str, float]] = asyncio.Queue()
-    bot.on_line = lambda text, arrived_at: answers.put_nowait((text, arrived_at))
-    assert await bot.start() is None
-    bot.send('{"type":"game_start","game":"g","opponent":"x","seat":0}')
-    hosted = []
-    for turn in range(steps):
-        sent = time.monotonic()
-        bot.send(turn_frame("g", turn, change, (10, 10), 1000))
-        text, arrived_at = await answers.get()
-        parse_client(text)
-        hosted.append((arrived_at - sent) * 1000)
-    await bot.close()
+    hosted = await round_trips(HostedBot("constant.py", folder, SandboxLimits()), steps)
     added_p50 = percentile(hosted, 0.5) - percentile(local, 0.5)
     added_p99 = percentile(hosted, 0.99) - percentile(local, 0.99)
     print(f"   in process   p50 {percentile(local, 0.5):7.3f} ms   p99 {percentile(local, 0.99):7.3f} ms")
