@@ -30,7 +30,7 @@ from shared.tournament import GameResult, Standings, interval_text
 from server import __version__
 from server.analysis import DEFAULT_KIT, Analyses, AnalysisProcess, BackgroundAnalyser
 from server.net.arrivals import ArrivalClock
-from server.net.connection import Connection
+from server.net.connection import Connection, Encoded
 from server.net.connections import Connections
 from server.net.descriptors import connection_capacity, raise_open_file_limit
 from server.net.legacy import LegacyPeer
@@ -42,6 +42,7 @@ from server.ladder.pages import LadderPages
 from server.seats.lobby import Lobby
 from server.logs.logfile import new_run_folder
 from server.rooms.desk import PuzzleDesk
+from server.final_table import FinalTables
 from server.router import Router
 from server.settings import ServerSettings
 from server.tournament.export import legacy_paths
@@ -295,25 +296,35 @@ class ArenaServer:
         logs = [Path(row.log_path) for row in await self.results.games(self.tournament_id, "finished") if row.log_path]
         self.reporter.tournament_finished(standings, list(files), logs)
         self.feed.stop_standings()                      # the final table goes in tournament_over
-        goodbye = TournamentOver(tournament=self.folder.name, rows=rows,
-                                 champion=self.runner.champion or champion(rows))
-        await self._farewell(goodbye)
+        tables = FinalTables(self.folder.name, rows, self.runner.champion or champion(rows))
+        await self._farewell(tables, {s.peer: name for name, s in self.runner.sessions.items() if s.peer is not None})
         self.done.set()
         return standings
 
-    async def _farewell(self, goodbye: TournamentOver) -> None:
+    async def _farewell(self, tables: FinalTables, players: dict[Connection, str]) -> None:
         """The end, in order: the updates still held for their lull (the last game's last board), every game of
-        the tournament to the spectators (a page's own ``replays_request`` would come too late), the final table
-        to everyone, then the normal close whose reason (``TOURNAMENT_OVER``) the pages show as the end."""
+        the tournament to the spectators (a page's own ``replays_request`` would come too late), the final table,
+        then the normal close whose reason (``TOURNAMENT_OVER``) the pages show as the end.
+
+        The final table is O(N) in all (``tables``): each of the ``players`` (connection -> name) gets the top and
+        its own row, a spectator, or a player that sent ``final_table_request``, every row.
+        """
         assert self.folder is not None
         await self.connections.flush()
-        self.web.info = self._tournament_info(goodbye)
+        self.web.info = self._tournament_info(tables.message(tables.rows))
         listing = await asyncio.to_thread(folder_listing, self.folder)
         self.web.final_folder = listing             # from now on every page's replays_request is answered with it
-        spectators = list(self.connections.spectators)
+        spectators = self.connections.spectators
         if spectators:
-            await self.connections.send_all(Replays(folders=[listing]), spectators)
-        await self.connections.send_all(goodbye)
+            await self.connections.send_all(Replays(folders=[listing]), list(spectators))
+        router = self.router
+
+        def frame(conn: Connection) -> Encoded:
+            if conn in spectators or (router is not None and router.wants_final_table(conn)):
+                return tables.whole
+            return tables.for_player(players.get(conn))
+
+        await self.connections.send_each(frame)
         await self.connections.close_all(1000, TOURNAMENT_OVER)
 
     async def run_ladder(self) -> None:

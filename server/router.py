@@ -31,9 +31,11 @@ from typing import Any
 
 from websockets.http11 import Request, Response
 
-from shared.protocol import Hello, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step
+from shared.protocol import (
+    FinalTableRequest, Hello, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step,
+)
 
-from server.net.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
+from server.net.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Connection, Peer
 from server.net.connections import Connections
 from server.seats.lobby import AdmissionError, Lobby
 from server.seats.players import PlayerSession
@@ -60,10 +62,12 @@ ORIGINS_LOGGED = 256
 class _Client:
     """The router's state for one connection, beside its ``Peer``."""
 
-    __slots__ = ("ready", "session", "room", "hello_timer", "puzzles", "puzzle_task")
+    __slots__ = ("ready", "session", "room", "hello_timer", "puzzles", "puzzle_task", "final_table")
 
     def __init__(self) -> None:
         self.ready = False
+        #: The player sent ``final_table_request``: its ``tournament_over`` carries every row.
+        self.final_table = False
         self.session: PlayerSession | None = None
         self.room: RoomContext | None = None
         self.hello_timer: asyncio.TimerHandle | None = None
@@ -98,6 +102,11 @@ class Router:
     def links(self) -> list[WebSocketLink]:
         """The links open now."""
         return [peer.link for peer in self._clients]  # type: ignore[misc]
+
+    def wants_final_table(self, conn: Connection) -> bool:
+        """True when the connection ``conn`` is a player that asked for the whole final table (``final_table_request``)."""
+        client = self._clients.get(conn)  # type: ignore[call-overload]    # a legacy or hosted peer: None
+        return client is not None and client.final_table
 
     # -- the link's events ------------------------------------------------------------------
     def opened(self, link: WebSocketLink) -> bool:
@@ -254,6 +263,8 @@ class Router:
             return client.session.submit(message.game, message.turn, to_step(message), arrived)
         if isinstance(message, Watch):
             return self._watch(peer, message)
+        if isinstance(message, FinalTableRequest):
+            return self._final_table(client)
         if self.submissions is not None and (peer.role == "submitter" or isinstance(message, SUBMISSION_FRAMES)):
             return self.submissions.take(peer, client.room, message)
         if client.room is not None and isinstance(message, PUZZLE_FRAMES):
@@ -359,6 +370,18 @@ class Router:
             for update in self.web.running():
                 if message.game in ("*", update.game):
                     peer.send_now(update)
+        return None
+
+    def _final_table(self, client: _Client) -> tuple[str, str] | None:
+        """A player asks for every row of the final table in its ``tournament_over``: taken once per connection."""
+        if client.session is None:
+            return "not_a_player", ("only a player of the tournament asks for the final table; a spectator is sent "
+                                    "every row")
+        if self.settings.ladder:
+            return "room_unavailable", "the practice ladder never ends: it has no final table (its table comes as standings)"
+        if client.final_table:
+            return "already_asked", "the final table was already asked for on this connection: it comes once, at the end"
+        client.final_table = True
         return None
 
     # -- the pages' frames -------------------------------------------------------------------

@@ -424,16 +424,21 @@ class Connections:
         """Write ``message`` to ``conns`` (every greeted connection by default: the tournament's end),
         ``BROADCAST_CHUNK`` per pass of the loop; returns once each was written to, so that closing them may follow.
 
-        The final table goes to every player: at 1,000 players, 200 KB each, written in one pass it held
-        the loop (puzzle rooms, pages) for 200 ms (``bench/server_load.py`` (c)).
+        Written in one pass, a big frame to every connection held the loop (puzzle rooms, pages): the whole final
+        table of 1,000 players, 200 KB to each, for 200 ms (``bench/server_load.py`` (c)).
         """
         encoded = Encoded.of(message)
+        await self.send_each(lambda conn: encoded, conns)
+
+    async def send_each(self, frame: Callable[[Connection], Encoded], conns: Iterable[Connection] | None = None) -> None:
+        """Write to each of ``conns`` (every greeted connection by default) its own ``frame(conn)``, as ``send_all``
+        does: ``BROADCAST_CHUNK`` per pass of the loop; returns once each was written to."""
         conns = list(self.greeted if conns is None else conns)
         for start in range(0, len(conns), BROADCAST_CHUNK):
             if start:
                 await asyncio.sleep(0)          # a pass of the loop between chunks
             for conn in conns[start:start + BROADCAST_CHUNK]:
-                conn.send_now(encoded)
+                conn.send_now(frame(conn))
 
     async def close_all(self, code: int, reason: str, wait_s: float = 3.0) -> None:
         """Close every connection, and wait up to ``wait_s`` for them to be gone."""

@@ -12,7 +12,7 @@ from .codec import (
 from .errors import ERROR_CODES, ProtocolError
 from .ladder import Ladder, LadderRequest, LadderRow
 from .messages import (
-    CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, GameOver,
+    CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, FinalTableRequest, GameOver,
     GameRecord, GameStart, GameUpdate, GameUpdates, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
     StepMessage, TournamentInfo, TournamentOver, Turn, Watch, Welcome,
 )
@@ -28,7 +28,7 @@ from .web import (
 __all__ = [
     "CLIENT_MESSAGES", "COORD_MAX", "COORD_MIN", "ERROR_CODES", "MAX_FRAME_BYTES", "PROTOCOL_VERSION",
     "SCHEMA_TITLE", "SERVER_MESSAGES", "Action", "BoardState", "Cell", "ClientMessage", "Coord", "ErrorMessage",
-    "GameOver", "GameStart", "GameUpdate", "GameUpdates", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
+    "FinalTableRequest", "GameOver", "GameStart", "GameUpdate", "GameUpdates", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",
     "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentInfo", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
     "Welcome", "GameRecord", "GameRequest", "LogUpload", "MAX_UPLOAD_BYTES", "ReplayFolder", "ReplayGameEntry",

@@ -63,6 +63,7 @@ ERROR_CODES: dict[str, str] = {
                  "files), or cannot be read",
     "sandbox_unavailable": "the server cannot run handed-in code now (its sandbox is unavailable); the message "
                            "says why",
+    "already_asked": "final_table_request was already sent on this connection: it is taken once per connection",
     "no_compiler": "the server cannot build C++ bots (no g++ or no JSON headers: the message says what to install); "
                    "it still takes Python bots",
 }

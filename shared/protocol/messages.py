@@ -18,7 +18,7 @@ from .submissions import Submissions, SubmissionsRequest, Submit, Submitted
 from .web import GameRequest, LogUpload, Replays, ReplaysRequest
 
 __all__ = [
-    "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "RulesInfo", "Welcome", "GameStart",
+    "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "FinalTableRequest", "RulesInfo", "Welcome", "GameStart",
     "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentInfo", "TournamentOver", "BoardState",
     "GameUpdate", "GameUpdates", "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
 ]
@@ -104,7 +104,15 @@ class Watch(Message):
     batch: bool = Field(False, description="True: updates that come together arrive as one game_updates frame.")
 
 
+class FinalTableRequest(Message):
+    """Client -> server, a player: make this connection's ``tournament_over`` carry every row of the final table
+    (once per connection; without it a player gets the top and its own row)."""
+
+    type: Literal["final_table_request"] = "final_table_request"
+
+
 # --- server -> client: the tournament -----------------------------------------------------------
+
 
 class RulesInfo(ProtocolModel):
     """The rules the server plays by, sent in ``welcome``."""
@@ -211,13 +219,18 @@ class Standings(Message):
 
 
 class TournamentOver(Message):
-    """Server -> everyone: the final standings; then the server closes the connection normally."""
+    """Server -> everyone: the final standings (to a player, the top and its own row); then the server closes the
+    connection normally."""
 
     type: Literal["tournament_over"] = "tournament_over"
     tournament: str = Field(description="The tournament id.")
-    rows: list[StandingRow] = Field(description="The final table, best first.")
+    rows: list[StandingRow] = Field(description="The final table, best first: to a player, its top 10 and then the "
+                                                "player's own row when it is below them; to a spectator, and to a "
+                                                "player that sent final_table_request, every row.")
     champion: str | None = Field(None, description="The winner: a knockout's last player in, else the only player "
                                                    "ranked 1; null when the first place is shared.")
+    players: int | None = Field(None, description="How many players the whole table has (rows may hold fewer); null "
+                                                  "from a server that always sent every row.")
 
 
 class TournamentInfo(Message):
@@ -299,7 +312,7 @@ class ErrorMessage(Message):
 
 ClientMessage = Annotated[
     Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
-          Submit, SubmissionsRequest, LadderRequest],
+          Submit, SubmissionsRequest, LadderRequest, FinalTableRequest],
     Field(discriminator="type"),
 ]
 """Any frame a client may send."""
@@ -314,7 +327,7 @@ ServerMessage = Annotated[
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
     for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
-                Submit, SubmissionsRequest, LadderRequest)
+                Submit, SubmissionsRequest, LadderRequest, FinalTableRequest)
 }
 """The client frames by type name."""
 SERVER_MESSAGES: dict[str, type[Message]] = {

@@ -36,8 +36,9 @@ class ScriptedBot:
     """A websocket player that mirrors the board from `turn` frames and answers with a policy."""
 
     def __init__(self, url: str, key: str, policy: Policy = runner_policy, *, name: str | None = None,
-                 delay: float = 0.0) -> None:
+                 delay: float = 0.0, after_hello: tuple[dict[str, Any], ...] = ()) -> None:
         self.url, self.key, self.policy, self.name, self.delay = url, key, policy, name, delay
+        self.after_hello = after_hello          # frames sent right after hello
         self.frames: list[dict[str, Any]] = []
         self.games_over: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
@@ -57,6 +58,8 @@ class ScriptedBot:
             if self.name:
                 hello["name"] = self.name
             await ws.send(json.dumps(hello))
+            for frame in self.after_hello:
+                await ws.send(json.dumps(frame))
             walls: list[BlockBar] = []
             seat = 0
             async for raw in ws:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shared.protocol import (
-    Action, BoardState, ErrorMessage, GameOver, GameStart, GameUpdate, GameUpdates, Hello,
+    Action, BoardState, ErrorMessage, FinalTableRequest, GameOver, GameStart, GameUpdate, GameUpdates, Hello,
     Message, PuzzleMessage, PuzzleRequest, PuzzleState, RulesInfo, Solution, StandingRow, Standings,
     StepJudgement, StepMessage, TournamentOver, Turn, Verdict, Watch, Welcome,
     GameRecord, GameRequest, LogUpload, ReplayFolder, ReplayGameEntry, Replays, ReplaysRequest,
@@ -47,6 +47,7 @@ CLIENT_SAMPLES: list[Message] = [
     SubmissionsRequest(),
     LadderRequest(),
     LadderRequest(report="alice@3f2a9c01"),
+    FinalTableRequest(),
 ]
 
 SERVER_SAMPLES: list[Message] = [
@@ -71,6 +72,7 @@ SERVER_SAMPLES: list[Message] = [
     Standings(tournament="t1", games_done=6, games_total=12, rows=ROWS),
     Standings(tournament="t1", games_done=0, games_total=0, rows=[]),
     TournamentOver(tournament="t1", rows=ROWS),
+    TournamentOver(tournament="t1", rows=ROWS, champion="Team 7", players=40),
     GameUpdate(game="g1", players=("Team 7", "Team 3"), turn=3, seat=1, move=None, wall=((4, 2), (6, 2)),
                notation="e2h", status=0, clocks_ms=(310, 455),
                board=BoardState(pawns=((5, 2), (5, 8)), walls=[((4, 2), (6, 2))], walls_left=(10, 9))),
