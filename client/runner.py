@@ -52,7 +52,7 @@ from .logfiles import log_path, write_log_atomic
 from .notices import Notice, Say, Tone, say_plain, violation_text
 from .process_bot import ProcessBot
 
-__all__ = ["BotRunner", "RunSummary", "ServerUnavailable", "GameOverHook", "CLOSE_CALL"]
+__all__ = ["BotRunner", "RunSummary", "ServerUnavailable", "GameOverHook", "CLOSE_CALL", "final_place"]
 
 #: Warn the author when a step used more than this share of the time limit.
 CLOSE_CALL = 0.8
@@ -63,6 +63,27 @@ GameOverHook = Callable[[GameOver, Path | None], None]
 
 #: Errors the server answers a late step with, and what they mean for people.
 _LATE = {"stale_turn": "its turn was over", "wrong_game": "its game was over"}
+
+
+def final_place(over: TournamentOver, player: str) -> list[str | tuple[str, Tone]]:
+    """Where ``player`` finished, from its ``tournament_over`` (the top and its own row, or the whole table), as
+    notice parts: ``: alice placed 37th of 1,000 with 12 points; champion: bob``; empty without its row."""
+    mine = next((row for row in over.rows if row.player == player), None)
+    if mine is None:
+        return []
+    total = over.players if over.players is not None else len(over.rows)
+    points = f"{mine.points:g} point" + ("" if mine.points == 1 else "s")
+    parts: list[str | tuple[str, Tone]] = [": ", (player, Tone.NAME), f" placed {_ordinal(mine.rank)} of {total:,} "
+                                           f"with {points}"]
+    if over.champion is not None:
+        parts += ["; champion: ", (over.champion, Tone.NAME)]
+    return parts
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, ..."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _refuses_hello(message: ServerMessage) -> bool:
@@ -238,7 +259,7 @@ class BotRunner:
                 self._tell((f"server error {message.code}: {message.message}", Tone.BAD))
         elif isinstance(message, TournamentOver):
             self.summary.completed = True
-            self._tell(f"tournament {message.tournament} is over")
+            self._tell(f"tournament {message.tournament} is over", *final_place(message, self.summary.player))
             return True
         elif isinstance(message, Standings):
             pass

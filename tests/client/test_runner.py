@@ -14,7 +14,8 @@ from client.cli import config_from_args, build_parser, read_config
 from client.player import Player
 from client.driver import BotDriver
 from client.render import notice_printer
-from client.runner import BotRunner, ServerUnavailable
+from client.runner import BotRunner, ServerUnavailable, final_place
+from shared.protocol import StandingRow, TournamentOver
 from shared.quoridor import Cause, ChessboardChange, GameStatus, Step, StepVerdict, parse_step
 from tests.server.conftest import bounded, url
 
@@ -106,11 +107,31 @@ async def test_a_bot_that_plays_a5_is_told_why_and_its_author_reads_it(make_serv
 
 
 async def test_two_runners_play_a_pairing_and_get_a_summary(make_server):
-    (a, b), _ = await duel(make_server, RunnerPlayer("one"), RunnerPlayer("two"))
+    (a, b), (out, _) = await duel(make_server, RunnerPlayer("one"), RunnerPlayer("two"))
     assert a.games == b.games == 2
     assert a.wins == b.wins == 1            # seat 0 wins each game, seats alternate
     assert a.violations == b.violations == 0
     assert "2 games: 1 won, 1 lost" in a.line()
+    assert "is over: one placed 1st of 2 with 1 point\n" in out        # a shared first place: no champion
+
+
+def test_the_end_of_a_big_tournament_says_where_the_bot_finished():
+    def row(rank: int, player: str, points: float) -> StandingRow:
+        return StandingRow(rank=rank, player=player, points=points, games=9, wins=int(points), losses=0, draws=0)
+
+    top = [row(i + 1, f"p{i + 1}", 9 - i / 2) for i in range(10)]
+    over = TournamentOver(tournament="t1", rows=[*top, row(37, "me", 2.5)], champion="p1", players=1000)
+    assert text(final_place(over, "me")) == ": me placed 37th of 1,000 with 2.5 points; champion: p1"
+    assert text(final_place(over, "p2")) == ": p2 placed 2nd of 1,000 with 8.5 points; champion: p1"
+    older = TournamentOver(tournament="t1", rows=top[:3])        # an older server: every row, no players
+    assert text(final_place(older, "p3")) == ": p3 placed 3rd of 3 with 8 points"
+    assert final_place(over, "stranger") == []
+    assert [text(final_place(TournamentOver(tournament="t", rows=[row(n, "x", 0)]), "x")) for n in (11, 12, 13, 21, 22, 103)] \
+        == [f": x placed {n} of 1 with 0 points" for n in ("11th", "12th", "13th", "21st", "22nd", "103rd")]
+
+
+def text(parts) -> str:
+    return "".join(part if isinstance(part, str) else part[0] for part in parts)
 
 
 async def test_a_crashing_bot_is_charged_violations_but_keeps_playing(make_server):
