@@ -22,7 +22,8 @@ from .types import SIZE, BlockBar, Location, Step
 __all__ = [
     "LAYOUT", "CELLS", "GOAL_ROWS", "cell_index", "cell_location", "H_SLOTS", "V_SLOTS",
     "BORDER_POINTS", "wall_slot", "slot_wall", "H_POINTS", "V_POINTS", "MOVE_STEPS",
-    "H_STEPS", "V_STEPS", "steps_of_mask", "CELL_LOCATIONS",
+    "H_STEPS", "V_STEPS", "steps_of_mask", "CELL_LOCATIONS", "MOVE_SHIFTS", "MOVE_CELLS", "MOVE_LISTS",
+    "CELL_INDEX_LIMIT",
 ]
 
 LAYOUT = BitLayout(SIZE, SIZE, Orientation.CARTESIAN)
@@ -82,33 +83,58 @@ H_STEPS: dict[int, Step] = {p: Step(new_wall=slot_wall(True, p)) for p in range(
 V_STEPS: dict[int, Step] = {p: Step(new_wall=slot_wall(False, p)) for p in range(100) if V_SLOTS >> p & 1}
 
 
-def _chunk_tables(steps: dict[int, Step]) -> list[tuple[tuple[Step, ...], ...]]:
-    """For each byte of a slot mask, a table from the byte's value to the steps of its set bits."""
-    tables = []
-    for chunk in range(13):
-        table = []
-        for byte in range(256):
-            table.append(tuple(steps[chunk * 8 + b] for b in range(8)
-                               if byte >> b & 1 and chunk * 8 + b in steps))
-        tables.append(tuple(table))
-    return tables
+def _row_tables(steps: dict[int, Step], first_row: int, offset: int) -> tuple[tuple[tuple[Step, ...], ...], ...]:
+    """For each of the 8 rows of slots (bits ``row * 10 + offset`` on), a table from the row's byte to its steps."""
+    return tuple(
+        tuple(tuple(steps[(first_row + r) * 10 + offset + b] for b in range(8) if byte >> b & 1) for byte in range(256))
+        for r in range(8))
 
 
-_H_CHUNKS = _chunk_tables(H_STEPS)
-_V_CHUNKS = _chunk_tables(V_STEPS)
-_CHUNK_RANGE = range(13)
+# Horizontal slots: rows y = 1..8 at bit y * 10 (x = 0..7); vertical slots: rows y = 0..7 at bit y * 10 + 1.
+_H_ROWS = _row_tables(H_STEPS, 1, 0)
+_V_ROWS = _row_tables(V_STEPS, 0, 1)
+_ALL_H = tuple(H_STEPS[p] for p in sorted(H_STEPS))
+_ALL_V = tuple(V_STEPS[p] for p in sorted(V_STEPS))
 
 
-def steps_of_mask(h_mask: int, v_mask: int) -> list[Step]:
-    """The wall steps of two slot masks, horizontal first, each in slot order (byte-table lookup)."""
-    out: list[Step] = []
-    extend = out.extend
-    for k in _CHUNK_RANGE:
-        byte = h_mask >> (8 * k) & 255
-        if byte:
-            extend(_H_CHUNKS[k][byte])
-    for k in _CHUNK_RANGE:
-        byte = v_mask >> (8 * k) & 255
-        if byte:
-            extend(_V_CHUNKS[k][byte])
-    return out
+def steps_of_mask(h_mask: int, v_mask: int, head: tuple[Step, ...] | list[Step] = ()) -> list[Step]:
+    """``head``, then the wall steps of two slot masks, horizontal first, each in slot order (a table per row)."""
+    h1, h2, h3, h4, h5, h6, h7, h8 = _H_ROWS
+    v0, v1, v2, v3, v4, v5, v6, v7 = _V_ROWS
+    if h_mask == H_SLOTS:
+        if v_mask == V_SLOTS:
+            return [*head, *_ALL_H, *_ALL_V]
+        hs: tuple[Step, ...] = _ALL_H
+    else:
+        hs = ()
+    if hs:
+        return [*head, *hs,
+                *v0[v_mask >> 1 & 255], *v1[v_mask >> 11 & 255], *v2[v_mask >> 21 & 255], *v3[v_mask >> 31 & 255],
+                *v4[v_mask >> 41 & 255], *v5[v_mask >> 51 & 255], *v6[v_mask >> 61 & 255], *v7[v_mask >> 71 & 255]]
+    return [*head,
+            *h1[h_mask >> 10 & 255], *h2[h_mask >> 20 & 255], *h3[h_mask >> 30 & 255], *h4[h_mask >> 40 & 255],
+            *h5[h_mask >> 50 & 255], *h6[h_mask >> 60 & 255], *h7[h_mask >> 70 & 255], *h8[h_mask >> 80 & 255],
+            *v0[v_mask >> 1 & 255], *v1[v_mask >> 11 & 255], *v2[v_mask >> 21 & 255], *v3[v_mask >> 31 & 255],
+            *v4[v_mask >> 41 & 255], *v5[v_mask >> 51 & 255], *v6[v_mask >> 61 & 255], *v7[v_mask >> 71 & 255]]
+
+
+#: Bit shift of a pawn move up, down, left, right (y grows upwards), and the bit of each in a move key.
+MOVE_SHIFTS = (10, -10, -1, 1)
+
+
+def _move_tables() -> tuple[list[tuple[int, ...]], list[tuple[Step, ...]]]:
+    """For ``cell << 4 | key`` (key: bit i set when direction i of ``MOVE_SHIFTS`` is open), the target cells
+    and their interned steps, in direction order: the moves when the other pawn is not next to ``cell``."""
+    cells: list[tuple[int, ...]] = []
+    steps: list[tuple[Step, ...]] = []
+    for cell in range(CELL_INDEX_LIMIT):
+        for key in range(16):
+            targets = tuple(cell + s for i, s in enumerate(MOVE_SHIFTS) if key >> i & 1) if cell in MOVE_STEPS else ()
+            cells.append(targets)
+            steps.append(tuple(MOVE_STEPS[t] for t in targets if t in MOVE_STEPS))
+    return cells, steps
+
+
+#: One more than the highest cell bit index.
+CELL_INDEX_LIMIT = max(CELL_LOCATIONS) + 1
+MOVE_CELLS, MOVE_LISTS = _move_tables()

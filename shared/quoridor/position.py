@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .geometry import (
-    BORDER_POINTS, CELL_LOCATIONS, GOAL_ROWS, H_POINTS, H_SLOTS, LAYOUT, MOVE_STEPS, V_POINTS,
-    V_SLOTS, cell_index, slot_wall, steps_of_mask, wall_slot,
+    BORDER_POINTS, CELL_LOCATIONS, GOAL_ROWS, H_POINTS, H_SLOTS, H_STEPS, LAYOUT, MOVE_CELLS, MOVE_LISTS,
+    MOVE_SHIFTS, MOVE_STEPS, V_POINTS, V_SLOTS, V_STEPS, cell_index, slot_wall, steps_of_mask, wall_slot,
 )
 from .judgement import Cause, Judgement
 from .notation import square, wall_name
 from .rulesets import COURSE, Ruleset
 from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
+from .walls import closing, path_cells, reaches, sealing_walls
 
 __all__ = ["Position", "Judgement", "IllegalStepError"]
 
@@ -45,42 +46,14 @@ class IllegalStepError(ValueError):
         self.judgement = judgement
 
 
-_SHIFTS = (10, -10, -1, 1)  # cell bit shift of a move up, down, left, right (y grows upwards)
-
-
-def _reaches(seed: int, goal: int, up: int, down: int, left: int, right: int) -> bool:
-    """True when the region flood-filled from ``seed`` meets ``goal`` (hot path: inlined spread)."""
-    region = seed
-    while not region & goal:
-        grown = (region | ((region & up) << 10) | ((region & down) >> 10)
-                 | ((region & left) >> 1) | ((region & right) << 1))
-        if grown == region:
-            return False
-        region = grown
-    return True
-
-
-def _closing(components: tuple[int, ...], free_h: int, free_v: int) -> tuple[int, int]:
-    """Free slots of each orientation that touch one wall component at two or more grid points."""
-    need_h = need_v = 0
-    for c in components:
-        b, d = c >> 1, c >> 2
-        need_h |= (c & b) | (c & d) | (b & d)
-        b, d = c >> 10, c >> 20
-        need_v |= (c & b) | (c & d) | (b & d)
-    return need_h & free_h, need_v & free_v
-
-
-def _path_blockers(path: list[int]) -> tuple[int, int]:
-    """Horizontal and vertical slots whose wall would cut an edge of the cell path ``path``."""
-    h = v = 0
-    for a, b in zip(path, path[1:]):
-        low = a if a < b else b
-        if b - a in (10, -10):    # vertical move between low and low + 10: horizontal walls above low
-            h |= 3 << (low + 9)
-        else:                     # horizontal move between low and low + 1: vertical walls right of low
-            v |= (1 | 1 << 10) << (low - 9) if low >= 9 else 1 << (low + 1)
-    return h & H_SLOTS, v & V_SLOTS
+_SHIFTS = MOVE_SHIFTS
+#: ``other - me`` when the other pawn stands next to the mover (then jumps decide the moves).
+_NEXT_TO = frozenset(MOVE_SHIFTS)
+#: The cell or wall slot of each interned step, found by the step's identity (``apply``'s fast path).
+_MOVE_OF: dict[int, int] = {id(s): c for c, s in MOVE_STEPS.items()}
+_WALL_OF: dict[int, tuple[bool, int]] = {
+    **{id(s): (True, p) for p, s in H_STEPS.items()}, **{id(s): (False, p) for p, s in V_STEPS.items()}}
+_new = object.__new__
 
 
 class Position:
@@ -89,10 +62,13 @@ class Position:
     Players are 0 (starts at e1, moves first, aims for row 9) and 1 (starts at e9, aims for
     row 1). ``apply`` returns the position after a step without checking it; ``play``
     checks first and raises ``IllegalStepError``; ``judge`` returns the ``Judgement``.
+
+    The fast form for search works on ints instead of ``Step`` objects: ``move_targets()`` (cells),
+    ``legal_wall_masks()`` (slots), ``apply_move(cell)`` and ``apply_wall(horizontal, slot)``.
     """
 
     __slots__ = ("ruleset", "pawns", "walls_left", "turn", "h_walls", "v_walls",
-                 "free_h", "free_v", "open", "components")
+                 "free_h", "free_v", "open", "components", "_need", "_path0", "_path1")
 
     ruleset: Ruleset
     pawns: tuple[int, int]
@@ -104,6 +80,11 @@ class Position:
     free_v: int
     open: tuple[int, int, int, int]
     components: tuple[int, ...]
+    # Derived lazily, carried forward by apply while still true: the closing free slots
+    # (``walls.closing``; None until asked) and a path per pawn as a cell mask (0 until asked).
+    _need: tuple[int, int] | None
+    _path0: int
+    _path1: int
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -118,6 +99,8 @@ class Position:
         pos.free_h, pos.free_v = H_SLOTS, V_SLOTS
         pos.open = LAYOUT.edge_open  # type: ignore[assignment]
         pos.components = (BORDER_POINTS,)
+        pos._need = None
+        pos._path0 = pos._path1 = 0
         return pos
 
     @classmethod
@@ -150,16 +133,18 @@ class Position:
         pos.pawns = (cell_index(*pawns[0]), cell_index(*pawns[1]))
         pos.walls_left = (int(walls_left[0]), int(walls_left[1]))
         pos.turn = turn
+        pos._path0 = pos._path1 = 0
         for player in (0, 1):
             if pos.distance(player) is None:
                 raise ValueError(f"player {player}'s pawn on {square(pos.pawn(player))} has no path to its goal row")
         return pos
 
     def _copy(self) -> Position:
-        pos = Position.__new__(Position)
+        pos = _new(Position)
         pos.ruleset, pos.pawns, pos.walls_left, pos.turn = self.ruleset, self.pawns, self.walls_left, self.turn
         pos.h_walls, pos.v_walls, pos.free_h, pos.free_v = self.h_walls, self.v_walls, self.free_h, self.free_v
         pos.open, pos.components = self.open, self.components
+        pos._need, pos._path0, pos._path1 = self._need, self._path0, self._path1
         return pos
 
     # -- reading --------------------------------------------------------------------------
@@ -209,10 +194,34 @@ class Position:
         path = LAYOUT.path(1 << self.pawns[player], self.open, GOAL_ROWS[player])
         return None if path is None else [CELL_LOCATIONS[i] for i in path]
 
+    def path_cells(self, player: int) -> int:
+        """The cells of one path of ``player``'s pawn to its goal row as a bit mask (fast form); 0 if cut off.
+
+        Shortest when first asked; carried forward by ``apply`` while no wall cuts it, so then any path.
+        """
+        if player:
+            path = self._path1
+            if not path:
+                path = self._path1 = path_cells(self.pawns[1], GOAL_ROWS[1], self.open)
+        else:
+            path = self._path0
+            if not path:
+                path = self._path0 = path_cells(self.pawns[0], GOAL_ROWS[0], self.open)
+        return path
+
     # -- legal steps ----------------------------------------------------------------------
-    def _move_targets(self) -> list[int]:
-        """Cell indices the mover's pawn may move to (steps, straight jumps, diagonals if allowed)."""
-        me, other = self.pawns[self.turn], self.pawns[1 - self.turn]
+    def move_targets(self) -> list[int]:
+        """The cells (bit indices) the side to move may move its pawn to (fast form of ``legal_moves``)."""
+        turn = self.turn
+        me, other = self.pawns[turn], self.pawns[1 - turn]
+        if other - me not in _NEXT_TO:
+            up, down, left, right = self.open
+            return [*MOVE_CELLS[me << 4 | (up >> me & 1) | (down >> me & 1) << 1
+                                | (left >> me & 1) << 2 | (right >> me & 1) << 3]]
+        return self._targets_next_to(me, other)
+
+    def _targets_next_to(self, me: int, other: int) -> list[int]:
+        """``move_targets`` when the other pawn stands next to the mover: straight jumps, diagonals if allowed."""
         opened = self.open
         targets = []
         for i in range(4):
@@ -231,62 +240,48 @@ class Position:
 
     def legal_moves(self) -> list[Location]:
         """The cells the side to move may move its pawn to."""
-        return [CELL_LOCATIONS[t] for t in self._move_targets()]
+        return [CELL_LOCATIONS[t] for t in self.move_targets()]
 
     def legal_wall_masks(self) -> tuple[int, int]:
-        """The legal wall slots as two masks (horizontal, vertical), ignoring walls left."""
+        """The legal wall slots as two masks (horizontal, vertical), ignoring walls left (fast form of ``legal_walls``)."""
         free_h, free_v = self.free_h, self.free_v
-        need_h, need_v = _closing(self.components, free_h, free_v)
+        need = self._need
+        if need is None:
+            need = self._need = closing(self.components, free_h, free_v)
+        need_h, need_v = need
         if not (need_h or need_v):
             return free_h, free_v
-        up, down, left, right = self.open
-        p0, p1 = 1 << self.pawns[0], 1 << self.pawns[1]
-        g0, g1 = GOAL_ROWS
-        paths = [LAYOUT.path(p0, self.open, g0), LAYOUT.path(p1, self.open, g1)]
-        b0h, b0v = _path_blockers(paths[0])  # type: ignore[arg-type]
-        b1h, b1v = _path_blockers(paths[1])  # type: ignore[arg-type]
-        bad_h = bad_v = 0
-        todo = need_h & (b0h | b1h)
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            p = low.bit_length() - 1
-            u, d = up & ~(3 << (p - 10)), down & ~(3 << p)
-            if (low & b0h and not _reaches(p0, g0, u, d, left, right)) or \
-                    (low & b1h and not _reaches(p1, g1, u, d, left, right)):
-                bad_h |= low
-        todo = need_v & (b0v | b1v)
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            p = low.bit_length() - 1
-            r, lf = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
-            if (low & b0v and not _reaches(p0, g0, up, down, lf, r)) or \
-                    (low & b1v and not _reaches(p1, g1, up, down, lf, r)):
-                bad_v |= low
+        paths = (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1))
+        bad_h, bad_v = sealing_walls(need_h, need_v, self.open, self.pawns, paths, GOAL_ROWS)
         return free_h & ~bad_h, free_v & ~bad_v
 
     def legal_walls(self) -> list[BlockBar]:
         """The walls the side to move may place (none when it has no walls left)."""
-        return [s.new_wall for s in self._wall_steps()]
-
-    def _wall_steps(self) -> list[Step]:
         if not self.walls_left[self.turn]:
             return []
-        return steps_of_mask(*self.legal_wall_masks())
+        return [s.new_wall for s in steps_of_mask(*self.legal_wall_masks())]
 
     def legal_steps(self) -> list[Step]:
         """Every legal step of the side to move: pawn moves first, then walls (shared, interned objects)."""
-        steps = [MOVE_STEPS[t] for t in self._move_targets()]
-        steps += self._wall_steps()
-        return steps
+        turn = self.turn
+        me, other = self.pawns[turn], self.pawns[1 - turn]
+        if other - me not in _NEXT_TO:
+            up, down, left, right = self.open
+            moves = MOVE_LISTS[me << 4 | (up >> me & 1) | (down >> me & 1) << 1
+                               | (left >> me & 1) << 2 | (right >> me & 1) << 3]
+        else:
+            moves = tuple(MOVE_STEPS[t] for t in self._targets_next_to(me, other))
+        if not self.walls_left[turn]:
+            return [*moves]
+        h, v = self.legal_wall_masks()
+        return steps_of_mask(h, v, moves)
 
     def count_legal_steps(self) -> int:
         """How many legal steps the side to move has."""
         if not self.walls_left[self.turn]:
-            return len(self._move_targets())
+            return len(self.move_targets())
         h, v = self.legal_wall_masks()
-        return len(self._move_targets()) + h.bit_count() + v.bit_count()
+        return len(self.move_targets()) + h.bit_count() + v.bit_count()
 
     # -- judging --------------------------------------------------------------------------
     def judge(self, step: Step) -> Judgement:
@@ -306,7 +301,7 @@ class Position:
 
     def _judge_move(self, loc: Location) -> Judgement:
         target = cell_index(*loc)
-        if target in self._move_targets():
+        if target in self.move_targets():
             return _OK
         me, other = self.pawn(self.turn), self.pawn(1 - self.turn)
         name = square(loc)
@@ -357,7 +352,7 @@ class Position:
         if problem is not None:
             return problem
         horizontal, p = wall_slot(wall)  # type: ignore[misc]
-        need_h, need_v = _closing(self.components, 1 << p if horizontal else 0, 0 if horizontal else 1 << p)
+        need_h, need_v = closing(self.components, 1 << p if horizontal else 0, 0 if horizontal else 1 << p)
         if not (need_h or need_v):
             return _OK
         up, down, left, right = self.open
@@ -366,7 +361,7 @@ class Position:
         else:
             right, left = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
         for player in (0, 1):
-            if not _reaches(1 << self.pawns[player], GOAL_ROWS[player], up, down, left, right):
+            if not reaches(1 << self.pawns[player], GOAL_ROWS[player], up, down, left, right):
                 who = "your pawn" if player == self.turn else "the other pawn"
                 return _invalid(Cause.WALL_SEALS_PAWN,
                                 f"wall {wall_name(wall)} leaves {who} (player {player}) no path to its goal row")
@@ -374,9 +369,14 @@ class Position:
 
     # -- applying -------------------------------------------------------------------------
     def _with_wall(self, horizontal: bool, p: int) -> Position:
-        """A copy with a wall at slot ``p`` added (no legality check, walls left unchanged)."""
+        """A copy with a wall at slot ``p`` added (no legality check, walls left unchanged).
+
+        The pawns' paths go along while the wall cuts neither of their edges (two neighbouring path
+        cells are consecutive on it, see ``walls``); the closing slots are found again when asked.
+        """
         pos = self._copy()
         up, down, left, right = self.open
+        path0, path1 = self._path0, self._path1
         if horizontal:
             pos.open = (up & ~(3 << (p - 10)), down & ~(3 << p), left, right)
             pos.h_walls = self.h_walls | 1 << p
@@ -384,6 +384,8 @@ class Position:
             if not self.ruleset.walls_may_cross:
                 pos.free_v = self.free_v & ~(1 << (p - 9))
             points = H_POINTS << p
+            pos._path0 = 0 if (path0 >> (p - 10)) & (path0 >> p) & 3 else path0
+            pos._path1 = 0 if (path1 >> (p - 10)) & (path1 >> p) & 3 else path1
         else:
             pos.open = (up, down, left & ~(0x401 << p), right & ~(0x401 << (p - 1)))
             pos.v_walls = self.v_walls | 1 << p
@@ -391,6 +393,8 @@ class Position:
             if not self.ruleset.walls_may_cross:
                 pos.free_h = self.free_h & ~(1 << (p + 9))
             points = V_POINTS << p
+            pos._path0 = 0 if (path0 >> (p - 1)) & (path0 >> p) & 0x401 else path0
+            pos._path1 = 0 if (path1 >> (p - 1)) & (path1 >> p) & 0x401 else path1
         merged, rest = points, []
         for c in self.components:
             if c & points:
@@ -398,19 +402,52 @@ class Position:
             else:
                 rest.append(c)
         pos.components = (merged, *rest)
+        pos._need = None
         return pos
 
     def apply(self, step: Step) -> Position:
         """The position after the side to move plays ``step``, which must be legal (not checked)."""
-        if step.is_move():
-            pos = self._copy()
-            target = cell_index(*step.new_loc)
-            pos.pawns = (target, self.pawns[1]) if self.turn == 0 else (self.pawns[0], target)
+        cell = _MOVE_OF.get(id(step))   # an interned step (the legal lists hand out those): no decoding
+        if cell is None:
+            wall = _WALL_OF.get(id(step))
+            if wall is None:
+                if step.is_move():
+                    return self.apply_move(cell_index(*step.new_loc))
+                wall = wall_slot(step.new_wall)
+            return self.apply_wall(*wall)  # type: ignore[misc]
+        return self.apply_move(cell)
+
+    def apply_move(self, cell: int) -> Position:
+        """The position after the side to move moves its pawn to ``cell`` (a bit index; legal, not checked). Fast form."""
+        pos = _new(Position)
+        pos.ruleset, pos.walls_left, pos.components, pos._need = self.ruleset, self.walls_left, self.components, self._need
+        pos.h_walls, pos.v_walls, pos.free_h, pos.free_v, pos.open = (
+            self.h_walls, self.v_walls, self.free_h, self.free_v, self.open)
+        # The mover's path goes along when the pawn steps onto its next cell (a neighbour on it).
+        if self.turn:
+            me = self.pawns[1]
+            pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
+            path = self._path1
+            pos._path1 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
         else:
-            pos = self._with_wall(*wall_slot(step.new_wall))  # type: ignore[misc]
-            left = self.walls_left
-            pos.walls_left = (left[0] - 1, left[1]) if self.turn == 0 else (left[0], left[1] - 1)
-        pos.turn = 1 - self.turn
+            me = self.pawns[0]
+            pos.pawns, pos.turn, pos._path1 = (cell, self.pawns[1]), 1, self._path1
+            path = self._path0
+            pos._path0 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+        return pos
+
+    def apply_wall(self, horizontal: bool, slot: int) -> Position:
+        """The position after the side to move places the wall at ``slot`` (legal, not checked). Fast form.
+
+        Slots are numbered as in ``legal_wall_masks``: the grid point ``(x, y)`` of the wall's
+        lower-left end is bit ``y * 10 + x`` (``shared.quoridor.geometry``).
+        """
+        pos = self._with_wall(horizontal, slot)
+        left = self.walls_left
+        if self.turn:
+            pos.walls_left, pos.turn = (left[0], left[1] - 1), 0
+        else:
+            pos.walls_left, pos.turn = (left[0] - 1, left[1]), 1
         return pos
 
     def play(self, step: Step) -> Position:
