@@ -89,3 +89,23 @@ async def test_the_lobby_shows_this_server_from_the_first_second_not_the_previou
         joined.cancel()
         await bounded(asyncio.gather(joined, return_exceptions=True), 30)
     await bounded(server.close())
+
+
+async def test_the_pages_show_every_row_of_a_big_final_table(browser, make_server, tmp_path):
+    # 14 players: a player's tournament_over holds the top 10 and its own row; the pages, spectators, get all 14.
+    server = await make_server(players=14, format="knockout", time_limit_ms=5000)
+    page, tv = await browser.new_page(), await browser.new_page()
+    await page.goto(http(server))
+    await tv.goto(http(server, "/tv"))
+    await page.wait_for_function("() => document.body.dataset.stage === 'waiting'", timeout=15000)
+    await play(server, [ScriptedBot(url(server), f"k{i:02}", name=f"student{i:02}") for i in range(14)], seconds=60)
+    await page.wait_for_function("() => document.body.dataset.closed === 'finished'", timeout=15000)
+    final = [row["player"] for row in json.loads((server.folder / "results.json").read_text())["standings"]]
+    rows = await page.locator("table.standings tbody tr").all_inner_texts()
+    assert len(rows) == 14 and [row.split("\t")[1] for row in rows] == final      # every row, in the table's order
+    await tv.wait_for_function("() => document.body.classList.contains('final')", timeout=15000)
+    assert await tv.locator(".podium-step .podium-name").count() == 3
+    for name, shown in (("tournament", page), ("tv", tv)):           # for people to look at (not in the repo)
+        for width, height in ((1920, 1080), (390, 844)):
+            await shown.set_viewport_size({"width": width, "height": height})
+            await shown.screenshot(path=str(tmp_path / f"final-{name}-{width}.png"), full_page=name == "tournament")
