@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatus, InvalidURI
 
+from shared.protocol import MAX_SERVER_FRAME_BYTES
+
 from .notices import Notice, Say, Tone
 
 __all__ = ["ServerUnavailable", "Unreachable", "check_server_url", "connect_waiting", "why_unreachable",
@@ -102,7 +104,7 @@ async def connect_waiting(url: str, wait_s: float, say: Say, *, hint: str = "",
         while True:
             timeout = max(0.1, min(_OPEN_TIMEOUT_S if countdown else _FIRST_OPEN_TIMEOUT_S, deadline - clock()))
             try:
-                return await connect(url, open_timeout=timeout)
+                return await connect(url, open_timeout=timeout, max_size=MAX_SERVER_FRAME_BYTES)   # a big table
             except InvalidURI as exc:            # check_server_url let it through; still one clear line
                 raise ValueError(f"{url!r} is not a websocket URL: {exc}") from None
             except (OSError, InvalidHandshake, TimeoutError) as exc:

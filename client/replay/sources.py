@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from shared.gamelog import MAX_LOG_BYTES, GameLog, LogFormatError, read_log_data
 from shared.protocol import (
-    MAX_FRAME_BYTES, PROTOCOL_VERSION, ErrorMessage, GameUpdate, Hello, ProtocolError, StandingRow, Standings,
+    MAX_SERVER_FRAME_BYTES, PROTOCOL_VERSION, ErrorMessage, GameUpdate, Hello, ProtocolError, StandingRow, Standings,
     TournamentOver, Watch, Welcome, dump, parse_server,
 )
 
@@ -152,7 +152,7 @@ class LiveSource:
     async def follow(self, changed: Changed) -> None:
         """Watch until the tournament is over or the server closes; ``LiveSourceError`` when it cannot."""
         try:
-            async with connect(self.url, open_timeout=self.open_timeout, max_size=MAX_FRAME_BYTES) as ws:
+            async with connect(self.url, open_timeout=self.open_timeout, max_size=MAX_SERVER_FRAME_BYTES) as ws:
                 await ws.send(dump(Hello(protocol=PROTOCOL_VERSION, role="spectator", key=self.key,
                                          name=self.display_name)))
                 welcome = await asyncio.wait_for(ws.recv(), self.open_timeout)

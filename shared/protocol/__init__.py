@@ -6,7 +6,7 @@ Pure: the server and the clients move frames; this package parses, validates and
 
 from .base import COORD_MAX, COORD_MIN, Cell, Coord, Message, ProtocolModel, Wall
 from .codec import (
-    MAX_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, json_string, parse_client, parse_server, step_judgement,
+    MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, SCHEMA_TITLE, cell, dump, json_schema, json_string, parse_client, parse_server, step_judgement,
     to_blockbar, to_location, to_step, to_verdict, turn_frame, wall, wall_json,
 )
 from .errors import ERROR_CODES, ProtocolError
@@ -26,7 +26,8 @@ from .web import (
 )
 
 __all__ = [
-    "CLIENT_MESSAGES", "COORD_MAX", "COORD_MIN", "ERROR_CODES", "MAX_FRAME_BYTES", "PROTOCOL_VERSION",
+    "CLIENT_MESSAGES", "COORD_MAX", "COORD_MIN", "ERROR_CODES", "MAX_FRAME_BYTES", "MAX_SERVER_FRAME_BYTES",
+    "PROTOCOL_VERSION",
     "SCHEMA_TITLE", "SERVER_MESSAGES", "Action", "BoardState", "Cell", "ClientMessage", "Coord", "ErrorMessage",
     "FinalTableRequest", "GameOver", "GameStart", "GameUpdate", "GameUpdates", "Hello", "Message", "ProtocolError", "ProtocolModel", "PuzzleMessage",
     "PuzzleRequest", "PuzzleRoom", "PuzzleState", "Role", "Room", "RulesInfo", "ServerMessage", "Solution",

@@ -23,13 +23,16 @@ from .messages import (
 )
 
 __all__ = [
-    "ERROR_CODES", "MAX_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
+    "ERROR_CODES", "MAX_FRAME_BYTES", "MAX_SERVER_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
     "turn_frame", "json_string", "wall_json", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
     "json_schema",
 ]
 
 MAX_FRAME_BYTES = 128 * 1024
 """The largest frame a server should accept (a 64 KiB XSB level fits with room to spare)."""
+MAX_SERVER_FRAME_BYTES = 16 * 1024 * 1024
+"""The largest frame a client should read from a server: a big tournament's table (about 270 bytes a row: 1,000
+players make 267 KB) in ``standings``, or whole in a spectator's ``tournament_over``."""
 SCHEMA_TITLE = f"Quoridor Arena protocol v{PROTOCOL_VERSION}"
 """The title of the JSON Schema document."""
 
@@ -40,24 +43,24 @@ _SERVER = TypeAdapter(ServerMessage)
 
 def parse_client(data: str | bytes) -> ClientMessage:
     """The message in a frame a client sent; raises ``ProtocolError`` (and nothing else) for a bad frame."""
-    return _parse(data, _CLIENT, CLIENT_MESSAGES)
+    return _parse(data, _CLIENT, CLIENT_MESSAGES, MAX_FRAME_BYTES)
 
 
 def parse_server(data: str | bytes) -> ServerMessage:
-    """The message in a frame a server sent; raises ``ProtocolError`` (and nothing else) for a bad frame."""
-    message = _parse(data, _SERVER, SERVER_MESSAGES)
+    """The message in a frame a server sent (up to ``MAX_SERVER_FRAME_BYTES``); raises ``ProtocolError`` (and nothing
+    else) for a bad frame."""
+    message = _parse(data, _SERVER, SERVER_MESSAGES, MAX_SERVER_FRAME_BYTES)
     if isinstance(message, Welcome) and message.protocol != PROTOCOL_VERSION:
         raise ProtocolError("protocol_version", f"the server speaks protocol {message.protocol}, this client "
                                                 f"speaks {PROTOCOL_VERSION}", "welcome")
     return message
 
 
-def _parse(data: Any, adapter: TypeAdapter[Any], known: dict[str, type[Message]]) -> Any:
+def _parse(data: Any, adapter: TypeAdapter[Any], known: dict[str, type[Message]], limit: int) -> Any:
     if not isinstance(data, str):
         raise ProtocolError("binary_frame", "binary frames are not accepted: send JSON in text frames")
-    if len(data) > MAX_FRAME_BYTES:  # characters <= bytes, so this never refuses a frame within the limit
-        raise ProtocolError("frame_too_large", f"the frame has {len(data)} characters; the limit is "
-                                               f"{MAX_FRAME_BYTES} bytes")
+    if len(data) > limit:  # characters <= bytes, so this never refuses a frame within the limit
+        raise ProtocolError("frame_too_large", f"the frame has {len(data)} characters; the limit is {limit} bytes")
     try:
         # strict: JSON types must match exactly ("5" is not an integer, 1.0 is not a turn number).
         return adapter.validate_json(data, strict=True)

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from shared.protocol import (
-    CLIENT_MESSAGES, ERROR_CODES, MAX_FRAME_BYTES, SERVER_MESSAGES, ErrorMessage, Hello, ProtocolError,
-    StepMessage, Welcome, cell, dump, json_schema, parse_client, parse_server, to_blockbar, to_location, to_step,
+    CLIENT_MESSAGES, ERROR_CODES, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, SERVER_MESSAGES, ErrorMessage, Hello,
+    ProtocolError, StandingRow, Standings, StepMessage, Welcome, cell, dump, json_schema, parse_client, parse_server, to_blockbar, to_location, to_step,
     wall,
 )
 from shared.quoridor import NO_LOCATION, NO_WALL, BlockBar, Location, Position, Step, parse_step
@@ -72,6 +72,18 @@ def test_binary_frames_are_refused():
 def test_frames_over_the_size_limit_are_refused():
     error = refusal(json.dumps({**HELLO, "pad": "x" * MAX_FRAME_BYTES}))
     assert error.code == "frame_too_large" and str(MAX_FRAME_BYTES) in error.message
+
+
+def test_a_client_reads_the_table_of_a_big_tournament():
+    # 1,000 players' standings: 200 KB and more, over what a server takes from a client, not what a client reads.
+    rows = [StandingRow(rank=i + 1, player=f"student{i:04}", points=1.0, games=8, wins=1, losses=7, draws=0,
+                        elo=-123.25, elo_error=300.5, elo_low=-700.0, elo_high=350.0, thinking_ms=12_345)
+            for i in range(1_000)]
+    frame = dump(Standings(tournament="t1", games_done=4_000, games_total=4_000, rows=rows))
+    assert MAX_FRAME_BYTES < len(frame) <= MAX_SERVER_FRAME_BYTES
+    assert parse_server(frame).rows == rows
+    error = refusal(json.dumps({"type": "standings", "pad": "x" * MAX_SERVER_FRAME_BYTES}), parse_server)
+    assert error.code == "frame_too_large" and str(MAX_SERVER_FRAME_BYTES) in error.message
 
 
 @pytest.mark.parametrize("data", ["", "{", "{'type': 'hello'}", "hello", '{"type": "hello",}', "[1, 2", "\ufeff{}",
