@@ -74,7 +74,7 @@ class StandIn:
         self.bytes = 0
 
     def send_now(self, message: Any) -> bool:
-        """Frame a message (an ``Encoded`` one, or a model) as a link would; count a ``tournament_over`` and its bytes."""
+        """Frame a message (``Encoded``, or a model) as a link would; count a ``tournament_over`` and its bytes."""
         payload = message.payload if isinstance(message, Encoded) else dump(message).encode()
         wire = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
         if payload.startswith(_OVER):
@@ -177,7 +177,8 @@ async def end_before(server: ArenaServer, rows: list[StandingRow]) -> End:
     registry = server.connections
 
     async def farewell() -> None:
-        goodbye = TournamentOver(tournament=server.folder.name, rows=rows, champion=rows[0].player)  # type: ignore[union-attr]
+        name = server.folder.name                                   # type: ignore[union-attr]
+        goodbye = TournamentOver(tournament=name, rows=rows, champion=rows[0].player)
         await registry.flush()
         listing = await asyncio.to_thread(folder_listing, server.folder)
         await registry.send_all(Replays(folders=[listing]), list(registry.spectators))

@@ -47,7 +47,7 @@ class FinalTables:
 
     @cached_property
     def top(self) -> Encoded:
-        """The top rows only: the frame of a player among them, or of a connection that is no player (serialised once)."""
+        """The top rows only: a top player's frame, or a connection's that is no player (serialised once)."""
         return Encoded.of(self.message(self.rows[:self.top_rows]))
 
     @cached_property

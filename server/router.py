@@ -104,7 +104,7 @@ class Router:
         return [peer.link for peer in self._clients]  # type: ignore[misc]
 
     def wants_final_table(self, conn: Connection) -> bool:
-        """True when the connection ``conn`` is a player that asked for the whole final table (``final_table_request``)."""
+        """True when ``conn`` is a player that asked for the whole final table (``final_table_request``)."""
         client = self._clients.get(conn)  # type: ignore[call-overload]    # a legacy or hosted peer: None
         return client is not None and client.final_table
 
@@ -378,9 +378,11 @@ class Router:
             return "not_a_player", ("only a player of the tournament asks for the final table; a spectator is sent "
                                     "every row")
         if self.settings.ladder:
-            return "room_unavailable", "the practice ladder never ends: it has no final table (its table comes as standings)"
+            return "room_unavailable", ("the practice ladder never ends: it has no final table (its table comes as "
+                                        "standings)")
         if client.final_table:
-            return "already_asked", "the final table was already asked for on this connection: it comes once, at the end"
+            return "already_asked", ("the final table was already asked for on this connection: it comes once, at "
+                                     "the end")
         client.final_table = True
         return None
 

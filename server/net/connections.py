@@ -430,7 +430,8 @@ class Connections:
         encoded = Encoded.of(message)
         await self.send_each(lambda conn: encoded, conns)
 
-    async def send_each(self, frame: Callable[[Connection], Encoded], conns: Iterable[Connection] | None = None) -> None:
+    async def send_each(self, frame: Callable[[Connection], Encoded],
+                        conns: Iterable[Connection] | None = None) -> None:
         """Write to each of ``conns`` (every greeted connection by default) its own ``frame(conn)``, as ``send_all``
         does: ``BROADCAST_CHUNK`` per pass of the loop; returns once each was written to."""
         conns = list(self.greeted if conns is None else conns)

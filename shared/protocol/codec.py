@@ -23,7 +23,8 @@ from .messages import (
 )
 
 __all__ = [
-    "ERROR_CODES", "MAX_FRAME_BYTES", "MAX_SERVER_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client", "parse_server", "dump",
+    "ERROR_CODES", "MAX_FRAME_BYTES", "MAX_SERVER_FRAME_BYTES", "SCHEMA_TITLE", "ProtocolError", "parse_client",
+    "parse_server", "dump",
     "turn_frame", "json_string", "wall_json", "cell", "wall", "to_location", "to_blockbar", "to_step", "step_judgement", "to_verdict",
     "json_schema",
 ]

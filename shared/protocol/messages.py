@@ -18,7 +18,8 @@ from .submissions import Submissions, SubmissionsRequest, Submit, Submitted
 from .web import GameRequest, LogUpload, Replays, ReplaysRequest
 
 __all__ = [
-    "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "FinalTableRequest", "RulesInfo", "Welcome", "GameStart",
+    "PROTOCOL_VERSION", "Role", "Room", "Hello", "StepMessage", "Watch", "FinalTableRequest", "RulesInfo", "Welcome",
+    "GameStart",
     "StepJudgement", "Turn", "GameOver", "StandingRow", "Standings", "TournamentInfo", "TournamentOver", "BoardState",
     "GameUpdate", "GameUpdates", "GameRecord", "ErrorMessage", "ClientMessage", "ServerMessage", "CLIENT_MESSAGES", "SERVER_MESSAGES",
 ]

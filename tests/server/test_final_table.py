@@ -21,8 +21,8 @@ ASK = {"type": "final_table_request"}
 
 def table(names: list[str]) -> list[StandingRow]:
     """A final table of ``names``, best first, with every field set (as a real one)."""
-    return [StandingRow(rank=i + 1, player=name, points=float(len(names) - i), games=len(names) - 1, wins=len(names) - i,
-                        losses=i, draws=0, seat0=[1, 2, 0], seat1=[0, 1, 0], elo=-12.5 * i, elo_error=80.25,
+    return [StandingRow(rank=i + 1, player=name, points=float(len(names) - i), games=len(names) - 1,
+                        wins=len(names) - i, losses=i, draws=0, seat0=[1, 2, 0], seat1=[0, 1, 0], elo=-12.5 * i, elo_error=80.25,
                         elo_low=-90.0, elo_high=70.5, violations=i % 3, thinking_ms=1000 + i)
             for i, name in enumerate(names)]
 
@@ -50,9 +50,9 @@ def test_each_players_frame_is_the_dump_of_its_message_character_for_character()
         for name in names:
             encoded = tables.for_player(name)
             assert encoded.payload == dump(encoded.message).encode()
-            assert encoded.message == TournamentOver(tournament='t"1', rows=[*table(names)[:5],
-                                                     *([table(names)[names.index(name)]] if names.index(name) >= 5 else [])],
-                                                     champion=champion, players=len(names))
+            place = names.index(name)
+            rows = [*table(names)[:5], *([table(names)[place]] if place >= 5 else [])]
+            assert encoded.message == TournamentOver(tournament='t"1', rows=rows, champion=champion, players=len(names))
 
 
 def test_a_small_table_goes_whole_to_everyone():
@@ -99,7 +99,8 @@ async def test_thirty_players_each_get_the_top_and_their_own_row_a_spectator_eve
         else:
             below += 1
             assert shown == final[:TOP_ROWS] + [bot.key]            # the top, then its own row
-            assert over["rows"][-1]["rank"] == next(r["rank"] for r in export(server)["standings"] if r["player"] == bot.key)
+            ranks = {row["player"]: row["rank"] for row in export(server)["standings"]}
+            assert over["rows"][-1]["rank"] == ranks[bot.key]
     assert below == 30 - TOP_ROWS - (final.index("k00") >= TOP_ROWS)
     assert [e["code"] for e in asker.errors] == ["already_asked"]
     frames = await bounded(eye)

@@ -7,8 +7,8 @@ import pytest
 
 from shared.protocol import (
     CLIENT_MESSAGES, ERROR_CODES, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, SERVER_MESSAGES, ErrorMessage, Hello,
-    ProtocolError, StandingRow, Standings, StepMessage, Welcome, cell, dump, json_schema, parse_client, parse_server, to_blockbar, to_location, to_step,
-    wall,
+    ProtocolError, StandingRow, Standings, StepMessage, Welcome, cell, dump, json_schema, parse_client, parse_server,
+    to_blockbar, to_location, to_step, wall,
 )
 from shared.quoridor import NO_LOCATION, NO_WALL, BlockBar, Location, Position, Step, parse_step
 
