@@ -14,7 +14,7 @@ from shared.protocol import StandingRow, TournamentOver, dump, parse_server
 from shared.quoridor import Location, Position, Step
 from tests.server.conftest import ScriptedBot, bounded, url
 from tests.server.legacy_client import LegacyBot
-from tests.server.support import export, play
+from tests.server.support import Client, export, hello, play
 
 ASK = {"type": "final_table_request"}
 
@@ -135,3 +135,15 @@ async def test_a_legacy_player_below_the_top_gets_the_close_message(make_server)
     assert legacy.closed_by_server and len(legacy.finals) == TOP_ROWS     # 1001, -1: the legacy protocol's end
     for bot in modern:
         assert bot.frames[-1]["type"] == "tournament_over" and bot.frames[-1]["players"] == TOP_ROWS + 1
+
+
+async def test_a_ladder_has_no_final_table_to_ask_for(make_server):
+    server = await make_server(ladder=True)
+    player = await Client.open(url(server))
+    await player.send(hello("k1"))
+    await player.next("welcome")
+    await player.send(ASK)
+    error = await player.next("error")
+    assert (error["code"], error["frame_type"]) == ("room_unavailable", "final_table_request")
+    assert "never ends" in error["message"]
+    await player.close()
