@@ -45,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.app import TOURNAMENT_OVER, ArenaServer                          # noqa: E402
-from server.final_table import FinalTables                                    # noqa: E402
+from server.tournament.final_table import FinalTables                                    # noqa: E402
 from server.games.updates import standing_rows                               # noqa: E402
 from server.net.connection import Encoded, Gathered                          # noqa: E402
 from server.settings import ServerSettings                                   # noqa: E402

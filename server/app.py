@@ -42,7 +42,7 @@ from server.ladder.pages import LadderPages
 from server.seats.lobby import Lobby
 from server.logs.logfile import new_run_folder
 from server.rooms.desk import PuzzleDesk
-from server.final_table import FinalTables
+from server.tournament.final_table import FinalTables
 from server.router import Router
 from server.settings import ServerSettings
 from server.tournament.export import legacy_paths

@@ -9,7 +9,7 @@ import json
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.final_table import TOP_ROWS, FinalTables
+from server.tournament.final_table import TOP_ROWS, FinalTables
 from shared.protocol import StandingRow, TournamentOver, dump, parse_server
 from shared.quoridor import Location, Position, Step
 from tests.server.conftest import ScriptedBot, bounded, url
