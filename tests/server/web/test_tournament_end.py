@@ -105,6 +105,9 @@ async def test_the_pages_show_every_row_of_a_big_final_table(browser, make_serve
     assert len(rows) == 14 and [row.split("\t")[1] for row in rows] == final      # every row, in the table's order
     await tv.wait_for_function("() => document.body.classList.contains('final')", timeout=15000)
     assert await tv.locator(".podium-step .podium-name").count() == 3
+    await tv.set_viewport_size({"width": 1920, "height": 1080})    # a projector: the last game's board fits, not cut off
+    board = await tv.locator(".tv-last svg.board").bounding_box()
+    assert board is not None and board["height"] >= 100 and board["y"] + board["height"] <= 1080, board
     for name, shown in (("tournament", page), ("tv", tv)):           # for people to look at (not in the repo)
         for width, height in ((1920, 1080), (390, 844)):
             await shown.set_viewport_size({"width": width, "height": height})
