@@ -4,12 +4,14 @@ The board lives in Python ints (see ``geometry``): four *open masks* say from wh
 pawn may move up, down, left and right; two slot masks hold the free wall slots. Placing a
 wall clears a few bits, and a path check is a bit-parallel flood fill.
 
-Most walls need no path check at all: walls and the border form a planar graph on the grid
-points, and a new wall can only cut cells apart if it closes a cycle in it, that is when at
-least two of its three grid points already belong to the same connected piece of that graph.
-The position keeps those pieces (``components``), so the check is a few int operations for
-all 128 slots at once. A candidate that does close a cycle is flood-filled only for a pawn
-whose current shortest path it actually crosses.
+A position is its pawns, whose turn it is, and a ``Walls`` (``walls``): the walls, the walls in
+hand and what follows from them alone, shared by every position reached by pawn moves. Which
+free slots are legal is worked out there: only a wall that closes a cycle in the graph of walls
+and border can cut cells apart, and it is filled only for a pawn whose path it cuts.
+
+``apply`` is lazy: a child computes nothing it is not asked for, and carries forward from its
+parent what is still true (the ``Walls`` after a move; each pawn's path while no new wall cuts it
+and, for the pawn that moved, while it stepped onto its path's next cell).
 """
 
 from __future__ import annotations
@@ -17,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .geometry import (
-    BORDER_POINTS, CELL_LOCATIONS, GOAL_ROWS, H_POINTS, H_SLOTS, H_STEPS, LAYOUT, MOVE_CELLS, MOVE_LISTS,
-    MOVE_SHIFTS, MOVE_STEPS, V_POINTS, V_SLOTS, V_STEPS, cell_index, slot_wall, steps_of_mask, wall_slot,
+    CELL_LOCATIONS, GOAL_ROWS, H_SLOTS, H_STEPS, LAYOUT, MOVE_CELLS, MOVE_LISTS, MOVE_SHIFTS, MOVE_STEPS,
+    V_SLOTS, V_STEPS, cell_index, slot_wall, steps_of_mask, wall_slot,
 )
 from .judgement import Cause, Judgement
 from .notation import square, wall_name
 from .rulesets import COURSE, Ruleset
 from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
-from .walls import closing, path_cells, reaches, sealing_walls
+from .walls import Walls, closing, path_cells, reaches, sealing_walls
 
 __all__ = ["Position", "Judgement", "IllegalStepError"]
 
@@ -49,11 +51,14 @@ class IllegalStepError(ValueError):
 _SHIFTS = MOVE_SHIFTS
 #: ``other - me`` when the other pawn stands next to the mover (then jumps decide the moves).
 _NEXT_TO = frozenset(MOVE_SHIFTS)
-#: The cell or wall slot of each interned step, found by the step's identity (``apply``'s fast path).
-_MOVE_OF: dict[int, int] = {id(s): c for c, s in MOVE_STEPS.items()}
-_WALL_OF: dict[int, tuple[bool, int]] = {
-    **{id(s): (True, p) for p, s in H_STEPS.items()}, **{id(s): (False, p) for p, s in V_STEPS.items()}}
+#: The cell or wall slot of an interned step, found by the step's identity (``apply``'s fast path; bound
+#: ``dict.get`` methods, which the hot path calls without looking the method up).
+_move_of = {id(s): c for c, s in MOVE_STEPS.items()}.get
+_wall_of = {**{id(s): (True, p) for p, s in H_STEPS.items()}, **{id(s): (False, p) for p, s in V_STEPS.items()}}.get
 _new = object.__new__
+#: Player 0 has won when its pawn's cell is at least this (row 9); player 1 when below ``_P1_HOME`` (row 1).
+_P0_HOME = min(c for c in range(100) if GOAL_ROWS[0] >> c & 1)
+_P1_HOME = max(c for c in range(100) if GOAL_ROWS[1] >> c & 1) + 1
 
 
 class Position:
@@ -64,25 +69,18 @@ class Position:
     checks first and raises ``IllegalStepError``; ``judge`` returns the ``Judgement``.
 
     The fast form for search works on ints instead of ``Step`` objects: ``move_targets()`` (cells),
-    ``legal_wall_masks()`` (slots), ``apply_move(cell)`` and ``apply_wall(horizontal, slot)``.
+    ``legal_wall_masks()`` (slots), ``apply_move(cell)``, ``apply_wall(horizontal, slot)`` and
+    ``path_cells(player)``.
     """
 
-    __slots__ = ("ruleset", "pawns", "walls_left", "turn", "h_walls", "v_walls",
-                 "free_h", "free_v", "open", "components", "_need", "_path0", "_path1")
+    __slots__ = ("board", "pawns", "turn", "_path0", "_path1")
 
-    ruleset: Ruleset
+    #: The walls and the walls in hand, with what follows from them (shared, see ``walls.Walls``).
+    board: Walls
+    #: Cell bit index of each pawn.
     pawns: tuple[int, int]
-    walls_left: tuple[int, int]
     turn: int
-    h_walls: int
-    v_walls: int
-    free_h: int
-    free_v: int
-    open: tuple[int, int, int, int]
-    components: tuple[int, ...]
-    # Derived lazily, carried forward by apply while still true: the closing free slots
-    # (``walls.closing``; None until asked) and a path per pawn as a cell mask (0 until asked).
-    _need: tuple[int, int] | None
+    # A path per pawn as a cell mask (``path_cells``): 0 until asked, carried forward while true.
     _path0: int
     _path1: int
 
@@ -90,17 +88,10 @@ class Position:
     @classmethod
     def initial(cls, ruleset: Ruleset = COURSE) -> Position:
         """The starting position: pawns on e1 and e9, 10 walls each, player 0 to move."""
-        pos = cls.__new__(cls)
-        pos.ruleset = ruleset
+        pos = _new(cls)
+        pos.board = Walls.start(ruleset)
         pos.pawns = (cell_index(*PLAYER0_LOC), cell_index(*PLAYER1_LOC))
-        pos.walls_left = (BLOCK_SUM, BLOCK_SUM)
-        pos.turn = 0
-        pos.h_walls = pos.v_walls = 0
-        pos.free_h, pos.free_v = H_SLOTS, V_SLOTS
-        pos.open = LAYOUT.edge_open  # type: ignore[assignment]
-        pos.components = (BORDER_POINTS,)
-        pos._need = None
-        pos._path0 = pos._path1 = 0
+        pos.turn = pos._path0 = pos._path1 = 0
         return pos
 
     @classmethod
@@ -124,30 +115,61 @@ class Position:
             walls_left = (BLOCK_SUM - (len(walls) + 1) // 2, BLOCK_SUM - len(walls) // 2)
         if min(walls_left) < 0 or max(walls_left) > BLOCK_SUM:
             raise ValueError(f"walls left must be 0..{BLOCK_SUM}, got {walls_left}")
+        left = (int(walls_left[0]), int(walls_left[1]))
         pos = cls.initial(ruleset)
+        pos.board = Walls.start(ruleset, left)
         for wall in walls:
             problem = pos._wall_shape_problem(wall)
             if problem is not None:
                 raise ValueError(problem.reason)
-            pos = pos._with_wall(*wall_slot(wall))  # type: ignore[misc]
+            pos.board = pos.board.placed(*wall_slot(wall), left)  # type: ignore[misc]
         pos.pawns = (cell_index(*pawns[0]), cell_index(*pawns[1]))
-        pos.walls_left = (int(walls_left[0]), int(walls_left[1]))
         pos.turn = turn
-        pos._path0 = pos._path1 = 0
         for player in (0, 1):
             if pos.distance(player) is None:
                 raise ValueError(f"player {player}'s pawn on {square(pos.pawn(player))} has no path to its goal row")
         return pos
 
-    def _copy(self) -> Position:
-        pos = _new(Position)
-        pos.ruleset, pos.pawns, pos.walls_left, pos.turn = self.ruleset, self.pawns, self.walls_left, self.turn
-        pos.h_walls, pos.v_walls, pos.free_h, pos.free_v = self.h_walls, self.v_walls, self.free_h, self.free_v
-        pos.open, pos.components = self.open, self.components
-        pos._need, pos._path0, pos._path1 = self._need, self._path0, self._path1
-        return pos
-
     # -- reading --------------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules this position is played under."""
+        return self.board.ruleset
+
+    @property
+    def walls_left(self) -> tuple[int, int]:
+        """The walls each player still holds."""
+        return self.board.walls_left
+
+    @property
+    def h_walls(self) -> int:
+        """The horizontal walls as a slot mask."""
+        return self.board.h_walls
+
+    @property
+    def v_walls(self) -> int:
+        """The vertical walls as a slot mask."""
+        return self.board.v_walls
+
+    @property
+    def free_h(self) -> int:
+        """The horizontal slots where a wall would overlap or cross none on the board (mask)."""
+        return self.board.free_h
+
+    @property
+    def free_v(self) -> int:
+        """The vertical slots where a wall would overlap or cross none on the board (mask)."""
+        return self.board.free_v
+
+    # (not a ``def``: tests/test_architecture.py looks for file opening by its name and a parenthesis)
+    open = property(lambda self: self.board.open,
+                    doc="The open masks (tuple of 4 ints): the cells from which a pawn may move up, down, left, right.")
+
+    @property
+    def components(self) -> tuple[int, ...]:
+        """The connected pieces of the graph of walls and border, as grid-point masks."""
+        return self.board.components
+
     def pawn(self, player: int) -> Location:
         """Where ``player``'s pawn stands."""
         return CELL_LOCATIONS[self.pawns[player]]
@@ -155,8 +177,9 @@ class Position:
     @property
     def walls(self) -> list[BlockBar]:
         """Every wall on the board, normalised, horizontal ones first."""
-        return ([slot_wall(True, p) for p in range(100) if self.h_walls >> p & 1]
-                + [slot_wall(False, p) for p in range(100) if self.v_walls >> p & 1])
+        h_walls, v_walls = self.board.h_walls, self.board.v_walls
+        return ([slot_wall(True, p) for p in range(100) if h_walls >> p & 1]
+                + [slot_wall(False, p) for p in range(100) if v_walls >> p & 1])
 
     def has_wall(self, wall: BlockBar) -> bool:
         """True when exactly this wall has been placed."""
@@ -164,34 +187,35 @@ class Position:
         if slot is None:
             return False
         horizontal, p = slot
-        return bool((self.h_walls if horizontal else self.v_walls) >> p & 1)
+        return bool((self.board.h_walls if horizontal else self.board.v_walls) >> p & 1)
 
     def winner(self) -> int | None:
         """The player whose pawn stands on its goal row, or ``None``."""
-        if (1 << self.pawns[0]) & GOAL_ROWS[0]:
+        if self.pawns[0] >= _P0_HOME:
             return 0
-        if (1 << self.pawns[1]) & GOAL_ROWS[1]:
+        if self.pawns[1] < _P1_HOME:
             return 1
         return None
 
     def is_over(self) -> bool:
         """True when a pawn has reached its goal row."""
-        return self.winner() is not None
+        pawns = self.pawns
+        return pawns[0] >= _P0_HOME or pawns[1] < _P1_HOME
 
     def can_move(self, loc: Location, to: Location) -> bool:
         """True when no wall or edge lies between the orthogonally adjacent cells ``loc`` and ``to``."""
         if not (loc.is_valid() and to.is_valid()) or loc.distance(to) != 1:
             return False
         a, b = cell_index(*loc), cell_index(*to)
-        return bool(self.open[_SHIFTS.index(b - a)] >> a & 1)
+        return bool(self.board.open[_SHIFTS.index(b - a)] >> a & 1)
 
     def distance(self, player: int) -> int | None:
         """Moves ``player``'s pawn needs to reach its goal row, ignoring the other pawn; ``None`` if cut off."""
-        return LAYOUT.distance(1 << self.pawns[player], self.open, GOAL_ROWS[player])
+        return LAYOUT.distance(1 << self.pawns[player], self.board.open, GOAL_ROWS[player])
 
     def shortest_path(self, player: int) -> list[Location] | None:
         """The cells of one shortest path from ``player``'s pawn to its goal row (pawn first)."""
-        path = LAYOUT.path(1 << self.pawns[player], self.open, GOAL_ROWS[player])
+        path = LAYOUT.path(1 << self.pawns[player], self.board.open, GOAL_ROWS[player])
         return None if path is None else [CELL_LOCATIONS[i] for i in path]
 
     def path_cells(self, player: int) -> int:
@@ -202,11 +226,11 @@ class Position:
         if player:
             path = self._path1
             if not path:
-                path = self._path1 = path_cells(self.pawns[1], GOAL_ROWS[1], self.open)
+                path = self._path1 = path_cells(self.pawns[1], GOAL_ROWS[1], self.board.open)
         else:
             path = self._path0
             if not path:
-                path = self._path0 = path_cells(self.pawns[0], GOAL_ROWS[0], self.open)
+                path = self._path0 = path_cells(self.pawns[0], GOAL_ROWS[0], self.board.open)
         return path
 
     # -- legal steps ----------------------------------------------------------------------
@@ -215,14 +239,12 @@ class Position:
         turn = self.turn
         me, other = self.pawns[turn], self.pawns[1 - turn]
         if other - me not in _NEXT_TO:
-            up, down, left, right = self.open
-            return [*MOVE_CELLS[me << 4 | (up >> me & 1) | (down >> me & 1) << 1
-                                | (left >> me & 1) << 2 | (right >> me & 1) << 3]]
+            return [*MOVE_CELLS[me << 4 | self.board.around >> (me << 2) & 15]]
         return self._targets_next_to(me, other)
 
     def _targets_next_to(self, me: int, other: int) -> list[int]:
         """``move_targets`` when the other pawn stands next to the mover: straight jumps, diagonals if allowed."""
-        opened = self.open
+        opened = self.board.open
         targets = []
         for i in range(4):
             if not opened[i] >> me & 1:
@@ -232,7 +254,7 @@ class Position:
                 targets.append(target)
             elif opened[i] >> other & 1:
                 targets.append(other + _SHIFTS[i])
-            elif self.ruleset.diagonal_moves:
+            elif self.board.ruleset.diagonal_moves:
                 for j in ((2, 3) if i < 2 else (0, 1)):
                     if opened[j] >> other & 1:
                         targets.append(other + _SHIFTS[j])
@@ -244,41 +266,38 @@ class Position:
 
     def legal_wall_masks(self) -> tuple[int, int]:
         """The legal wall slots as two masks (horizontal, vertical), ignoring walls left (fast form of ``legal_walls``)."""
-        free_h, free_v = self.free_h, self.free_v
-        need = self._need
-        if need is None:
-            need = self._need = closing(self.components, free_h, free_v)
-        need_h, need_v = need
+        board = self.board
+        need_h, need_v = board.need or board.closing_slots()
         if not (need_h or need_v):
-            return free_h, free_v
-        paths = (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1))
-        bad_h, bad_v = sealing_walls(need_h, need_v, self.open, self.pawns, paths, GOAL_ROWS)
-        return free_h & ~bad_h, free_v & ~bad_v
+            return board.free_h, board.free_v
+        bad_h, bad_v = sealing_walls(need_h, need_v, board.open, self.pawns,
+                                     (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1)), GOAL_ROWS)
+        return board.free_h & ~bad_h, board.free_v & ~bad_v
 
     def legal_walls(self) -> list[BlockBar]:
         """The walls the side to move may place (none when it has no walls left)."""
-        if not self.walls_left[self.turn]:
+        if not self.board.walls_left[self.turn]:
             return []
         return [s.new_wall for s in steps_of_mask(*self.legal_wall_masks())]
 
     def legal_steps(self) -> list[Step]:
         """Every legal step of the side to move: pawn moves first, then walls (shared, interned objects)."""
-        turn = self.turn
+        turn, board = self.turn, self.board
         me, other = self.pawns[turn], self.pawns[1 - turn]
         if other - me not in _NEXT_TO:
-            up, down, left, right = self.open
-            moves = MOVE_LISTS[me << 4 | (up >> me & 1) | (down >> me & 1) << 1
-                               | (left >> me & 1) << 2 | (right >> me & 1) << 3]
+            moves = MOVE_LISTS[me << 4 | board.around >> (me << 2) & 15]
         else:
             moves = tuple(MOVE_STEPS[t] for t in self._targets_next_to(me, other))
-        if not self.walls_left[turn]:
+        if not board.walls_left[turn]:
             return [*moves]
-        h, v = self.legal_wall_masks()
-        return steps_of_mask(h, v, moves)
+        need = board.need
+        if need is not None and not (need[0] or need[1]):   # no free slot closes a cycle: all are legal
+            return steps_of_mask(board.free_h, board.free_v, moves)
+        return steps_of_mask(*self.legal_wall_masks(), moves)
 
     def count_legal_steps(self) -> int:
         """How many legal steps the side to move has."""
-        if not self.walls_left[self.turn]:
+        if not self.board.walls_left[self.turn]:
             return len(self.move_targets())
         h, v = self.legal_wall_masks()
         return len(self.move_targets()) + h.bit_count() + v.bit_count()
@@ -368,62 +387,37 @@ class Position:
         return _OK
 
     # -- applying -------------------------------------------------------------------------
-    def _with_wall(self, horizontal: bool, p: int) -> Position:
-        """A copy with a wall at slot ``p`` added (no legality check, walls left unchanged).
-
-        The pawns' paths go along while the wall cuts neither of their edges (two neighbouring path
-        cells are consecutive on it, see ``walls``); the closing slots are found again when asked.
-        """
-        pos = self._copy()
-        up, down, left, right = self.open
-        path0, path1 = self._path0, self._path1
-        if horizontal:
-            pos.open = (up & ~(3 << (p - 10)), down & ~(3 << p), left, right)
-            pos.h_walls = self.h_walls | 1 << p
-            pos.free_h = self.free_h & ~((H_POINTS << p) >> 1)
-            if not self.ruleset.walls_may_cross:
-                pos.free_v = self.free_v & ~(1 << (p - 9))
-            points = H_POINTS << p
-            pos._path0 = 0 if (path0 >> (p - 10)) & (path0 >> p) & 3 else path0
-            pos._path1 = 0 if (path1 >> (p - 10)) & (path1 >> p) & 3 else path1
-        else:
-            pos.open = (up, down, left & ~(0x401 << p), right & ~(0x401 << (p - 1)))
-            pos.v_walls = self.v_walls | 1 << p
-            pos.free_v = self.free_v & ~((V_POINTS << p) >> 10)
-            if not self.ruleset.walls_may_cross:
-                pos.free_h = self.free_h & ~(1 << (p + 9))
-            points = V_POINTS << p
-            pos._path0 = 0 if (path0 >> (p - 1)) & (path0 >> p) & 0x401 else path0
-            pos._path1 = 0 if (path1 >> (p - 1)) & (path1 >> p) & 0x401 else path1
-        merged, rest = points, []
-        for c in self.components:
-            if c & points:
-                merged |= c
-            else:
-                rest.append(c)
-        pos.components = (merged, *rest)
-        pos._need = None
-        return pos
-
     def apply(self, step: Step) -> Position:
         """The position after the side to move plays ``step``, which must be legal (not checked)."""
-        cell = _MOVE_OF.get(id(step))   # an interned step (the legal lists hand out those): no decoding
+        cell = _move_of(id(step))   # an interned step (the legal lists hand out those): no decoding
         if cell is None:
-            wall = _WALL_OF.get(id(step))
+            wall = _wall_of(id(step))
             if wall is None:
                 if step.is_move():
                     return self.apply_move(cell_index(*step.new_loc))
                 wall = wall_slot(step.new_wall)
             return self.apply_wall(*wall)  # type: ignore[misc]
-        return self.apply_move(cell)
+        # apply_move, inlined: a random playout spends most of its plies here.
+        pos = _new(Position)
+        pos.board = self.board
+        if self.turn:
+            me = self.pawns[1]
+            pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
+            path = self._path1
+            pos._path1 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+        else:
+            me = self.pawns[0]
+            pos.pawns, pos.turn, pos._path1 = (cell, self.pawns[1]), 1, self._path1
+            path = self._path0
+            pos._path0 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+        return pos
 
     def apply_move(self, cell: int) -> Position:
         """The position after the side to move moves its pawn to ``cell`` (a bit index; legal, not checked). Fast form."""
         pos = _new(Position)
-        pos.ruleset, pos.walls_left, pos.components, pos._need = self.ruleset, self.walls_left, self.components, self._need
-        pos.h_walls, pos.v_walls, pos.free_h, pos.free_v, pos.open = (
-            self.h_walls, self.v_walls, self.free_h, self.free_v, self.open)
-        # The mover's path goes along when the pawn steps onto its next cell (a neighbour on it).
+        pos.board = self.board
+        # The mover's path goes along when the pawn steps onto its next cell (a neighbour on it,
+        # see ``walls``); any other move starts it afresh when asked.
         if self.turn:
             me = self.pawns[1]
             pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
@@ -440,14 +434,23 @@ class Position:
         """The position after the side to move places the wall at ``slot`` (legal, not checked). Fast form.
 
         Slots are numbered as in ``legal_wall_masks``: the grid point ``(x, y)`` of the wall's
-        lower-left end is bit ``y * 10 + x`` (``shared.quoridor.geometry``).
+        lower-left end is bit ``y * 10 + x`` (``shared.quoridor.geometry``). A pawn's path goes
+        along unless the wall cuts one of its edges (a pair of neighbouring cells on it).
         """
-        pos = self._with_wall(horizontal, slot)
-        left = self.walls_left
+        pos = _new(Position)
+        left = self.board.walls_left
+        path0, path1 = self._path0, self._path1
         if self.turn:
-            pos.walls_left, pos.turn = (left[0], left[1] - 1), 0
+            pos.board, pos.turn = self.board.placed(horizontal, slot, (left[0], left[1] - 1)), 0
         else:
-            pos.walls_left, pos.turn = (left[0] - 1, left[1]), 1
+            pos.board, pos.turn = self.board.placed(horizontal, slot, (left[0] - 1, left[1])), 1
+        pos.pawns = self.pawns
+        if horizontal:
+            pos._path0 = 0 if (path0 >> (slot - 10)) & (path0 >> slot) & 3 else path0
+            pos._path1 = 0 if (path1 >> (slot - 10)) & (path1 >> slot) & 3 else path1
+        else:
+            pos._path0 = 0 if (path0 >> (slot - 1)) & (path0 >> slot) & 0x401 else path0
+            pos._path1 = 0 if (path1 >> (slot - 1)) & (path1 >> slot) & 0x401 else path1
         return pos
 
     def play(self, step: Step) -> Position:
@@ -459,13 +462,15 @@ class Position:
 
     def pass_turn(self) -> Position:
         """The same board with the other player to move (after a violation)."""
-        pos = self._copy()
+        pos = _new(Position)
+        pos.board, pos.pawns, pos._path0, pos._path1 = self.board, self.pawns, self._path0, self._path1
         pos.turn = 1 - self.turn
         return pos
 
     # -- identity -------------------------------------------------------------------------
     def _key(self) -> tuple:
-        return (self.ruleset.name, self.pawns, self.walls_left, self.turn, self.h_walls, self.v_walls)
+        board = self.board
+        return (board.ruleset.name, self.pawns, board.walls_left, self.turn, board.h_walls, board.v_walls)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._key() == other._key()
@@ -477,4 +482,3 @@ class Position:
         walls = " ".join(wall_name(w) for w in self.walls) or "none"
         return (f"Position({square(self.pawn(0))} {square(self.pawn(1))}, walls: {walls}, "
                 f"left {self.walls_left[0]}/{self.walls_left[1]}, player {self.turn} to move, {self.ruleset.name})")
-

@@ -15,7 +15,11 @@ the path twice gets the full fill from the pawn to its goal row.
 
 from __future__ import annotations
 
-__all__ = ["closing", "reaches", "rejoins", "path_cells", "sealing_walls"]
+from .geometry import BORDER_POINTS, GOAL_ROWS, H_POINTS, H_SLOTS, LAYOUT, V_POINTS, V_SLOTS
+from .rulesets import Ruleset
+from .types import BLOCK_SUM
+
+__all__ = ["Walls", "closing", "reaches", "rejoins", "path_cells", "sealing_walls"]
 
 
 def closing(components: tuple[int, ...], free_h: int, free_v: int) -> tuple[int, int]:
@@ -86,6 +90,19 @@ def path_cells(cell: int, goal: int, opened: tuple[int, int, int, int]) -> int:
     return path
 
 
+def _keeps_path(first: int, second: int, a1: int, b1: int, a2: int, b2: int, pawn: int, goal: int,
+                up: int, down: int, left: int, right: int) -> bool:
+    """Whether a pawn still reaches ``goal`` after a wall that cuts its path at edge ``a1``-``b1`` (``first``),
+    at ``a2``-``b2`` (``second``), both, or neither (masks are the open masks with the wall)."""
+    if first:
+        if second:
+            return reaches(pawn, goal, up, down, left, right)
+        return rejoins(a1, b1, pawn, goal, up, down, left, right)
+    if second:
+        return rejoins(a2, b2, pawn, goal, up, down, left, right)
+    return True
+
+
 def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
                   pawns: tuple[int, int], paths: tuple[int, int], goals: tuple[int, int]) -> tuple[int, int]:
     """The slots among ``need_h``/``need_v`` (closing, free) whose wall leaves a pawn no path to its goal row.
@@ -94,40 +111,134 @@ def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
     ``apply``); only the walls that cut one are filled.
     """
     up, down, left, right = opened
+    path0, path1 = paths
+    # Cells whose move up / right is an edge of a path (consecutive cells on it, see above).
+    up0, up1 = path0 & (path0 >> 10) & up, path1 & (path1 >> 10) & up
+    right0, right1 = path0 & (path0 >> 1) & right, path1 & (path1 >> 1) & right
+    ups, rights = up0 | up1, right0 | right1
+    todo_h = need_h & ((ups << 10) | (ups << 9))
+    todo_v = need_v & ((rights << 1) | (rights >> 9))
     bad_h = bad_v = 0
-    for player in (0, 1):
-        path = paths[player]
-        # Cells whose move up / right is an edge of the path (consecutive cells on it, see above).
-        edge_up = path & (path >> 10) & up
-        edge_right = path & (path >> 1) & right
-        todo = need_h & ((edge_up << 10) | (edge_up << 9)) & ~bad_h
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            p = low.bit_length() - 1
-            u, d = up & ~(3 << (p - 10)), down & ~(3 << p)
-            first, second = edge_up >> (p - 10) & 1, edge_up >> (p - 9) & 1
-            if first and second:
-                ok = reaches(1 << pawns[player], goals[player], u, d, left, right)
-            elif first:
-                ok = rejoins(1 << (p - 10), 1 << p, 1 << pawns[player], goals[player], u, d, left, right)
-            else:
-                ok = rejoins(1 << (p - 9), 1 << (p + 1), 1 << pawns[player], goals[player], u, d, left, right)
-            if not ok:
-                bad_h |= low
-        todo = need_v & ((edge_right << 1) | (edge_right >> 9)) & ~bad_v
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            p = low.bit_length() - 1
-            r, lf = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
-            first, second = edge_right >> (p - 1) & 1, edge_right >> (p + 9) & 1
-            if first and second:
-                ok = reaches(1 << pawns[player], goals[player], up, down, lf, r)
-            elif first:
-                ok = rejoins(1 << (p - 1), 1 << p, 1 << pawns[player], goals[player], up, down, lf, r)
-            else:
-                ok = rejoins(1 << (p + 9), 1 << (p + 10), 1 << pawns[player], goals[player], up, down, lf, r)
-            if not ok:
-                bad_v |= low
+    if not (todo_h or todo_v):
+        return bad_h, bad_v
+    pawn0, pawn1 = 1 << pawns[0], 1 << pawns[1]
+    goal0, goal1 = goals
+    while todo_h:    # a horizontal wall at p cuts the moves up from cells p - 10 and p - 9
+        low = todo_h & -todo_h
+        todo_h ^= low
+        p = low.bit_length() - 1
+        u, d = up & ~(3 << (p - 10)), down & ~(3 << p)
+        a1, b1, a2, b2 = 1 << (p - 10), 1 << p, 1 << (p - 9), 1 << (p + 1)
+        if not (_keeps_path(up0 & a1, up0 & a2, a1, b1, a2, b2, pawn0, goal0, u, d, left, right)
+                and _keeps_path(up1 & a1, up1 & a2, a1, b1, a2, b2, pawn1, goal1, u, d, left, right)):
+            bad_h |= low
+    while todo_v:    # a vertical wall at p cuts the moves right from cells p - 1 and p + 9
+        low = todo_v & -todo_v
+        todo_v ^= low
+        p = low.bit_length() - 1
+        r, lf = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
+        a1, b1, a2, b2 = 1 << (p - 1), 1 << p, 1 << (p + 9), 1 << (p + 10)
+        if not (_keeps_path(right0 & a1, right0 & a2, a1, b1, a2, b2, pawn0, goal0, up, down, lf, r)
+                and _keeps_path(right1 & a1, right1 & a2, a1, b1, a2, b2, pawn1, goal1, up, down, lf, r)):
+            bad_v |= low
     return bad_h, bad_v
+
+
+class Walls:
+    """The walls of a position and what follows from them alone; immutable, shared by every position
+    reached from it by pawn moves (``Position`` reads it, ``placed`` makes the next one).
+
+    ``open`` holds the four open masks (the cells that may move up, down, left, right);
+    ``around`` the same bits by cell, four per cell (bit ``4 * cell + direction``), so the moves
+    of a pawn are one lookup; ``components`` the connected pieces of the wall graph as grid-point
+    masks; ``need`` the free slots that close a cycle in it (``closing``), worked out when asked.
+    """
+
+    __slots__ = ("ruleset", "walls_left", "h_walls", "v_walls", "free_h", "free_v", "open", "around",
+                 "components", "need", "_parent_need")
+
+    ruleset: Ruleset
+    walls_left: tuple[int, int]
+    h_walls: int
+    v_walls: int
+    free_h: int
+    free_v: int
+    open: tuple[int, int, int, int]
+    around: int
+    components: tuple[int, ...]
+    need: tuple[int, int] | None
+    # The parent's ``need`` when it was known as this was placed: ``closing_slots`` then fills in
+    # only the piece the new wall merged (``components[0]``), the others' slots being the parent's.
+    _parent_need: tuple[int, int] | None
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, walls_left: tuple[int, int] = (BLOCK_SUM, BLOCK_SUM)) -> Walls:
+        """An empty board under ``ruleset``."""
+        walls = _new(cls)
+        walls.ruleset, walls.walls_left = ruleset, walls_left
+        walls.h_walls = walls.v_walls = 0
+        walls.free_h, walls.free_v = H_SLOTS, V_SLOTS
+        walls.open, walls.around = LAYOUT.edge_open, _EDGE_AROUND  # type: ignore[assignment]
+        walls.components, walls.need, walls._parent_need = (BORDER_POINTS,), None, None
+        return walls
+
+    def placed(self, horizontal: bool, p: int, walls_left: tuple[int, int]) -> Walls:
+        """These walls and one more at slot ``p`` (no legality check), with ``walls_left`` left."""
+        walls = _new(Walls)
+        walls.ruleset, walls.walls_left, walls.need, walls._parent_need = self.ruleset, walls_left, None, self.need
+        up, down, left, right = self.open
+        h_walls, v_walls, free_h, free_v = self.h_walls, self.v_walls, self.free_h, self.free_v
+        if horizontal:
+            walls.open = (up & ~(3 << (p - 10)), down & ~(3 << p), left, right)
+            walls.around = self.around & ~((0x11 << 4 * (p - 10)) | (0x22 << 4 * p))
+            h_walls |= 1 << p
+            free_h &= ~((H_POINTS << p) >> 1)
+            if not self.ruleset.walls_may_cross:
+                free_v &= ~(1 << (p - 9))
+            points = H_POINTS << p
+        else:
+            walls.open = (up, down, left & ~(0x401 << p), right & ~(0x401 << (p - 1)))
+            walls.around = self.around & ~(((0x8 | 0x8 << 40) << 4 * (p - 1)) | ((0x4 | 0x4 << 40) << 4 * p))
+            v_walls |= 1 << p
+            free_v &= ~((V_POINTS << p) >> 10)
+            if not self.ruleset.walls_may_cross:
+                free_h &= ~(1 << (p + 9))
+            points = V_POINTS << p
+        walls.h_walls, walls.v_walls, walls.free_h, walls.free_v = h_walls, v_walls, free_h, free_v
+        merged, rest = points, []
+        for c in self.components:
+            if c & points:
+                merged |= c
+            else:
+                rest.append(c)
+        walls.components = (merged, *rest)
+        return walls
+
+    def closing_slots(self) -> tuple[int, int]:
+        """The free slots whose wall would close a cycle in the wall graph (``closing``), kept once worked out."""
+        need = self.need
+        if need is None:
+            free_h, free_v = self.free_h, self.free_v
+            parent = self._parent_need
+            if parent is None:
+                need = closing(self.components, free_h, free_v)
+            else:
+                merged_h, merged_v = closing(self.components[:1], free_h, free_v)
+                need = ((parent[0] & free_h) | merged_h, (parent[1] & free_v) | merged_v)
+            self.need = need
+            self._parent_need = None
+        return need
+
+
+def _edge_around() -> int:
+    """``Walls.around`` of an empty board."""
+    around = 0
+    for direction, mask in enumerate(LAYOUT.edge_open):
+        for cell in range(100):
+            if mask >> cell & 1:
+                around |= 1 << (4 * cell + direction)
+    return around
+
+
+_new = object.__new__
+_EDGE_AROUND = _edge_around()
