@@ -154,7 +154,7 @@ class MatchRunner:
             events = self.referee.receive_step(seat, turn, step, arrived_at, cpu_s)
         except RefereeError as exc:
             return exc.code, exc.message
-        self._handle(lambda: events)
+        self._drain(events)
         return None
 
     def _judge(self, seat: int, turn: int, step: Step, arrived_at: float,
@@ -219,10 +219,16 @@ class MatchRunner:
     def _handle(self, produce: Callable[[], list[RefereeEvent]]) -> None:
         """Feed the referee (``produce`` calls it) and dispatch its events; calls made meanwhile queue up."""
         self._queued.append(produce)
-        if self._dispatching:
-            return
+        if not self._dispatching:
+            self._drain(None)
+
+    def _drain(self, events: list[RefereeEvent] | None) -> None:
+        """Dispatch ``events`` (produced already: a step judged in its socket's callback, the hot path), then
+        every call queued meanwhile; a bug ends the game."""
         self._dispatching = True
         try:
+            if events is not None:
+                self._dispatch(events)
             while self._queued and self._running():
                 self._dispatch(self._queued.popleft()())
         except Exception as exc:  # noqa: BLE001 - a bug must end this game (run raises it), not hang it

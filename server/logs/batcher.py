@@ -139,7 +139,8 @@ class RowBatcher:
         """Queue one row of ``writer``'s game: within ``interval_s`` it is formatted, kept in the game's log in
         memory and written to its ``.part`` file."""
         self._pending.setdefault(writer, []).append(record)
-        self._start_timer()
+        if self._timer is None:
+            self._start_timer()
 
     def _start_timer(self) -> None:
         if self._timer is None:

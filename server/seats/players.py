@@ -16,12 +16,13 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from shared.protocol import GameOver, GameStart, turn_frame
+from shared.protocol import GameOver, turn_frame
 from shared.quoridor import Step
 from shared.referee import TurnRequest
 
 from server.games.match import MatchRunner, Refusal
-from server.net.connection import Connection
+from server.games.updates import game_start_frame
+from server.net.connection import Connection, Encoded
 
 __all__ = ["PlayerSession"]
 
@@ -106,7 +107,7 @@ class PlayerSession:
     # -- what a match sends -------------------------------------------------------------
     async def send_game_start(self, game: str, opponent: str, seat: int) -> bool:
         """Announce a new game; False when the player is not connected."""
-        return self._send(GameStart(game=game, opponent=opponent, seat=seat))
+        return self._send(Encoded(None, game_start_frame(game, opponent, seat)))
 
     def send_turn(self, game: str, request: TurnRequest) -> float | None:
         """Write a ``turn`` now (it is the hot path); the time it went on the wire, or ``None`` when gone."""

@@ -23,6 +23,7 @@ left unplayed, counting for nobody; the other pairings go on, and the tournament
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import time
@@ -94,6 +95,7 @@ class Reporter(Protocol):
     def players_waiting(self, joined: Sequence[str], seats: int, news: str | None) -> None: ...
 
 
+@functools.lru_cache(maxsize=4096)
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "player"
 
@@ -447,11 +449,14 @@ class TournamentRunner:
                                                                   runner.started_at))
         self.reporter.game_started(game_id, white.name, black.name)
 
+        results: list[GameResult] = []
+
         async def record(match: MatchResult) -> None:
             await started
-            await self.results.record_result(self.tid, game_key(game), _result(game, match.outcome),
-                                             log_path=str(match.log_path), game_id=game_id,
-                                             started_at=match.started_at, ended_at=match.ended_at, steps=match.steps)
+            results.append(_result(game, match.outcome))
+            await self.results.record_result(self.tid, game_key(game), results[0], log_path=str(match.log_path),
+                                             game_id=game_id, started_at=match.started_at, ended_at=match.ended_at,
+                                             steps=match.steps)
         try:
             match = await runner.run(on_result=record)   # stored before the players hear game_over
         finally:
@@ -460,7 +465,7 @@ class TournamentRunner:
                 started.cancel()
             elif not started.cancelled():
                 started.exception()     # a failed write is the game's error too: said once, not as a traceback
-        result = _result(game, match.outcome)
+        result = results[0] if results else _result(game, match.outcome)
         self._game_over(game_id, result)
         return result
 

@@ -6,9 +6,9 @@ import math
 import random
 from collections.abc import Iterator
 
-from server.games.updates import game_update, game_update_frame, standing_rows
+from server.games.updates import game_start_frame, game_update, game_update_frame, standing_rows
 from shared.gamelog.records import StepRecord
-from shared.protocol import BoardState, GameUpdate, StandingRow, cell, dump, wall
+from shared.protocol import BoardState, GameStart, GameUpdate, StandingRow, cell, dump, parse_server, wall
 from shared.quoridor import GameStatus, Position, Step, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult, Standings
@@ -94,3 +94,13 @@ def test_update_frames_are_the_validated_models_frames_on_played_games():
                       Position.initial(), (5, 1000))
     assert game_update_frame("g", ("ann", "bob"), late, True) == dump(
         validated_update("g", ("ann", "bob"), late, True)).encode()
+
+
+def test_game_start_frames_are_the_validated_models_frames():
+    names = ["t1-r1-p1-g1", "bob", "Zoë, the \"quick\" one", "tab\there", "back\\slash", "日本", "%2C,;"]
+    for game in names:
+        for opponent in names:
+            for seat in (0, 1):
+                frame = game_start_frame(game, opponent, seat)
+                assert frame == dump(GameStart(game=game, opponent=opponent, seat=seat)).encode()
+                assert parse_server(frame.decode()) == GameStart(game=game, opponent=opponent, seat=seat)
