@@ -163,6 +163,9 @@ def section_a(plan: Plan, args: argparse.Namespace) -> list[Verdict]:
         row("server: added delay p50 / p99 (instant answers, timeouts included)",
             f"{percentile(server.added_all_ms, 50):.1f} / {percentile(server.added_all_ms, 99):.1f} ms")
         row("server: timeouts charged", f"{server.timeouts}")
+        stalls = [ms for at, ms in server.backend_stalls if 0.0 <= at <= server.window_s]
+        row("server: event loop stalls >= 50 ms in the games' window: count / longest",
+            f"{len(stalls)} / {max(stalls, default=0.0):.0f} ms")
         diagnostics(server, "  ")
         diagnostics(relay, "  ")
     return verdicts
