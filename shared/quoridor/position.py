@@ -39,6 +39,20 @@ def _invalid(cause: Cause, reason: str) -> Judgement:
     return Judgement(GameStatus.INVALID_STEP, reason, cause)
 
 
+def _moved_path(path: int, me: int, cell: int, around: int) -> int:
+    """The mover's path (a cell mask, see ``walls``) after its pawn went from ``me`` to ``cell``; 0 when it is
+    to be found again. A step onto the path's next cell (a neighbour on it) drops ``me``; a step off it
+    adds ``cell`` when ``me`` is its only neighbour on the path (so no two cells on it are neighbours
+    without being consecutive); a jump starts afresh."""
+    if cell - me not in _NEXT_TO:
+        return 0
+    if path >> cell & 1:
+        return path ^ (1 << me)
+    if _NEIGHBOURS[cell << 4 | around >> (cell << 2) & 15] & path == 1 << me:
+        return path | 1 << cell
+    return 0
+
+
 class IllegalStepError(ValueError):
     """A step that the rules do not allow in the position; carries the ``Judgement``."""
 
@@ -51,6 +65,8 @@ class IllegalStepError(ValueError):
 _SHIFTS = MOVE_SHIFTS
 #: ``other - me`` when the other pawn stands next to the mover (then jumps decide the moves).
 _NEXT_TO = frozenset(MOVE_SHIFTS)
+#: The neighbours a pawn may move to, as a cell mask, by ``cell << 4 | open directions`` (like ``MOVE_CELLS``).
+_NEIGHBOURS = [sum(1 << t for t in targets if t >= 0) for targets in MOVE_CELLS]
 #: The cell or wall slot of an interned step, found by the step's identity (``apply``'s fast path; bound
 #: ``dict.get`` methods, which the hot path calls without looking the method up).
 _move_of = {id(s): c for c, s in MOVE_STEPS.items()}.get
@@ -290,10 +306,13 @@ class Position:
             moves = tuple(MOVE_STEPS[t] for t in self._targets_next_to(me, other))
         if not board.walls_left[turn]:
             return [*moves]
-        need = board.need
-        if need is not None and not (need[0] or need[1]):   # no free slot closes a cycle: all are legal
+        # legal_wall_masks, inlined
+        need_h, need_v = board.need or board.closing_slots()
+        if not (need_h or need_v):    # no free slot closes a cycle in the wall graph: all are legal
             return steps_of_mask(board.free_h, board.free_v, moves)
-        return steps_of_mask(*self.legal_wall_masks(), moves)
+        bad_h, bad_v = sealing_walls(need_h, need_v, board.open, self.pawns,
+                                     (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1)), GOAL_ROWS)
+        return steps_of_mask(board.free_h & ~bad_h, board.free_v & ~bad_v, moves)
 
     def count_legal_steps(self) -> int:
         """How many legal steps the side to move has."""
@@ -404,30 +423,29 @@ class Position:
             me = self.pawns[1]
             pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
             path = self._path1
-            pos._path1 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+            pos._path1 = _moved_path(path, me, cell, self.board.around) if path else 0
         else:
             me = self.pawns[0]
             pos.pawns, pos.turn, pos._path1 = (cell, self.pawns[1]), 1, self._path1
             path = self._path0
-            pos._path0 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+            pos._path0 = _moved_path(path, me, cell, self.board.around) if path else 0
         return pos
 
     def apply_move(self, cell: int) -> Position:
         """The position after the side to move moves its pawn to ``cell`` (a bit index; legal, not checked). Fast form."""
         pos = _new(Position)
         pos.board = self.board
-        # The mover's path goes along when the pawn steps onto its next cell (a neighbour on it,
-        # see ``walls``); any other move starts it afresh when asked.
+        # The mover's path goes along (``_moved_path``); the other pawn's stays as it is.
         if self.turn:
             me = self.pawns[1]
             pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
             path = self._path1
-            pos._path1 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+            pos._path1 = _moved_path(path, me, cell, self.board.around) if path else 0
         else:
             me = self.pawns[0]
             pos.pawns, pos.turn, pos._path1 = (cell, self.pawns[1]), 1, self._path1
             path = self._path0
-            pos._path0 = path ^ (1 << me) if path >> cell & 1 and cell - me in _NEXT_TO else 0
+            pos._path0 = _moved_path(path, me, cell, self.board.around) if path else 0
         return pos
 
     def apply_wall(self, horizontal: bool, slot: int) -> Position:

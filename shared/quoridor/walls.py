@@ -223,8 +223,12 @@ class Walls:
             if parent is None:
                 need = closing(self.components, free_h, free_v)
             else:
-                merged_h, merged_v = closing(self.components[:1], free_h, free_v)
-                need = ((parent[0] & free_h) | merged_h, (parent[1] & free_v) | merged_v)
+                c = self.components[0]
+                b, d = c >> 1, c >> 2
+                need_h = (c & b) | (c & d) | (b & d) | parent[0]
+                b, d = c >> 10, c >> 20
+                need_v = (c & b) | (c & d) | (b & d) | parent[1]
+                need = (need_h & free_h, need_v & free_v)
             self.need = need
             self._parent_need = None
         return need
