@@ -83,19 +83,8 @@ def _location(cell: int) -> tuple[int, int]:
 def test_path_cells_is_a_path_from_the_pawn_to_its_goal_row(line):
     for pos in line:
         for player in (0, 1):
-            path = pos.path_cells(player)
-            cell = cell_index(*pos.pawn(player))
-            assert path >> cell & 1 and path & GOAL_ROWS[player]
-            # Walking only on the path's cells, the pawn reaches its goal row.
-            seen, frontier = {cell}, [cell]
-            while frontier:
-                here = frontier.pop()
-                for there in (here + 10, here - 10, here + 1, here - 1):
-                    if there >= 0 and path >> there & 1 and there not in seen and \
-                            pos.can_move(Location(*_location(here)), Location(*_location(there))):
-                        seen.add(there)
-                        frontier.append(there)
-            assert any(GOAL_ROWS[player] >> c & 1 for c in seen), (position_text(pos), player)
+            assert pos.path_cells(player) >> cell_index(*pos.pawn(player)) & 1
+            assert _walks_home(pos, player), (position_text(pos), player)
 
 
 def test_apply_takes_steps_built_by_hand_with_the_ends_either_way_round():
@@ -127,3 +116,32 @@ def test_a_wall_that_shuts_the_pawn_in_a_pocket_without_goal_cells_is_illegal():
     assert pos.path_cells(0) >> cell_index(1, 2) & 1
     assert not pos.judge(parse_step("a2h")).ok
     assert parse_step("a2h") not in pos.legal_steps()
+
+
+def _walks_home(pos: Position, player: int) -> bool:
+    """Walking only on ``path_cells(player)``, the pawn reaches its goal row."""
+    path, start = pos.path_cells(player), cell_index(*pos.pawn(player))
+    seen, frontier = {start}, [start]
+    while frontier:
+        here = frontier.pop()
+        if GOAL_ROWS[player] >> here & 1:
+            return True
+        for there in (here + 10, here - 10, here + 1, here - 1):
+            if there >= 0 and path >> there & 1 and there not in seen and \
+                    pos.can_move(Location(*_location(here)), Location(*_location(there))):
+                seen.add(there)
+                frontier.append(there)
+    return False
+
+
+def test_a_path_carried_across_pawn_moves_stays_a_path():
+    # Player 0's path runs up the e file; it steps off it to d1 (the path gains d1), on to d2 (next to
+    # e2 on the path too: the path is found again), back onto e2 and down to e1, while player 1 shuffles.
+    pos = Position.initial()
+    assert pos.path_cells(0) == sum(1 << cell_index(5, y) for y in range(1, 10))
+    for mine, theirs in (("d1", "d9"), ("d2", "e9"), ("e2", "d9"), ("e1", "e9")):
+        pos = pos.apply(parse_step(mine))
+        assert _walks_home(pos, 0), mine
+        pos = pos.apply(parse_step(theirs))
+        assert _walks_home(pos, 0) and _walks_home(pos, 1), theirs
+        assert pos.legal_steps() == fresh_copy(pos).legal_steps()
