@@ -129,8 +129,9 @@ def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
         p = low.bit_length() - 1
         u, d = up & ~(3 << (p - 10)), down & ~(3 << p)
         a1, b1, a2, b2 = 1 << (p - 10), 1 << p, 1 << (p - 9), 1 << (p + 1)
-        if not (_keeps_path(up0 & a1, up0 & a2, a1, b1, a2, b2, pawn0, goal0, u, d, left, right)
-                and _keeps_path(up1 & a1, up1 & a2, a1, b1, a2, b2, pawn1, goal1, u, d, left, right)):
+        if (up0 & (a1 | a2) and not _keeps_path(up0 & a1, up0 & a2, a1, b1, a2, b2, pawn0, goal0, u, d, left, right)) \
+                or (up1 & (a1 | a2)
+                    and not _keeps_path(up1 & a1, up1 & a2, a1, b1, a2, b2, pawn1, goal1, u, d, left, right)):
             bad_h |= low
     while todo_v:    # a vertical wall at p cuts the moves right from cells p - 1 and p + 9
         low = todo_v & -todo_v
@@ -138,8 +139,10 @@ def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
         p = low.bit_length() - 1
         r, lf = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
         a1, b1, a2, b2 = 1 << (p - 1), 1 << p, 1 << (p + 9), 1 << (p + 10)
-        if not (_keeps_path(right0 & a1, right0 & a2, a1, b1, a2, b2, pawn0, goal0, up, down, lf, r)
-                and _keeps_path(right1 & a1, right1 & a2, a1, b1, a2, b2, pawn1, goal1, up, down, lf, r)):
+        if (right0 & (a1 | a2)
+                and not _keeps_path(right0 & a1, right0 & a2, a1, b1, a2, b2, pawn0, goal0, up, down, lf, r)) \
+                or (right1 & (a1 | a2)
+                    and not _keeps_path(right1 & a1, right1 & a2, a1, b1, a2, b2, pawn1, goal1, up, down, lf, r)):
             bad_v |= low
     return bad_h, bad_v
 
