@@ -26,7 +26,7 @@ from .judgement import Cause, Judgement
 from .notation import square, wall_name
 from .rulesets import COURSE, Ruleset
 from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
-from .walls import Walls, closing, path_cells, reaches, sealing_walls
+from .walls import Walls, closing, moved_path, path_cells, reaches, sealing_walls, walled_path
 
 __all__ = ["Position", "Judgement", "IllegalStepError"]
 
@@ -37,20 +37,6 @@ _OK = Judgement(GameStatus.OK, "")
 def _invalid(cause: Cause, reason: str) -> Judgement:
     """An InvalidStep judgement."""
     return Judgement(GameStatus.INVALID_STEP, reason, cause)
-
-
-def _moved_path(path: int, me: int, cell: int, around: int) -> int:
-    """The mover's path (a cell mask, see ``walls``) after its pawn went from ``me`` to ``cell``; 0 when it is
-    to be found again. A step onto the path's next cell (a neighbour on it) drops ``me``; a step off it
-    adds ``cell`` when ``me`` is its only neighbour on the path (so no two cells on it are neighbours
-    without being consecutive); a jump starts afresh."""
-    if cell - me not in _NEXT_TO:
-        return 0
-    if path >> cell & 1:
-        return path ^ (1 << me)
-    if _NEIGHBOURS[cell << 4 | around >> (cell << 2) & 15] & path == 1 << me:
-        return path | 1 << cell
-    return 0
 
 
 class IllegalStepError(ValueError):
@@ -65,8 +51,6 @@ class IllegalStepError(ValueError):
 _SHIFTS = MOVE_SHIFTS
 #: ``other - me`` when the other pawn stands next to the mover (then jumps decide the moves).
 _NEXT_TO = frozenset(MOVE_SHIFTS)
-#: The neighbours a pawn may move to, as a cell mask, by ``cell << 4 | open directions`` (like ``MOVE_CELLS``).
-_NEIGHBOURS = [sum(1 << t for t in targets if t >= 0) for targets in MOVE_CELLS]
 #: The cell or wall slot of an interned step, found by the step's identity (``apply``'s fast path; bound
 #: ``dict.get`` methods, which the hot path calls without looking the method up).
 _move_of = {id(s): c for c, s in MOVE_STEPS.items()}.get
@@ -423,29 +407,29 @@ class Position:
             me = self.pawns[1]
             pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
             path = self._path1
-            pos._path1 = _moved_path(path, me, cell, self.board.around) if path else 0
+            pos._path1 = moved_path(path, me, cell, self.board.around) if path else 0
         else:
             me = self.pawns[0]
             pos.pawns, pos.turn, pos._path1 = (cell, self.pawns[1]), 1, self._path1
             path = self._path0
-            pos._path0 = _moved_path(path, me, cell, self.board.around) if path else 0
+            pos._path0 = moved_path(path, me, cell, self.board.around) if path else 0
         return pos
 
     def apply_move(self, cell: int) -> Position:
         """The position after the side to move moves its pawn to ``cell`` (a bit index; legal, not checked). Fast form."""
         pos = _new(Position)
         pos.board = self.board
-        # The mover's path goes along (``_moved_path``); the other pawn's stays as it is.
+        # The mover's path goes along (``walls.moved_path``); the other pawn's stays as it is.
         if self.turn:
             me = self.pawns[1]
             pos.pawns, pos.turn, pos._path0 = (self.pawns[0], cell), 0, self._path0
             path = self._path1
-            pos._path1 = _moved_path(path, me, cell, self.board.around) if path else 0
+            pos._path1 = moved_path(path, me, cell, self.board.around) if path else 0
         else:
             me = self.pawns[0]
             pos.pawns, pos.turn, pos._path1 = (cell, self.pawns[1]), 1, self._path1
             path = self._path0
-            pos._path0 = _moved_path(path, me, cell, self.board.around) if path else 0
+            pos._path0 = moved_path(path, me, cell, self.board.around) if path else 0
         return pos
 
     def apply_wall(self, horizontal: bool, slot: int) -> Position:
@@ -453,22 +437,15 @@ class Position:
 
         Slots are numbered as in ``legal_wall_masks``: the grid point ``(x, y)`` of the wall's
         lower-left end is bit ``y * 10 + x`` (``shared.quoridor.geometry``). A pawn's path goes
-        along unless the wall cuts one of its edges (a pair of neighbouring cells on it).
+        along while the wall cuts none of its edges, or is mended round the wall (``walls.walled_path``).
         """
         pos = _new(Position)
         left = self.board.walls_left
         path0, path1 = self._path0, self._path1
-        if self.turn:
-            pos.board, pos.turn = self.board.placed(horizontal, slot, (left[0], left[1] - 1)), 0
-        else:
-            pos.board, pos.turn = self.board.placed(horizontal, slot, (left[0] - 1, left[1])), 1
-        pos.pawns = self.pawns
-        if horizontal:
-            pos._path0 = 0 if (path0 >> (slot - 10)) & (path0 >> slot) & 3 else path0
-            pos._path1 = 0 if (path1 >> (slot - 10)) & (path1 >> slot) & 3 else path1
-        else:
-            pos._path0 = 0 if (path0 >> (slot - 1)) & (path0 >> slot) & 0x401 else path0
-            pos._path1 = 0 if (path1 >> (slot - 1)) & (path1 >> slot) & 0x401 else path1
+        board = self.board.placed(horizontal, slot, (left[0], left[1] - 1) if self.turn else (left[0] - 1, left[1]))
+        pos.board, pos.turn, pos.pawns = board, 1 - self.turn, self.pawns
+        pos._path0 = walled_path(path0, horizontal, slot, board.around) if path0 else 0
+        pos._path1 = walled_path(path1, horizontal, slot, board.around) if path1 else 0
         return pos
 
     def play(self, step: Step) -> Position:

@@ -15,11 +15,11 @@ the path twice gets the full fill from the pawn to its goal row.
 
 from __future__ import annotations
 
-from .geometry import BORDER_POINTS, GOAL_ROWS, H_POINTS, H_SLOTS, LAYOUT, V_POINTS, V_SLOTS
+from .geometry import BORDER_POINTS, H_POINTS, H_SLOTS, LAYOUT, MOVE_CELLS, MOVE_SHIFTS, V_POINTS, V_SLOTS
 from .rulesets import Ruleset
 from .types import BLOCK_SUM
 
-__all__ = ["Walls", "closing", "reaches", "rejoins", "path_cells", "sealing_walls"]
+__all__ = ["Walls", "closing", "reaches", "rejoins", "path_cells", "moved_path", "walled_path", "sealing_walls"]
 
 
 def closing(components: tuple[int, ...], free_h: int, free_v: int) -> tuple[int, int]:
@@ -88,6 +88,49 @@ def path_cells(cell: int, goal: int, opened: tuple[int, int, int, int]) -> int:
         current = previous & -previous
         path |= current
     return path
+
+
+def moved_path(path: int, me: int, cell: int, around: int) -> int:
+    """The mover's path (a cell mask, see above) after its pawn went from ``me`` to ``cell``; 0 when it is
+    to be found again. A step onto the path's next cell (a neighbour on it) drops ``me``; a step off it
+    adds ``cell`` when ``me`` is its only neighbour on the path (so no two cells on it are neighbours
+    without being consecutive); a jump starts afresh. ``around``: ``Walls.around``."""
+    if cell - me not in _NEXT_TO:
+        return 0
+    if path >> cell & 1:
+        return path ^ (1 << me)
+    if _NEIGHBOURS[cell << 4 | around >> (cell << 2) & 15] & path == 1 << me:
+        return path | 1 << cell
+    return 0
+
+
+def walled_path(path: int, horizontal: bool, p: int, around: int) -> int:
+    """A pawn's path after a wall at slot ``p`` (``around`` with the wall): itself when the wall cuts none of its
+    edges; cut at one edge ``a``-``b``, mended by the way of three moves round the wall's near end
+    (``a``-``x``-``y``-``b``) when it is open, ``x`` and ``y`` are not on the path and each has no other
+    neighbour on it; else 0 (to be found again)."""
+    if horizontal:
+        cut = (path >> (p - 10)) & (path >> p) & 3
+        if not cut:
+            return path
+        if cut == 3:
+            return 0
+        mend = _H_MENDS[p][cut >> 1]
+    else:
+        cut = (path >> (p - 1)) & (path >> p) & 0x401
+        if not cut:
+            return path
+        if cut == 0x401:
+            return 0
+        mend = _V_MENDS[p][cut >> 10]
+    if mend is None:
+        return 0
+    a, b, x, y, need = mend
+    if around & need != need or path >> x & 1 or path >> y & 1 \
+            or _NEIGHBOURS[x << 4 | around >> (x << 2) & 15] & path != 1 << a \
+            or _NEIGHBOURS[y << 4 | around >> (y << 2) & 15] & path != 1 << b:
+        return 0
+    return path | 1 << x | 1 << y
 
 
 def _keeps_path(first: int, second: int, a1: int, b1: int, a2: int, b2: int, pawn: int, goal: int,
@@ -247,5 +290,33 @@ def _edge_around() -> int:
     return around
 
 
+Mend = tuple[int, int, int, int, int]
+
+
+def _mend(a: int, b: int, x: int, y: int, moves: tuple[int, int, int]) -> Mend | None:
+    """``(a, b, x, y, around bits)`` of the way ``a``-``x``-``y``-``b`` whose moves go in directions ``moves``
+    (indices of ``MOVE_SHIFTS``), or None when it leaves the board."""
+    cells = (a, x, y)
+    if min(cells) < 0:
+        return None
+    need = sum(1 << (4 * c + d) for c, d in zip(cells, moves))
+    return (a, b, x, y, need) if _EDGE_AROUND & need == need else None
+
+
+def _mend_tables() -> tuple[dict[int, tuple[Mend | None, Mend | None]], dict[int, tuple[Mend | None, Mend | None]]]:
+    """For each slot, the ways round its wall's near ends for the two moves it cuts (``walled_path``)."""
+    up, down, left, right = range(4)
+    h_table = {p: (_mend(p - 10, p, p - 11, p - 1, (left, up, right)), _mend(p - 9, p + 1, p - 8, p + 2, (right, up, left)))
+               for p in range(100) if H_SLOTS >> p & 1}
+    v_table = {p: (_mend(p - 1, p, p - 11, p - 10, (down, right, up)), _mend(p + 9, p + 10, p + 19, p + 20, (up, right, down)))
+               for p in range(100) if V_SLOTS >> p & 1}
+    return h_table, v_table
+
+
 _new = object.__new__
 _EDGE_AROUND = _edge_around()
+#: ``other - me`` when two cells are neighbours.
+_NEXT_TO = frozenset(MOVE_SHIFTS)
+#: The neighbours a pawn may move to, as a cell mask, by ``cell << 4 | open directions`` (like ``MOVE_CELLS``).
+_NEIGHBOURS = [sum(1 << t for t in targets if t >= 0) for targets in MOVE_CELLS]
+_H_MENDS, _V_MENDS = _mend_tables()
