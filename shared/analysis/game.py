@@ -37,7 +37,7 @@ __all__ = ["DEFAULT_NODES", "ENGINE_VERSION", "analyse_game", "analysis_key", "s
 #: between strong bots and blocker, defender, strong at 20 ms; 2.1 s the slowest), within the 3 s it may take.
 DEFAULT_NODES = 500
 #: The search and evaluation's revision: raise it when either changes what a search returns.
-_SEARCH_REVISION = 1
+_SEARCH_REVISION = 2
 #: The analysis's version: the search's revision, the default budget and the chance curve's scale; an
 #: analysis stored under another version is stale.
 ENGINE_VERSION = f"qa-{_SEARCH_REVISION}.n{DEFAULT_NODES}.s{CHANCE_SCALE:g}"

@@ -2,7 +2,14 @@
 
 Negamax with principal-variation windows, iterative deepening and a transposition table keyed
 by the (hashable) ``Position``. The walls searched are only those that lengthen the opponent's
-shortest path (``wall_options``), best few first by static score; pawn moves are all searched.
+shortest path (``wall_cuts``), best few first by static score; pawn moves are all searched.
+
+A node does only the work its answer needs. A step is scored from the two path lengths after it (one
+search out from the goal row gives every pawn move's), and its position is made only when it is
+searched. The pawn moves come first: a win in one, or at the last ply a move that already reaches
+``beta``, ends the node before any wall is looked at. Below the root the table's step is searched before
+the walls are generated, and when it refutes they never are; then the steps that refuted a sibling at
+the same ply (killers), then the rest best first.
 The budget is a node count, or seconds on an injected clock (``clock``: this package reads no clock of
 its own), or both; it is checked at every node: when it is spent the running iteration is abandoned and
 the best move of the last completed one is played. A search on a node budget alone is deterministic:
@@ -26,9 +33,9 @@ from collections.abc import Callable, Collection
 from typing import NamedTuple
 
 from shared.quoridor import Position, Step
-from shared.quoridor.geometry import GOAL_ROWS, MOVE_STEPS, cell_index
+from shared.quoridor.geometry import GOAL_ROWS, MOVE_STEPS
 
-from .evaluation import WIN, distance_from, evaluate, wall_options
+from .evaluation import WIN, distance_from, distances_to_goal, evaluate, score_of, wall_cuts
 
 __all__ = ["MATE_BOUND", "REPETITION", "Searcher", "SearchResult"]
 
@@ -64,7 +71,7 @@ class _Timeout(Exception):
 class _Child(NamedTuple):
     score: int          # static score for the mover (or a win score)
     step: Step
-    child: Position
+    child: Position | None   # made when the step is searched (most walls scored are never searched)
     d0: int
     d1: int
     is_wall: bool
@@ -72,6 +79,11 @@ class _Child(NamedTuple):
 
 class Searcher:
     """Alpha-beta search with a transposition table that persists between calls (``clear`` forgets it)."""
+
+    #: The share of the budget after which no new iteration starts.
+    late = _LATE
+    #: Steps from this index on (in a node's order) are searched a ply less first (late move reductions).
+    reduce_after = _NEVER_NODES
 
     def __init__(self, wall_limit: int = 6, root_wall_limit: int = 12, max_depth: int = 30,
                  table_limit: int = 300_000, clock: Callable[[], float] | None = None) -> None:
@@ -85,6 +97,8 @@ class Searcher:
         self.seen: Collection[Position] = ()
         self.root_turn = 0
         self.nodes = 0
+        #: Per ply, the last two steps that refuted a sibling (searched early: the "killer" heuristic); per search.
+        self.killers: list[list[Step]] = [[] for _ in range(max_depth + 2)]
         #: The depth the last ``search``'s score was searched to (its step's line was searched one less below it).
         self.score_depth = 0
         self.deadline = _NEVER
@@ -116,6 +130,7 @@ class Searcher:
         self.deadline = _NEVER if budget_s is None else start + budget_s
         self.node_limit = _NEVER_NODES if nodes is None else nodes
         self.nodes = 0
+        self.killers = [[] for _ in range(self.max_depth + 2)]
         self.score_depth = 1      # the static scores of the root's moves are their one-ply values
         self.seen, self.root_turn = seen, pos.turn
         if len(self.table) > self.table_limit:
@@ -126,7 +141,7 @@ class Searcher:
         children = self._expand(pos, d0, d1, 0)
         if not children:
             return SearchResult(None, evaluate(pos, d0, d1), 0, 0, self._now() - start)
-        children = self._prune(children, self.root_wall_limit, None)
+        children = [c._replace(child=pos.apply(c.step)) for c in self._prune(children, self.root_wall_limit, None)]
         best = children[0]
         if len(children) == 1 or best.score > MATE_BOUND:
             return SearchResult(best.step, best.score, 1, 1, self._now() - start)
@@ -146,7 +161,7 @@ class Searcher:
             # A decided game needs no deeper look (its win or loss lies within this depth, the
             # quickest there is); and the next iteration costs several times this one, so starting
             # it late would only be thrown away.
-            late = self.nodes > self.node_limit * _LATE or (budget_s is not None and elapsed > budget_s * _LATE)
+            late = self.nodes > self.node_limit * self.late or (budget_s is not None and elapsed > budget_s * self.late)
             if abs(score) > MATE_BOUND or late:
                 break
         return result._replace(nodes=self.nodes, elapsed=self._now() - start)
@@ -169,6 +184,7 @@ class Searcher:
             raise ValueError(f"{child!r} is not a position of a game: a pawn has no path to its goal row")
         self.node_limit, self.deadline = nodes, _NEVER
         self.seen, self.root_turn = (), mover
+        self.killers = [[] for _ in range(self.max_depth + 2)]
         for d in range(max(depth, 1) - 1, 0, -2):
             self.nodes = 0     # each depth tried has the budget: a shallower one costs a fraction of it
             try:
@@ -223,29 +239,69 @@ class Searcher:
                     e_score += ply
                 if flag == _EXACT or (flag == _LOWER and e_score >= beta) or (flag == _UPPER and e_score <= alpha):
                     return e_score
-        children = self._expand(pos, d0, d1, ply)
+        # The pawn moves first (a handful, and cheap): a win in one, or at the last ply a move that already
+        # reaches ``beta``, needs no wall looked at.
+        moves = self._moves(pos, d0, d1, ply)
+        if moves and (moves[0].score > MATE_BOUND or (depth == 1 and moves[0].score >= beta)):
+            first = moves[0]
+            self._store(pos, 1 if first.score <= MATE_BOUND else depth, _EXACT if first.score > MATE_BOUND else _LOWER,
+                        first.score, ply, first.step)
+            return first.score
+        if depth == 1:
+            # The children's static scores are their depth-0 values: no need to visit them.
+            children = moves + self._walls(pos, d0, d1)
+            if not children:      # no legal step: the turn passes (a violation), nothing changes
+                return evaluate(pos, d0, d1)
+            first = max(children, key=_child_score)
+            self._store(pos, 1, _EXACT, first.score, ply, first.step)
+            return first.score
+        alpha_start = alpha
+        best_score, best_step = -_INFINITY, None
+        # The table's step is searched before the walls are generated: when it refutes, they never are.
+        if tt_step is not None:
+            c = self._child_of(pos, tt_step, moves, d0, d1)
+            best_score = -self._negamax(c.child or pos.apply(c.step), depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
+            best_step = tt_step
+            if best_score > alpha:
+                alpha = best_score
+                if alpha >= beta:
+                    self._store(pos, depth, _LOWER, best_score, ply, best_step)
+                    return best_score
+        children = moves + self._walls(pos, d0, d1)
         if not children:          # no legal step: the turn passes (a violation), nothing changes
             return evaluate(pos, d0, d1)
-        first = children[0]
-        if depth == 1 or first.score > MATE_BOUND:
-            # The children's static scores are their depth-0 values: no need to visit them.
-            self._store(pos, 1 if first.score <= MATE_BOUND else depth, _EXACT, first.score, ply, first.step)
-            return first.score
-        children = self._prune(children, self.wall_limit, tt_step)
-        alpha_start = alpha
-        best_score, best_step = -_INFINITY, first.step
+        children.sort(key=_child_score, reverse=True)
+        children = self._prune(children, self.wall_limit, None)
+        killers = self.killers[ply]
+        if killers:
+            front = [c for c in children if c.step in killers]
+            if front:
+                children = front + [c for c in children if c.step not in killers]
+        late = self.reduce_after if depth >= 3 else _NEVER_NODES
         for index, c in enumerate(children):
-            if index == 0:
-                score = -self._negamax(c.child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
+            if c.step == tt_step:
+                continue
+            child = c.child or pos.apply(c.step)
+            if best_step is None:
+                score = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
             else:
-                score = -self._negamax(c.child, depth - 1, -alpha - 1, -alpha, ply + 1, c.d0, c.d1)
+                # A late step (low in the static order, after the table's, the killers and the best few) is
+                # searched a ply less first, and again in full only if it beats the best so far.
+                if index >= late:
+                    score = -self._negamax(child, depth - 2, -alpha - 1, -alpha, ply + 1, c.d0, c.d1)
+                    if score <= alpha:
+                        continue
+                score = -self._negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, c.d0, c.d1)
                 if alpha < score < beta:
-                    score = -self._negamax(c.child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
+                    score = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
             if score > best_score:
                 best_score, best_step = score, c.step
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        if c.step not in killers:
+                            killers.insert(0, c.step)
+                            del killers[2:]
                         break
         flag = _LOWER if best_score >= beta else (_UPPER if best_score <= alpha_start else _EXACT)
         self._store(pos, depth, flag, best_score, ply, best_step)
@@ -260,27 +316,49 @@ class Searcher:
         self.table[pos] = (depth, flag, score, step)
 
     # -- move generation -------------------------------------------------------------------
-    def _expand(self, pos: Position, d0: int, d1: int, ply: int) -> list[_Child]:
-        """Every pawn move and every path-lengthening wall, best static score first."""
+    def _moves(self, pos: Position, d0: int, d1: int, ply: int) -> list[_Child]:
+        """Every pawn move, best static score first (a move to the goal row scores a win); no child made yet."""
         me = pos.turn
         goal = GOAL_ROWS[me]
         opened = pos.open
+        walls_left = pos.walls_left
         out: list[_Child] = []
-        for loc in pos.legal_moves():
-            cell = cell_index(*loc)
-            step = MOVE_STEPS[cell]
-            d = distance_from(1 << cell, goal, opened)
+        cells = pos.move_targets()
+        for cell, d in zip(cells, distances_to_goal(cells, goal, opened)):
             if d is None:        # cannot happen: a pawn move stays in its pawn's region
                 continue
-            child = pos.apply(step)
             c0, c1 = (d, d1) if me == 0 else (d0, d)
-            score = WIN - ply - 1 if d == 0 else -evaluate(child, c0, c1)
-            out.append(_Child(score, step, child, c0, c1, False))
-        for option in wall_options(pos, d0, d1):
-            score = -evaluate(option.child, option.d0, option.d1)
-            out.append(_Child(score, option.step, option.child, option.d0, option.d1, True))
+            score = WIN - ply - 1 if d == 0 else -score_of(1 - me, walls_left, c0, c1)
+            out.append(_Child(score, MOVE_STEPS[cell], None, c0, c1, False))
         out.sort(key=_child_score, reverse=True)
         return out
+
+    @staticmethod
+    def _walls(pos: Position, d0: int, d1: int) -> list[_Child]:
+        """Every path-lengthening wall (``wall_cuts``, slot order) with its static score; no child made yet."""
+        me = pos.turn
+        w0, w1 = pos.walls_left
+        after = (w0 - 1, w1) if me == 0 else (w0, w1 - 1)
+        return [_Child(-score_of(1 - me, after, a, b), step, None, a, b, True) for step, a, b in wall_cuts(pos, d0, d1)]
+
+    @staticmethod
+    def _child_of(pos: Position, step: Step, moves: list[_Child], d0: int, d1: int) -> _Child:
+        """The child of a step the table holds for ``pos`` (so legal there): a move's from ``moves``, a wall's made."""
+        for c in moves:
+            if c.step == step:
+                return c
+        child = pos.apply(step)
+        opened = child.open
+        c0 = distance_from(1 << child.pawns[0], GOAL_ROWS[0], opened)
+        c1 = distance_from(1 << child.pawns[1], GOAL_ROWS[1], opened)
+        assert c0 is not None and c1 is not None   # a legal wall leaves both pawns a path
+        return _Child(-evaluate(child, c0, c1), step, child, c0, c1, True)
+
+    def _expand(self, pos: Position, d0: int, d1: int, ply: int) -> list[_Child]:
+        """Every pawn move and every path-lengthening wall, best static score first; no child made yet."""
+        children = self._moves(pos, d0, d1, ply) + self._walls(pos, d0, d1)
+        children.sort(key=_child_score, reverse=True)
+        return children
 
     @staticmethod
     def _prune(children: list[_Child], wall_limit: int, first: Step | None) -> list[_Child]:

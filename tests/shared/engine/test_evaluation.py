@@ -9,10 +9,16 @@ from shared.engine.evaluation import (
     LEAD,
     STEP,
     WALL_VALUES,
+    distance_from,
+    distances_to_goal,
     evaluate,
+    score_of,
+    wall_cuts,
+    wall_options,
     won_race,
 )
 from shared.quoridor import Position, Step, parse_position
+from shared.quoridor.geometry import GOAL_ROWS
 
 #: Won races from games against ``blocker`` (``test_won_race``): the other pawn held up behind this one,
 #: and seat 1 to move.
@@ -92,3 +98,55 @@ def test_in_a_won_race_every_step_home_outscores_every_other_step(text):
     others = [s for s in pos.legal_steps() if s not in home]
     assert home and others and any(not s.is_move() for s in others)
     assert min(after(s) for s in home) > max(after(s) for s in others)
+
+
+def _positions(count: int, seed: int) -> list[Position]:
+    """Positions of seeded random games (walls and pawn moves mixed), each before the game is over."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.initial()
+        for _ in range(rng.randrange(4, 40)):
+            steps = pos.legal_steps()
+            walls = [s for s in steps if not s.is_move()]
+            nxt = pos.apply(rng.choice(walls if walls and rng.random() < 0.5 else steps))
+            if nxt.is_over():
+                break
+            pos = nxt
+        out.append(pos)
+    return out
+
+
+def test_wall_cuts_are_exactly_the_legal_walls_that_lengthen_the_other_path_with_both_lengths_after() -> None:
+    for pos in _positions(60, seed=34):
+        d0, d1 = pos.distance(0), pos.distance(1)
+        assert d0 is not None and d1 is not None
+        other = 1 - pos.turn
+        expected = []
+        for step in pos.legal_steps() if pos.walls_left[pos.turn] else ():
+            child = pos.apply(step)
+            if not step.is_move() and child.distance(other) > (d0, d1)[other]:    # type: ignore[operator]
+                expected.append((step, child.distance(0), child.distance(1)))
+        cuts = wall_cuts(pos, d0, d1)
+        assert sorted(cuts, key=str) == sorted(expected, key=str)
+        # wall_options is the same walls, in the same order, each with its child position.
+        assert [(o.step, o.d0, o.d1) for o in wall_options(pos, d0, d1)] == cuts
+        assert all(o.child == pos.apply(o.step) for o in wall_options(pos, d0, d1))
+
+
+def test_distances_to_goal_are_each_cells_path_length() -> None:
+    for pos in _positions(30, seed=35):
+        for player in (0, 1):
+            cells = [c for c in range(90) if c % 10 < 9 and distance_from(1 << c, GOAL_ROWS[player], pos.open)
+                     is not None]
+            assert distances_to_goal(cells, GOAL_ROWS[player], pos.open) == [
+                distance_from(1 << c, GOAL_ROWS[player], pos.open) for c in cells]
+
+
+def test_a_wall_that_costs_the_other_pawn_three_steps_is_worth_more_than_a_step_home() -> None:
+    # Seat 0 to move, both paths 8 steps, 10 walls each. A wall in hand is worth 1.5 steps (tuned against strong
+    # itself): a wall that gains three steps is placed before a step home; at 2 steps a wall the two tied.
+    step_home = -score_of(1, (10, 10), 7, 8)
+    wall = -score_of(1, (9, 10), 8, 11)
+    assert wall > step_home
+    assert -score_of(1, (9, 10), 8, 10) < step_home        # two steps are not worth a wall
