@@ -82,8 +82,6 @@ class Searcher:
 
     #: The share of the budget after which no new iteration starts.
     late = _LATE
-    #: Steps from this index on (in a node's order) are searched a ply less first (late move reductions).
-    reduce_after = _NEVER_NODES
 
     def __init__(self, wall_limit: int = 6, root_wall_limit: int = 12, max_depth: int = 30,
                  table_limit: int = 300_000, clock: Callable[[], float] | None = None) -> None:
@@ -277,20 +275,13 @@ class Searcher:
             front = [c for c in children if c.step in killers]
             if front:
                 children = front + [c for c in children if c.step not in killers]
-        late = self.reduce_after if depth >= 3 else _NEVER_NODES
-        for index, c in enumerate(children):
+        for c in children:
             if c.step == tt_step:
                 continue
             child = c.child or pos.apply(c.step)
             if best_step is None:
                 score = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
             else:
-                # A late step (low in the static order, after the table's, the killers and the best few) is
-                # searched a ply less first, and again in full only if it beats the best so far.
-                if index >= late:
-                    score = -self._negamax(child, depth - 2, -alpha - 1, -alpha, ply + 1, c.d0, c.d1)
-                    if score <= alpha:
-                        continue
                 score = -self._negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, c.d0, c.d1)
                 if alpha < score < beta:
                     score = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1, c.d0, c.d1)
