@@ -145,3 +145,23 @@ def test_a_path_carried_across_pawn_moves_stays_a_path():
         pos = pos.apply(parse_step(theirs))
         assert _walks_home(pos, 0) and _walks_home(pos, 1), theirs
         assert pos.legal_steps() == fresh_copy(pos).legal_steps()
+
+
+def test_a_path_mended_round_a_new_wall_stays_a_path():
+    # Player 0 steps off the e file to d1 (its path: d1, then the e file) and places e2h, which cuts e2-e3.
+    # The way round by d2-d3 would put d2 beside d1 and e2 on the path: the path is found again instead.
+    # Walked on, d1-d2-e2, a path mended anyway would lose its way back to the e file.
+    pos = Position.initial()
+    assert _walks_home(pos, 0)
+    for step in ("d1", "d9", "e2h", "e9", "d2", "d9", "e2", "e9"):
+        pos = pos.apply(parse_step(step))
+        assert _walks_home(pos, 0) and _walks_home(pos, 1), step
+        assert pos.legal_steps() == fresh_copy(pos).legal_steps(), step
+
+
+def test_a_path_cut_by_a_wall_is_mended_round_its_near_end():
+    pos = Position.initial()
+    pos.path_cells(0)                      # up the e file
+    after = pos.apply(parse_step("e2h"))   # cuts e2-e3; d2 and d3 lead round the wall's left end
+    mended = sum(1 << cell_index(5, y) for y in range(1, 10)) | 1 << cell_index(4, 2) | 1 << cell_index(4, 3)
+    assert after.path_cells(0) == mended and _walks_home(after, 0)
