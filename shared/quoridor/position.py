@@ -10,8 +10,8 @@ free slots are legal is worked out there: only a wall that closes a cycle in the
 and border can cut cells apart, and it is filled only for a pawn whose path it cuts.
 
 ``apply`` is lazy: a child computes nothing it is not asked for, and carries forward from its
-parent what is still true (the ``Walls`` after a move; each pawn's path while no new wall cuts it
-and, for the pawn that moved, while it stepped onto its path's next cell).
+parent what is still true (the ``Walls`` after a move, whose closing slots a new wall's ``Walls``
+starts from; each pawn's path, kept, mended or followed while it stays a path, see ``walls``).
 """
 
 from __future__ import annotations
@@ -19,24 +19,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .geometry import (
-    CELL_LOCATIONS, GOAL_ROWS, H_SLOTS, H_STEPS, LAYOUT, MOVE_CELLS, MOVE_LISTS, MOVE_SHIFTS, MOVE_STEPS,
-    V_SLOTS, V_STEPS, cell_index, slot_wall, steps_of_mask, wall_slot,
+    CELL_LOCATIONS, GOAL_ROWS, H_STEPS, LAYOUT, MOVE_CELLS, MOVE_LISTS, MOVE_SHIFTS, MOVE_STEPS, V_STEPS,
+    cell_index, slot_wall, steps_of_mask, wall_slot,
 )
-from .judgement import Cause, Judgement
+from .judgement import Judgement
+from .judging import judge_step, wall_shape_problem
 from .notation import square, wall_name
 from .rulesets import COURSE, Ruleset
-from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, GameStatus, Location, Step
-from .walls import Walls, closing, moved_path, path_cells, reaches, sealing_walls, walled_path
+from .types import BLOCK_SUM, PLAYER0_LOC, PLAYER1_LOC, BlockBar, Location, Step
+from .walls import Walls, moved_path, path_cells, sealing_walls, walled_path
 
 __all__ = ["Position", "Judgement", "IllegalStepError"]
-
-
-_OK = Judgement(GameStatus.OK, "")
-
-
-def _invalid(cause: Cause, reason: str) -> Judgement:
-    """An InvalidStep judgement."""
-    return Judgement(GameStatus.INVALID_STEP, reason, cause)
 
 
 class IllegalStepError(ValueError):
@@ -119,7 +112,7 @@ class Position:
         pos = cls.initial(ruleset)
         pos.board = Walls.start(ruleset, left)
         for wall in walls:
-            problem = pos._wall_shape_problem(wall)
+            problem = wall_shape_problem(pos, wall)
             if problem is not None:
                 raise ValueError(problem.reason)
             pos.board = pos.board.placed(*wall_slot(wall), left)  # type: ignore[misc]
@@ -305,89 +298,15 @@ class Position:
         h, v = self.legal_wall_masks()
         return len(self.move_targets()) + h.bit_count() + v.bit_count()
 
-    # -- judging --------------------------------------------------------------------------
+    # -- judging (``judging``) ----------------------------------------------------------------
     def judge(self, step: Step) -> Judgement:
         """The status ``step`` earns for the side to move: Ok, InvalidStep or InsufficientBlock, with a
         reason for people and, when it is illegal, the ``Cause`` (one stable code per reason)."""
-        if step.is_move():
-            return self._judge_move(step.new_loc)
-        if not step.new_wall.is_none():
-            return self._judge_wall(step.new_wall)
-        if step.is_nan():
-            return Judgement(GameStatus.INVALID_STEP, "empty step: neither a move nor a wall", Cause.EMPTY_STEP)
-        return Judgement(GameStatus.INVALID_STEP, f"move target {step.new_loc} is off the board", Cause.OFF_BOARD)
+        return judge_step(self, step)
 
     def is_legal(self, step: Step) -> bool:
         """True when ``step`` is legal for the side to move."""
-        return self.judge(step).ok
-
-    def _judge_move(self, loc: Location) -> Judgement:
-        target = cell_index(*loc)
-        if target in self.move_targets():
-            return _OK
-        me, other = self.pawn(self.turn), self.pawn(1 - self.turn)
-        name = square(loc)
-        if loc == me:
-            reason, cause = f"your pawn already stands on {name}", Cause.OWN_CELL
-        elif loc == other:
-            reason, cause = f"{name} is occupied by the other pawn", Cause.OCCUPIED
-        elif me.distance(loc) == 1:
-            reason, cause = f"a wall blocks the move from {square(me)} to {name}", Cause.WALL_BLOCKS_MOVE
-        elif abs(me.x - loc.x) == 1 and abs(me.y - loc.y) == 1 and not self.ruleset.diagonal_moves:
-            reason = f"diagonal moves are not allowed in the {self.ruleset.name} rules ({square(me)} to {name})"
-            cause = Cause.DIAGONAL_NOT_ALLOWED
-        elif other.distance(loc) == 1 and me.distance(other) == 1:
-            reason = f"cannot jump from {square(me)} to {name} over the pawn on {square(other)}"
-            cause = Cause.CANNOT_JUMP
-        else:
-            reason, cause = f"{name} is not reachable in one step from {square(me)}", Cause.NOT_REACHABLE
-        return Judgement(GameStatus.INVALID_STEP, reason, cause)
-
-    def _wall_shape_problem(self, wall: BlockBar) -> Judgement | None:
-        """Why ``wall`` cannot stand on this board (shape, bounds, overlap, crossing), or ``None``."""
-        if wall.is_nan():
-            return _invalid(Cause.WALL_SHAPE, f"wall {wall} is not a straight wall of length 2")
-        slot = wall_slot(wall)
-        if slot is None:
-            return _invalid(Cause.WALL_OFF_BOARD, f"wall {wall} lies outside the board")
-        horizontal, p = slot
-        if not (H_SLOTS if horizontal else V_SLOTS) >> p & 1:
-            return _invalid(Cause.WALL_ON_BORDER, f"wall {wall} lies on the board's border")
-        if (self.free_h if horizontal else self.free_v) >> p & 1:
-            return None
-        name = wall_name(wall)
-        mine = self.h_walls if horizontal else self.v_walls
-        for q in (p, p - 1, p + 1) if horizontal else (p, p - 10, p + 10):
-            if q >= 0 and mine >> q & 1:
-                if q == p:
-                    return _invalid(Cause.WALL_EXISTS, f"wall {name} is already placed")
-                return _invalid(Cause.WALL_OVERLAPS, f"wall {name} overlaps {wall_name(slot_wall(horizontal, q))}")
-        crossing = slot_wall(not horizontal, p - 9 if horizontal else p + 9)
-        return _invalid(Cause.WALL_CROSSES, f"wall {name} crosses {wall_name(crossing)} "
-                                            f"(not allowed in the {self.ruleset.name} rules)")
-
-    def _judge_wall(self, wall: BlockBar) -> Judgement:
-        if not self.walls_left[self.turn]:
-            return Judgement(GameStatus.INSUFFICIENT_BLOCK, f"no walls left (each player has {BLOCK_SUM})",
-                             Cause.NO_WALLS_LEFT)
-        problem = self._wall_shape_problem(wall)
-        if problem is not None:
-            return problem
-        horizontal, p = wall_slot(wall)  # type: ignore[misc]
-        need_h, need_v = closing(self.components, 1 << p if horizontal else 0, 0 if horizontal else 1 << p)
-        if not (need_h or need_v):
-            return _OK
-        up, down, left, right = self.open
-        if horizontal:
-            up, down = up & ~(3 << (p - 10)), down & ~(3 << p)
-        else:
-            right, left = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
-        for player in (0, 1):
-            if not reaches(1 << self.pawns[player], GOAL_ROWS[player], up, down, left, right):
-                who = "your pawn" if player == self.turn else "the other pawn"
-                return _invalid(Cause.WALL_SEALS_PAWN,
-                                f"wall {wall_name(wall)} leaves {who} (player {player}) no path to its goal row")
-        return _OK
+        return judge_step(self, step).ok
 
     # -- applying -------------------------------------------------------------------------
     def apply(self, step: Step) -> Position:

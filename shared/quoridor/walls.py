@@ -5,7 +5,9 @@ that is when at least two of its three grid points already belong to one connect
 graph (``closing``). Such a wall is checked only for a pawn whose path it crosses. The path is
 kept as a mask of cells (``path_cells``): one shortest path, so two of its cells that are
 neighbours with no wall between them are consecutive on it. Adding walls keeps that true, so a
-position made by ``apply`` carries a pawn's path forward when the new wall does not cut it.
+position made by ``apply`` carries a pawn's path forward when the new wall does not cut it,
+mends it round the wall's near end when it cuts it once (``walled_path``), and follows the pawn's
+steps (``moved_path``), each only while that stays true; else the path is found again when asked.
 
 A wall that cuts the path at one edge ``a``-``b`` leaves the rest of it standing, so ``rejoins``
 grows both ends at once: they meet (legal, usually a few steps around the wall), or one stops
