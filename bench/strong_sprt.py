@@ -2,18 +2,21 @@
 
     .venv/bin/python bench/strong_sprt.py --nps-only              # nodes/s of this tree's strong and 58f7d11's
     .venv/bin/python bench/strong_sprt.py                          # nodes/s, then the SPRT (400 ms a step, -j 2)
+    .venv/bin/python bench/strong_sprt.py --new HEAD               # the same, of the last commit (a long run
+                                                                   # that others' edits in progress cannot break)
     .venv/bin/python bench/strong_sprt.py --ms 100 --games 200     # a quick look at the direction
     .venv/bin/python bench/strong_sprt.py --nodes 2000 --no-nps    # search quality alone: both on 2,000 nodes a step
 
 The base revision (``--base``, default 58f7d11: the strong of issue 34's start, rules core included) is checked
-out into a git worktree in a temporary folder, removed at the end. Each side is that tree's own ``StrongPlayer``
-on ``--ms`` a step (or ``--nodes``), in a child process with ``PYTHONPATH`` naming the tree, behind a bot of
-this file (``StrongNew``, ``StrongBase``: ``TreeStrong``) that sends it the match's board as a position text;
-``quoridor-match StrongNew StrongBase --sprt ELO0 ELO1`` plays them in colour-swapped pairs from seeded openings,
-normalised Elo by default. Not as hosted bots (``./prog``): ``quoridor-match`` tells a process bot only its
-turns, so it never learns the opening's walls and steps through them (a violation a game or more). The time
-limit (``-t``, 1000 ms) leaves the 400 ms search and the hand-over room; ``--ms`` above 40% of it is refused,
-as ``StrongPlayer`` would cut its budget to that share under a server.
+out into a git worktree in a temporary folder, removed at the end (``--new REV`` likewise; else the new side is
+the working tree). Each side is that tree's own ``StrongPlayer`` on ``--ms`` a step (or ``--nodes``), in a child
+process with ``PYTHONPATH`` naming the tree, behind a bot of this file (``StrongNew``, ``StrongBase``:
+``TreeStrong``) that sends it the match's board as a position text; ``quoridor-match StrongNew StrongBase --sprt
+ELO0 ELO1`` plays them in colour-swapped pairs from seeded openings, normalised Elo by default. Not as hosted
+bots (``./prog``): ``quoridor-match`` tells a process bot only its turns, so it never learns the opening's walls
+and steps through them (a violation a game or more). The time limit (``-t``, 1000 ms) leaves the 400 ms search
+and the hand-over room; ``--ms`` above 40% of it is refused, as ``StrongPlayer`` would cut its budget to that
+share under a server.
 
 Nodes per second: the same positions (from seeded games of this tree's strong), each searched on a fixed
 node budget by a fresh searcher, in a child process per tree, the trees alternating round after round; the
@@ -113,22 +116,23 @@ def nodes_per_second(tree: Path, texts: list[str], nodes: int) -> float:
     return total / seconds
 
 
-def measure_nps(base: Path, label: str, rounds: int, nodes: int, games: int) -> None:
+def measure_nps(new: Path, base: Path, new_label: str, label: str, rounds: int, nodes: int, games: int) -> None:
     """Print both trees' nodes per second on the same positions, rounds alternating, and their ratio."""
     texts = sample_positions(games, seed=34)
     print(f"nodes/s: {len(texts)} positions, {nodes} nodes each, {rounds} rounds alternating (load {load_average()})")
     new_runs, base_runs = [], []
     for r in range(rounds):
-        order = [(ROOT, new_runs), (base, base_runs)]
+        order = [(new, new_runs), (base, base_runs)]
         if r % 2:
             order.reverse()
         for tree, runs in order:
             runs.append(nodes_per_second(tree, texts, nodes))
-    new, old = statistics.median(new_runs), statistics.median(base_runs)
+    fast, old = statistics.median(new_runs), statistics.median(base_runs)
     ratios = [a / b for a, b in zip(new_runs, base_runs)]
     print(f"  {label:>12}: {old:>9,.0f} nodes/s (median; rounds {', '.join(f'{x:,.0f}' for x in base_runs)})")
-    print(f"  {'this tree':>12}: {new:>9,.0f} nodes/s (median; rounds {', '.join(f'{x:,.0f}' for x in new_runs)})")
-    print(f"  ratio {new / old:.2f}x (per round {min(ratios):.2f}-{max(ratios):.2f}; target > 1) (load {load_average()})")
+    print(f"  {new_label:>12}: {fast:>9,.0f} nodes/s (median; rounds {', '.join(f'{x:,.0f}' for x in new_runs)})")
+    spread = f"per round {min(ratios):.2f}-{max(ratios):.2f}"
+    print(f"  ratio {fast / old:.2f}x ({spread}; target > 1) (load {load_average()})")
 
 
 class TreeStrong(Player):
@@ -137,7 +141,7 @@ class TreeStrong(Player):
     The match's board (its ``BoardTracker``, which hears the opening's plies) is sent as a position text to a
     child process running that tree's own ``StrongPlayer``, which answers the step: both sides play their whole
     tree (rules core included) and see the same board. A hosted bot (``./prog``) is told only its turns, so it
-    misses the opening's walls (see this file's report in bench/README.md).
+    misses the opening's walls (bench/README.md).
     """
 
     side = ""
@@ -214,13 +218,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--base", default="58f7d11", help="the revision to play against (default 58f7d11)")
+    p.add_argument("--new", default=None, help="play this revision (checked out) instead of the working tree")
     p.add_argument("--ms", type=int, default=400, help="search budget per step in ms (default 400)")
     p.add_argument("--nodes", type=int, default=None, help="search this many nodes a step instead of --ms")
     p.add_argument("-t", "--time-limit", type=int, default=1000, help="the referee's limit per step (default 1000)")
     p.add_argument("--sprt", nargs=2, type=float, default=(0.0, 30.0), metavar=("ELO0", "ELO1"),
                    help="the test's bounds in normalised Elo (default 0 30)")
     p.add_argument("--games", type=int, default=1000, help="the most games (default 1000)")
-    p.add_argument("--openings", type=int, default=6, help="random plies before the bots take over (default 6)")
+    p.add_argument("--openings", type=int, default=4, help="random plies before the bots take over (default 4)")
     p.add_argument("--seed", type=int, default=34, help="seed of the openings (default 34)")
     p.add_argument("-j", "--jobs", type=int, default=2, help="games at once (default 2)")
     p.add_argument("--json", default=None, help="quoridor-match's results as JSON to this file")
@@ -243,24 +248,20 @@ def main(argv: list[str] | None = None) -> int:
               f"limit); give -t {int(args.ms / 0.4)} or more", file=sys.stderr)
         return 2
     temp = Path(tempfile.mkdtemp(prefix="strong_sprt_"))
-    base = temp / "base"
-    made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base],
-                          capture_output=True, text=True)
-    if made.returncode:
-        print(f"strong_sprt.py: cannot check out {args.base}: {made.stderr.strip().splitlines()[-1]}",
-              file=sys.stderr)
-        shutil.rmtree(temp, ignore_errors=True)
-        return 2
-    label = f"base {args.base}"
+    trees: list[Path] = []
     match: subprocess.Popen[bytes] | None = None
     signal.signal(signal.SIGTERM, _interrupt)
     try:
+        base = _checkout(args.base, temp / "base", trees)
+        new = ROOT if args.new is None else _checkout(args.new, temp / "new", trees)
+        new_label = "this tree" if args.new is None else f"new {args.new}"
+        base_label = f"base {args.base}"
         if not args.no_nps:
-            measure_nps(base, label, args.nps_rounds, args.nps_nodes, games=4)
+            measure_nps(new, base, new_label, base_label, args.nps_rounds, args.nps_nodes, games=4)
         if args.nps_only:
             return 0
         me = Path(__file__).resolve()
-        os.environ.update(STRONG_SPRT_NEW=str(ROOT), STRONG_SPRT_BASE=str(base), STRONG_SPRT_MS=str(args.ms),
+        os.environ.update(STRONG_SPRT_NEW=str(new), STRONG_SPRT_BASE=str(base), STRONG_SPRT_MS=str(args.ms),
                           STRONG_SPRT_NODES=str(args.nodes or 0))
         command = [str(Path(sys.executable).parent / "quoridor-match"), f"{me}:StrongNew", f"{me}:StrongBase",
                    "--sprt", f"{args.sprt[0]:g}", f"{args.sprt[1]:g}", "-g", str(args.games),
@@ -269,17 +270,36 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             command += ["--json", args.json]
         budget_text = f"{args.nodes} nodes" if args.nodes else f"{args.ms} ms"
-        print(f"SPRT: strong of this tree against {label}, {budget_text} a step, load {load_average()}")
+        print(f"SPRT: strong of {new_label} against {base_label}, {budget_text} a step, load {load_average()}")
         print("  quoridor-match " + " ".join(command[1:]).replace(str(ROOT) + "/", ""), flush=True)
         match = subprocess.Popen(command, cwd=temp, start_new_session=True)
         return match.wait()
+    except _NoRevision as exc:
+        print(f"strong_sprt.py: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     finally:
         if match is not None and match.poll() is None:
             _stop(match)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
+        for tree in trees:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
         shutil.rmtree(temp, ignore_errors=True)
+
+
+class _NoRevision(Exception):
+    """A revision git cannot check out."""
+
+
+def _checkout(revision: str, where: Path, trees: list[Path]) -> Path:
+    """``revision`` checked out at ``where`` (a detached git worktree, noted in ``trees`` for removal)."""
+    made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(where), revision],
+                          capture_output=True, text=True)
+    if made.returncode:
+        lines = made.stderr.strip().splitlines() or ["git worktree add failed"]
+        raise _NoRevision(f"cannot check out {revision}: {lines[-1]}")
+    trees.append(where)
+    return where
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from shared.quoridor.geometry import GOAL_ROWS, H_SLOTS, H_STEPS, V_SLOTS, V_STE
 
 __all__ = [
     "WIN", "KNOWN_WIN", "STEP", "TEMPO", "WALL_VALUES", "LEAD", "DECIDED_LEAD", "WallOption",
-    "distance_from", "distances_to_goal", "path_from", "path_blockers", "evaluate", "score_of", "wall_cuts", "wall_options", "won_race",
+    "distance_from", "distances_to_goal", "path_from", "path_blockers", "evaluate", "score_of", "wall_cuts",
+    "wall_options", "won_race",
 ]
 
 #: Score of a won game (minus the plies it takes, so quicker wins score higher).
