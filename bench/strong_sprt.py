@@ -79,6 +79,10 @@ for line in sys.stdin:
         print("-" if step == Step() else step_name(step), flush=True)
 """
 
+#: ``quoridor-match`` of the tree on ``PYTHONPATH``.
+_MATCH = "import sys; from client.match_cli import main; sys.exit(main(sys.argv[1:]))"
+
+
 def load_average() -> str:
     """The machine's 1-minute load average (the figures share the machine)."""
     return f"{os.getloadavg()[0]:.2f}"
@@ -260,10 +264,11 @@ def main(argv: list[str] | None = None) -> int:
             measure_nps(new, base, new_label, base_label, args.nps_rounds, args.nps_nodes, games=4)
         if args.nps_only:
             return 0
-        me = Path(__file__).resolve()
+        # The match (its referee, its workers and this file's bots) runs from the new side's tree too.
+        me = new / "bench" / Path(__file__).name
         os.environ.update(STRONG_SPRT_NEW=str(new), STRONG_SPRT_BASE=str(base), STRONG_SPRT_MS=str(args.ms),
-                          STRONG_SPRT_NODES=str(args.nodes or 0))
-        command = [str(Path(sys.executable).parent / "quoridor-match"), f"{me}:StrongNew", f"{me}:StrongBase",
+                          STRONG_SPRT_NODES=str(args.nodes or 0), PYTHONPATH=str(new))
+        command = [sys.executable, "-c", _MATCH, f"{me}:StrongNew", f"{me}:StrongBase",
                    "--sprt", f"{args.sprt[0]:g}", f"{args.sprt[1]:g}", "-g", str(args.games),
                    "--openings", str(args.openings), "--seed", str(args.seed), "-j", str(args.jobs),
                    "-t", str(args.time_limit), "--log-dir", "none"]
@@ -271,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--json", args.json]
         budget_text = f"{args.nodes} nodes" if args.nodes else f"{args.ms} ms"
         print(f"SPRT: strong of {new_label} against {base_label}, {budget_text} a step, load {load_average()}")
-        print("  quoridor-match " + " ".join(command[1:]).replace(str(ROOT) + "/", ""), flush=True)
+        print("  quoridor-match " + " ".join(command[3:]).replace(str(new) + "/", ""), flush=True)
         match = subprocess.Popen(command, cwd=temp, start_new_session=True)
         return match.wait()
     except _NoRevision as exc:
