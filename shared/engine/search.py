@@ -10,6 +10,7 @@ searched. The pawn moves come first: a win in one, or at the last ply a move tha
 ``beta``, ends the node before any wall is looked at. Below the root the table's step is searched before
 the walls are generated, and when it refutes they never are; then the steps that refuted a sibling at
 the same ply (killers), then the rest best first.
+
 The budget is a node count, or seconds on an injected clock (``clock``: this package reads no clock of
 its own), or both; it is checked at every node: when it is spent the running iteration is abandoned and
 the best move of the last completed one is played. A search on a node budget alone is deterministic:
@@ -79,9 +80,6 @@ class _Child(NamedTuple):
 
 class Searcher:
     """Alpha-beta search with a transposition table that persists between calls (``clear`` forgets it)."""
-
-    #: The share of the budget after which no new iteration starts.
-    late = _LATE
 
     def __init__(self, wall_limit: int = 6, root_wall_limit: int = 12, max_depth: int = 30,
                  table_limit: int = 300_000, clock: Callable[[], float] | None = None) -> None:
@@ -159,7 +157,7 @@ class Searcher:
             # A decided game needs no deeper look (its win or loss lies within this depth, the
             # quickest there is); and the next iteration costs several times this one, so starting
             # it late would only be thrown away.
-            late = self.nodes > self.node_limit * self.late or (budget_s is not None and elapsed > budget_s * self.late)
+            late = self.nodes > self.node_limit * _LATE or (budget_s is not None and elapsed > budget_s * _LATE)
             if abs(score) > MATE_BOUND or late:
                 break
         return result._replace(nodes=self.nodes, elapsed=self._now() - start)
