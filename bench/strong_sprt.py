@@ -59,24 +59,27 @@ print(json.dumps([total, time.process_time() - start]))
 #: The searching side of ``TreeStrong``: a tree's own ``StrongPlayer`` (run with ``PYTHONPATH`` naming the tree),
 #: answering one position text a line with its step; ``begin SEAT RULESET`` starts a game (a fresh table).
 _STRONG_CHILD = """
-import sys
+import os, sys
 from client.bots.strong import StrongPlayer
 from shared.quoridor import ChessboardChange, GameStatus, Step, find_ruleset, parse_position, step_name
 ms, nodes = int(sys.argv[1]), (int(sys.argv[2]) or None)
 bot = StrongPlayer("strong", time_budget_ms=ms, nodes=nodes)
-print("ready", flush=True)
-for line in sys.stdin:
-    command, _, rest = line.strip().partition(" ")
-    if command == "begin":
-        seat, ruleset = rest.split()
-        bot.begin_game(int(seat), find_ruleset(ruleset))
-        bot.restart()
-        print("ok", flush=True)
-    elif command == "step":
-        pos = parse_position(rest)
-        bot.tracker.position = pos
-        step = bot.next_step(ChessboardChange(GameStatus.OK, pos.pawn(pos.turn), pos.pawn(1 - pos.turn)))
-        print("-" if step == Step() else step_name(step), flush=True)
+try:
+    print("ready", flush=True)
+    for line in sys.stdin:
+        command, _, rest = line.strip().partition(" ")
+        if command == "begin":
+            seat, ruleset = rest.split()
+            bot.begin_game(int(seat), find_ruleset(ruleset))
+            bot.restart()
+            print("ok", flush=True)
+        elif command == "step":
+            pos = parse_position(rest)
+            bot.tracker.position = pos
+            step = bot.next_step(ChessboardChange(GameStatus.OK, pos.pawn(pos.turn), pos.pawn(1 - pos.turn)))
+            print("-" if step == Step() else step_name(step), flush=True)
+except (BrokenPipeError, KeyboardInterrupt):   # the match ended while this side was thinking
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 """
 
 #: ``quoridor-match`` of the tree on ``PYTHONPATH``.
