@@ -6,19 +6,18 @@ writing them was slower: every system call it makes hands the GIL over from the 
 back, and at 500 games those hand-overs took a quarter of a core from the games,
 ``bench/server_load.py``.) What it does for a game:
 
-* ``open``: the game's log, in memory: nothing touches the disk as a game starts (making 500 files
-  at the start of a round held every clock up for 60 ms, ``bench/server_load.py`` (a));
+* ``open``: the live log (``<name>.part``, header and rows so far), made at once, one write (made
+  later, at the first flush that has its rows, the files' creation slowed the steps of every game a
+  little: in ``bench/server_load.py`` (c) the added delay's p50 went from 0.5 to 0.8 ms);
 * ``add``: a row, queued; once per ``interval_s`` (``flush``) the rows of every game are formatted
   (in one go per game, which costs less than one by one), kept in memory and written, one system
   call per game, about ``ROWS_PER_PASS`` rows per pass of the event loop so that a tournament's
-  flush never holds its clocks up (``bench/server_load.py`` (b)-(d)). A game's first flush makes
-  its live log, ``<name>.part`` (header and rows so far, one write; it counts ``ROWS_PER_OPEN`` rows
-  of the pass). A crash loses at most that interval of rows of unfinished games, whose ``.part``
-  logs are never taken for finished games anyway (``--resume`` plays them again);
-* ``finish``: its last rows formatted, then written with the result rows, synced and put in place on
-  the log thread (``executor``; the ``.part`` file of a game over before its first flush is made
-  there): the logs of the games that end together share their syncs (``finish_logs``) in one
-  ``ThreadBatcher`` batch.
+  flush never holds its clocks up (``bench/server_load.py`` (b)-(d)). A crash loses at most
+  that interval of rows of unfinished games, whose ``.part`` logs are never taken for finished
+  games anyway (``--resume`` plays them again);
+* ``finish``: its last rows formatted, then written with the result rows in one write, synced and
+  put in place on the log thread (``executor``): the logs of the games that end together share
+  their syncs (``finish_logs``) in one ``ThreadBatcher`` batch.
 
 Out of file descriptors (EMFILE, ENFILE), opening or finishing a log is tried again, with growing
 pauses, for up to ``retry_s`` (the pauses are timers on the event loop): the games that end
@@ -42,7 +41,7 @@ from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord
 from server.disk.batching import ThreadBatcher
 from server.logs.logfile import LiveLogWriter, LogUnavailableError, finish_logs, out_of_descriptors
 
-__all__ = ["RowBatcher", "FLUSH_INTERVAL_S", "ROWS_PER_PASS", "ROWS_PER_OPEN", "FD_RETRY_S", "LogUnavailableError"]
+__all__ = ["RowBatcher", "FLUSH_INTERVAL_S", "ROWS_PER_PASS", "FD_RETRY_S", "LogUnavailableError"]
 
 log = logging.getLogger("quoridor.server")
 
@@ -51,8 +50,6 @@ log = logging.getLogger("quoridor.server")
 FLUSH_INTERVAL_S = 1.0
 #: Rows one pass of the event loop formats and writes (about 1 ms; at least one game's): the rest go in the next passes.
 ROWS_PER_PASS = 500
-#: What making a live log costs of a pass's rows (a file made takes about as long as 50 rows formatted and written).
-ROWS_PER_OPEN = 50
 #: Seconds opening or finishing a log is retried while the server is out of file descriptors.
 FD_RETRY_S = 30.0
 #: The first pause before such a retry; each next one is twice as long, up to ``RETRY_MAX_PAUSE_S``.
@@ -86,21 +83,17 @@ class RowBatcher:
         self._timer: asyncio.TimerHandle | None = None
         self._reopen: dict[LiveLogWriter, asyncio.TimerHandle] = {}   # opens waiting for their next try
         self._finishing: set[LiveLogWriter] = set()
-        self._unmade: set[LiveLogWriter] = set()    # opened logs whose .part file their first flush makes
         self._warned_at = -math.inf
 
     def open(self, path: Path, header: GameHeader) -> LiveLogWriter:
-        """A new game's log, kept in memory: its ``.part`` file is made by the next flush (within ``interval_s``),
-        or with the finished log when the game is over before.
+        """A new game's live log: its ``.part`` file is made now.
 
         Out of file descriptors, the file is tried again for up to ``retry_s``; meanwhile, and if
         it is never made, the rows are kept for the finished log (a failure is logged). ``finish``
         says whether the finished log could be written.
         """
         writer = LiveLogWriter(path, header, open_now=False)
-        self._unmade.add(writer)
-        self._pending.setdefault(writer, [])
-        self._start_timer()
+        self._try_open(writer, 0, None)
         return writer
 
     def _try_open(self, writer: LiveLogWriter, attempt: int, since: float | None) -> None:
@@ -140,10 +133,6 @@ class RowBatcher:
         memory and written to its ``.part`` file."""
         self._pending.setdefault(writer, []).append(record)
         if self._timer is None:
-            self._start_timer()
-
-    def _start_timer(self) -> None:
-        if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.interval_s, self.flush)
 
     def flush(self) -> None:
@@ -166,12 +155,6 @@ class RowBatcher:
             writer = next(iter(self._writing))
             records = self._writing.pop(writer)
             budget -= len(records)
-            if writer in self._unmade:      # staged first: the new file gets them in its one write
-                self._unmade.discard(writer)
-                budget -= ROWS_PER_OPEN
-                _stage(writer, records)
-                self._try_open(writer, 0, None)
-                records = []
             _write(writer, records)
         if self._writing:
             asyncio.get_running_loop().call_soon(self._write_some)
@@ -184,11 +167,10 @@ class RowBatcher:
         (an ``OSError``) is raised: the game is not recorded and must be played again. Any other
         failure raises its own error at once.
         """
-        self._unmade.discard(writer)
         _stage(writer, self._writing.pop(writer, []) + self._pending.pop(writer, []))
         reopen = self._reopen.pop(writer, None)
         if reopen is not None:
-            reopen.cancel()             # finishing makes the file, or writes the log from memory: no more tries
+            reopen.cancel()             # the finished log is written from memory: no .part file needed now
         self._finishing.add(writer)
         try:
             return await self._finish(writer, outcome)

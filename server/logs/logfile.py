@@ -5,12 +5,12 @@ fsynced file (the game's ``.part`` file once its result rows are appended, or a 
 written from memory), so a crash leaves either the old state or the whole new file; never over
 another finished log (``FileExistsError``): a finished game's log is evidence, kept as it is.
 While a game runs, its rows go to ``<name>.part``, flushed as they are handed over (the server
-batches them once a second and makes the file with a game's first batch) so a crash keeps what was
-played; that name cannot pass for a finished game (its content has no result row, except while it
-is being renamed into place: a failed rename cuts the rows back off, and only a crash at that moment
-leaves them). Everything here is synchronous: the server's event loop makes the ``.part`` files and
-writes their rows (copies into the page cache), and its log thread finishes logs (``finish_logs``:
-the last rows, the syncs that wait for the disk, and the ``.part`` file of a game over before it had one).
+batches them a few times a second) so a crash keeps what was played; that name cannot pass for a
+finished game (its content has no result row, except while it is being renamed into place: a
+failed rename cuts the rows back off, and only a crash at that moment leaves them). Everything
+here is synchronous: the server's event loop makes the ``.part`` files and writes their rows (copies
+into the page cache), and its log thread finishes logs (``finish_logs``: a game's last rows, and the syncs
+that wait for the disk).
 """
 
 from __future__ import annotations
@@ -243,7 +243,6 @@ class LiveLogWriter:
         self._written = 1                       # how many of _texts the .part file has (when it is open)
         #: The open ``.part`` file holds exactly ``_texts`` (no write to it failed): ``finish`` may rename it.
         self._intact = True
-        self._made = False                      # the .part file was made (by ``open``, or by finishing)
         self._renamed = False                   # the .part file became the finished log: nothing to remove
         self._placed = False                    # the finished log was written from memory: never again
         self._closed = False                    # finished or closed: no more rows, no .part file again
@@ -276,7 +275,6 @@ class LiveLogWriter:
                 _close_quietly(fd)              # a .part without its header is never renamed: tried again
                 raise
             self._fd, self._size, self._written = fd, len(data), len(self._texts)
-            self._made = True
 
     def _write(self, text: str) -> None:
         if self._fd is None:
@@ -333,27 +331,18 @@ class LiveLogWriter:
 
     def _append_end(self, outcome: GameOutcome) -> _Ending:
         """Finishing, step 1: the rows not written yet and the result rows appended to an intact ``.part`` file, in
-        one write, not yet synced; a ``.part`` file never made (a game over before its first flush) is made now with
-        the whole log, so that it is synced with the others (``finish_logs``) instead of on its own.
+        one write, not yet synced.
 
         The ending's ``fd`` is then the file's descriptor, to be synced and closed by ``finish_logs``;
         None when the log was put in place before (only its folder's sync failed) or is to be written
-        from memory (the ``.part`` file is not whole, cannot be made, or the append failed and was cut back off).
+        from memory (the ``.part`` file is not whole, or the append failed and was cut back off).
         """
         with self._lock:
             if self._closed:
                 raise ValueError(f"the live log {str(self.part)!r} is closed")
             ending = _Ending(self, GameLog(self.header, list(self.records), outcome), format_outcome(outcome))
-            if self._renamed or self._placed:
+            if self._renamed or self._fd is None:
                 return ending
-            if self._fd is None:
-                if self._made:
-                    return ending
-                try:        # LOG_MODE, as a log written from memory (``_replace_with``): this file becomes the log
-                    self._fd = os.open(self.part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, LOG_MODE)
-                except OSError:
-                    return ending           # written from memory, which says what fails
-                self._made, self._size, self._written = True, 0, 0
             fd, self._fd = self._fd, None
             if self._intact:
                 rows = "".join(self._texts[self._written:]).encode("utf-8")
