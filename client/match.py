@@ -24,9 +24,11 @@ import atexit
 import math
 import multiprocessing
 import signal
+import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -48,7 +50,7 @@ from .notices import Notice, Say, Tone, say_plain
 __all__ = [
     "MatchTally", "ProblemReport", "ProblemTeller", "PlayedGame", "BotRoster", "match_labels", "play_game",
     "play_match", "run_games", "tally_game", "game_log_name", "write_game_log", "wilson_interval",
-    "TRACEBACKS_SHOWN",
+    "TRACEBACKS_SHOWN", "StopSignal", "sigterm_interrupts",
 ]
 
 #: Tracebacks printed per bot and match: a bot that raises on every turn would flood the terminal. A
@@ -416,3 +418,31 @@ def play_match(specs: tuple[str, str], games: int, settings: RefereeSettings, *,
         for teller in tellers.values():
             teller.tell_repeats()
     return tallies[0], tallies[1], played
+
+
+class StopSignal:
+    """Whether SIGTERM stopped the run (``sigterm_interrupts``)."""
+
+    def __init__(self) -> None:
+        self.received = False
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[StopSignal]:
+    """While inside, SIGTERM stops the run as Ctrl-C does: the workers and the bots' processes are stopped and
+    the results so far shown and written (else they would be left running). In a thread other than the main
+    one, where no handler can be set, nothing changes."""
+    stop = StopSignal()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        stop.received = True
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -20,7 +20,8 @@ accuracy and the worst steps of the games it lost, each with its log and ply (op
 
 Exit codes: 0 the games were played and no bot's code failed, 1 a bot's code failed during the
 games (raised, or returned no ``Step``) or the logs could not be written, 2 bad options or a bot
-that cannot be loaded, 130 interrupted (Ctrl-C; the results so far are shown and written).
+that cannot be loaded, 130 interrupted (Ctrl-C; the results so far are shown and written), 143 stopped by
+SIGTERM (the same, and no bot or worker process is left running).
 """
 
 from __future__ import annotations
@@ -54,8 +55,11 @@ from .analyse_cli import analyse_files
 from .commands import installed_command
 from .loader import BotCrashed, BotLoadError, load_bot
 from .logfiles import new_run_folder
-from .match import MatchTally, PlayedGame, ProblemTeller, game_log_name, run_games, wilson_interval, write_game_log
-from .match_plan import Lineup, gauntlet_pairings, round_robin_pairings, schedule
+from .match import (
+    MatchTally, PlayedGame, ProblemTeller, StopSignal, game_log_name, run_games, sigterm_interrupts, wilson_interval,
+    write_game_log,
+)
+from .match_plan import Lineup, board_keepers, gauntlet_pairings, round_robin_pairings, schedule
 from .match_results import RunResults, SprtState
 from .process_bot import ProcessBot
 from .render import notice_printer
@@ -183,6 +187,8 @@ class RunPlan:
     seed: int = 0
     sprt: Sprt | None = None
     log_dir: Path | None = None
+    #: False when a bot runs as a process of its own: its openings are pawn moves only (``board_keepers``).
+    opening_walls: bool = True
 
 
 @dataclass
@@ -207,7 +213,7 @@ def run_local(plan: RunPlan, console: Console, *, report_every_s: float = 1.0,
     sprt = SprtState(plan.sprt) if plan.sprt is not None else None
     last_line: float | None = None
     jobs = schedule(plan.pairings, plan.games_per_pairing, seed=plan.seed, opening_plies=plan.opening_plies,
-                    ruleset=plan.settings.ruleset)
+                    ruleset=plan.settings.ruleset, opening_walls=plan.opening_walls)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     interrupted = False
     with Progress(*columns, console=console, transient=True) as bar:
@@ -359,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games at once, each in its own process (default 1: one after the other, in this process)")
     p.add_argument("--openings", type=int, default=0, metavar="PLIES",
                    help="random legal plies played before the bots take over, the same for both games of a pair "
-                        "(default 0: the initial position)")
+                        "(default 0: the initial position); pawn moves only when a C++ bot or a program plays, "
+                        "since it cannot be told an opening's walls")
     p.add_argument("--seed", type=int, default=None, help="seed of the openings (default: a new one, printed)")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="two bots: stop when the sequential test decides between H0 (the first bot is ELO0 Elo "
@@ -411,7 +418,8 @@ def _plan(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: R
         mode, pairings = "match", [(0, 1)]
     else:
         mode, pairings = "round robin", round_robin_pairings(len(specs))
-    return RunPlan(mode, lineup, pairings, games, settings, args.jobs, args.openings, seed, sprt, log_dir)
+    return RunPlan(mode, lineup, pairings, games, settings, args.jobs, args.openings, seed, sprt, log_dir,
+                   opening_walls=not board_keepers(lineup.labels, lineup.specs))
 
 
 def _announce(plan: RunPlan, console: Console) -> None:
@@ -424,6 +432,9 @@ def _announce(plan: RunPlan, console: Console) -> None:
     games = f"{per}{plan.games_per_pairing} games" + (f" per pairing ({len(plan.pairings)} pairings)"
                                                         if len(plan.pairings) > 1 else "")
     opening = f"openings of {plan.opening_plies} plies" if plan.opening_plies else "no openings"
+    if plan.opening_plies and not plan.opening_walls:
+        keepers = ", ".join(board_keepers(plan.lineup.labels, plan.lineup.specs))
+        opening += f" (pawn moves only: {keepers} cannot be told an opening's walls)"
     processes = f"{plan.workers} games at once" if plan.workers > 1 else "one game at a time"
     console.print(Text(f"{what}: {games}, {opening}, seed {plan.seed}, {processes}"))
     if not plan.opening_plies and plan.mode != "match":
@@ -450,6 +461,13 @@ def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = dat
     if args.analyse and log_dir is None:
         parser.error("--analyse reads the games' logs: it cannot go with --log-dir none")
     console = Console()
+    with sigterm_interrupts() as stop:
+        return _run(parser, args, settings, log_dir, console, stop, now)
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: RefereeSettings,
+         log_dir: Path | None, console: Console, stop: StopSignal, now: Callable[[], datetime]) -> int:
+    """``main``'s run, once the options are read: check the bots, play, show and write the results."""
     try:
         plan = _plan(parser, args, settings, log_dir)
         for spec in plan.lineup.specs:     # fail early, with the reason, before any game is played
@@ -486,8 +504,8 @@ def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = dat
                 console.print(Text(line), soft_wrap=True)
     if args.json is not None:
         report = outcome.results.report(settings=settings, seed=plan.seed, opening_plies=plan.opening_plies,
-                                        mode=plan.mode, ratings=ratings, sprt=outcome.sprt,
-                                        interrupted=outcome.interrupted, analyses=analyses)
+                                        opening_walls=plan.opening_walls, mode=plan.mode, ratings=ratings,
+                                        sprt=outcome.sprt, interrupted=outcome.interrupted, analyses=analyses)
         try:
             args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
@@ -499,7 +517,7 @@ def main(argv: Sequence[str] | None = None, *, now: Callable[[], datetime] = dat
         console.print(Text(f"quoridor-match: {tally.label}'s code failed {tally.errors} "
                            f"{'time' if tally.errors == 1 else 'times'} (see above)", "red"), soft_wrap=True)
     if outcome.interrupted:
-        return 130
+        return 143 if stop.received else 130
     return 1 if failed else 0
 
 

@@ -13,12 +13,13 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from shared.hosting import bot_language
 from shared.quoridor import COURSE, Ruleset, Step
 
 from .loader import bot_label, resolve_spec
 from .openings import opening_for
 
-__all__ = ["Lineup", "GameJob", "bot_labels", "round_robin_pairings", "gauntlet_pairings", "schedule"]
+__all__ = ["Lineup", "GameJob", "bot_labels", "board_keepers", "round_robin_pairings", "gauntlet_pairings", "schedule"]
 
 
 def bot_labels(specs: Sequence[str]) -> tuple[str, ...]:
@@ -82,8 +83,9 @@ def gauntlet_pairings(bots: int, champion: int = 0) -> list[tuple[int, int]]:
 
 
 def schedule(pairings: Sequence[tuple[int, int]], games_per_pairing: int, *, seed: int = 0, opening_plies: int = 0,
-             ruleset: Ruleset = COURSE) -> Iterator[GameJob]:
-    """Every game of the run, pair by pair across the pairings (see the module docstring).
+             ruleset: Ruleset = COURSE, opening_walls: bool = True) -> Iterator[GameJob]:
+    """Every game of the run, pair by pair across the pairings (see the module docstring); the openings are pawn
+    moves only when not ``opening_walls`` (``client.openings``).
 
     With an odd ``games_per_pairing`` a pairing's last game has no partner: its first bot takes
     seat 0, it counts in the scores but in no pair result.
@@ -92,9 +94,19 @@ def schedule(pairings: Sequence[tuple[int, int]], games_per_pairing: int, *, see
         raise ValueError(f"a pairing plays at least one game, got {games_per_pairing!r}")
     number = 0
     for pair in range((games_per_pairing + 1) // 2):
-        opening = opening_for(seed, pair, opening_plies, ruleset)
+        opening = opening_for(seed, pair, opening_plies, ruleset, walls=opening_walls)
         for pairing in pairings:
             for swapped in (False, True):
                 if 2 * pair + swapped < games_per_pairing:
                     yield GameJob(number, pairing, pair, swapped, opening)
                     number += 1
+
+
+def board_keepers(labels: Sequence[str], specs: Sequence[str]) -> list[str]:
+    """The labels of the bots that run as processes of their own (C++, programs on the hosted-bot channel).
+
+    Such a bot keeps its own board from the handout's ``ChessboardChange``: each turn tells it both pawns
+    but only the opponent's last wall, so it can never learn the walls an opening placed (it would step
+    through them); a run with one of them draws its openings from pawn moves only.
+    """
+    return [label for label, spec in zip(labels, specs) if bot_language(spec) in ("cpp", "executable")]

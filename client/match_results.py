@@ -152,7 +152,7 @@ class RunResults:
                 result[labels[record.second]][labels[record.first]] = 1.0 - score
         return result
 
-    def report(self, *, settings: RefereeSettings, seed: int, opening_plies: int, mode: str,
+    def report(self, *, settings: RefereeSettings, seed: int, opening_plies: int, mode: str, opening_walls: bool = True,
                ratings: list[Rating] | None = None, sprt: SprtState | None = None,
                interrupted: bool = False, analyses: dict[str, BotAnalysis] | None = None) -> dict[str, Any]:
         """All the results as plain data (JSON-ready): settings, bots, pairings, ratings, the matrix, every game;
@@ -189,7 +189,7 @@ class RunResults:
             pairings.append(entry)
         result: dict[str, Any] = {
             "format": REPORT_FORMAT, "mode": mode, "interrupted": interrupted, "seed": seed,
-            "opening_plies": opening_plies,
+            "opening_plies": opening_plies, "opening_walls": opening_walls,
             "settings": {"ruleset": settings.ruleset.name, "time_limit_ms": settings.time_limit_ms,
                          "step_cap": settings.step_cap, "violations_to_lose": settings.violations_to_lose},
             "bots": bots, "pairings": pairings, "matrix": self.matrix(),

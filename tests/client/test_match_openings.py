@@ -104,3 +104,12 @@ def test_a_bot_without_hooks_plays_on_after_an_opening():
     assert [r.step for r in game.records[:4]] == list(opening)
     assert plain.changes[0].my_loc == opening_position(opening).pawn(0)   # its first turn: the pawns after the opening
     assert game.outcome.winner == 1
+
+
+def test_openings_without_walls_are_pawn_moves_the_same_for_the_same_seed():
+    openings = [opening_for(9, number, 8, walls=False) for number in range(20)]
+    assert all(len(o) == 8 and all(step.is_move() for step in o) for o in openings)
+    assert openings == [opening_for(9, number, 8, walls=False) for number in range(20)]
+    assert len(set(openings)) > 10
+    assert all(opening_position(o).winner() is None for o in openings)
+    assert any(not step.is_move() for number in range(20) for step in opening_for(9, number, 8))   # walls: some

@@ -5,6 +5,7 @@ a process that says no hello, and the one-line errors of a spec that names no ru
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from client.cli import main as client_main
 from client.cppbuild import CppBuildError
 from client.cppcache import cached_build
 from client.render import notice_printer
+from shared.gamelog import read_log_data
 from client.runner import BotRunner
 from tests.client.support import Walker, quiet
 from tests.server.conftest import bounded, url
@@ -189,7 +191,24 @@ async def test_quoridor_client_plays_an_executable_bot_on_a_server(make_server, 
     assert all(gone(pid) for pid in pids(tmp_path / "bot"))
 
 
-def test_ctrl_c_during_a_run_in_worker_processes_leaves_no_bot_process(tmp_path):
+def test_a_run_with_an_executable_bot_draws_openings_of_pawn_moves_only(tmp_path, capsys):
+    bot = channel_bot(tmp_path / "bot")
+    report = tmp_path / "run.json"
+    code = match_main([str(bot), "runner", "-g", "4", "--openings", "6", "--seed", "3", "--step-cap", "30",
+                       "--json", str(report), "--log-dir", str(tmp_path / "logs")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "openings of 6 plies (pawn moves only: walker cannot be told an opening's walls)" in " ".join(out.split())
+    assert json.loads(report.read_text())["opening_walls"] is False
+    logs = sorted((tmp_path / "logs").glob("*.csv"))
+    assert len(logs) == 4
+    for log in logs:                                    # no wall in any game's first 6 rows, the opening's
+        steps = read_log_data(log.read_bytes(), log.name).steps
+        assert len(steps) > 6 and all(record.step.is_move() for record in steps[:6]), log.name
+
+
+@pytest.mark.parametrize("stop, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_stopping_a_run_in_worker_processes_leaves_no_bot_process(tmp_path, stop, code):
     bot = channel_bot(tmp_path / "bot", "stuck")
     run = subprocess.Popen([sys.executable, "-m", "client.match_cli", str(bot), str(bot), "-g", "40", "-j", "2",
                             "--log-dir", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -200,8 +219,8 @@ def test_ctrl_c_during_a_run_in_worker_processes_leaves_no_bot_process(tmp_path)
                 and run.poll() is None and time.monotonic() < until:
             time.sleep(0.05)
         assert run.poll() is None, "the run ended before it could be interrupted"
-        run.send_signal(signal.SIGINT)
-        assert run.wait(30) == 130
+        run.send_signal(stop)
+        assert run.wait(30) == code
     finally:
         if run.poll() is None:
             run.kill()
