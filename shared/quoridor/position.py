@@ -10,8 +10,9 @@ free slots are legal is worked out there: only a wall that closes a cycle in the
 and border can cut cells apart, and it is filled only for a pawn whose path it cuts.
 
 ``apply`` is lazy: a child computes nothing it is not asked for, and carries forward from its
-parent what is still true (the ``Walls`` after a move, whose closing slots a new wall's ``Walls``
-starts from; each pawn's path, kept, mended or followed while it stays a path, see ``walls``).
+parent what is still true (the ``Walls`` after a move, whose closing slots and slots known to seal
+the pawns in a new wall's ``Walls`` starts from; each pawn's path, kept, mended or followed while it
+stays a path, see ``walls``; none once nobody holds a wall, as no legal list needs one then).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ _new = object.__new__
 #: Player 0 has won when its pawn's cell is at least this (row 9); player 1 when below ``_P1_HOME`` (row 1).
 _P0_HOME = min(c for c in range(100) if GOAL_ROWS[0] >> c & 1)
 _P1_HOME = max(c for c in range(100) if GOAL_ROWS[1] >> c & 1) + 1
+_NONE_LEFT = (0, 0)
+#: The cells of the starting pawns' file, e1 to e9: a shortest path for each pawn at the start.
+_START_PATH = sum(1 << cell_index(PLAYER0_LOC.x, y) for y in range(PLAYER0_LOC.y, PLAYER1_LOC.y + 1))
 
 
 class Position:
@@ -84,7 +88,8 @@ class Position:
         pos = _new(cls)
         pos.board = Walls.start(ruleset)
         pos.pawns = (cell_index(*PLAYER0_LOC), cell_index(*PLAYER1_LOC))
-        pos.turn = pos._path0 = pos._path1 = 0
+        pos.turn = 0
+        pos._path0 = pos._path1 = _START_PATH   # the pawns' file, a shortest path for both
         return pos
 
     @classmethod
@@ -117,7 +122,7 @@ class Position:
                 raise ValueError(problem.reason)
             pos.board = pos.board.placed(*wall_slot(wall), left)  # type: ignore[misc]
         pos.pawns = (cell_index(*pawns[0]), cell_index(*pawns[1]))
-        pos.turn = turn
+        pos.turn, pos._path0, pos._path1 = turn, 0, 0
         for player in (0, 1):
             if pos.distance(player) is None:
                 raise ValueError(f"player {player}'s pawn on {square(pos.pawn(player))} has no path to its goal row")
@@ -263,9 +268,29 @@ class Position:
         need_h, need_v = board.need or board.closing_slots()
         if not (need_h or need_v):
             return board.free_h, board.free_v
-        bad_h, bad_v = sealing_walls(need_h, need_v, board.open, self.pawns,
-                                     (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1)), GOAL_ROWS)
-        return board.free_h & ~bad_h, board.free_v & ~bad_v
+        return self._checked_masks(board, need_h, need_v)
+
+    def _checked_masks(self, board: Walls, need_h: int, need_v: int) -> tuple[int, int]:
+        """``legal_wall_masks`` when some free slots close a cycle: those not known to seal a pawn are
+        checked (``sealing_walls``), and what seals is kept on the board for these pawns (``Walls.sealed``)."""
+        pawns, known = self.pawns, board.sealed
+        if known is not None and known[0] is pawns:  # the same pawns (carried by apply_wall): still sealing
+            known_h, known_v = known[1], known[2]
+            need_h &= ~known_h
+            need_v &= ~known_v
+        else:
+            known_h = known_v = 0
+        if need_h or need_v:
+            bad_h, bad_v = sealing_walls(need_h, need_v, board.open, board.around, pawns,
+                                         (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1)),
+                                         GOAL_ROWS)
+            known_h |= bad_h
+            known_v |= bad_v
+        free_h, free_v = board.free_h, board.free_v
+        known_h &= free_h
+        known_v &= free_v
+        board.sealed = (pawns, known_h, known_v)
+        return free_h & ~known_h, free_v & ~known_v
 
     def legal_walls(self) -> list[BlockBar]:
         """The walls the side to move may place (none when it has no walls left)."""
@@ -287,9 +312,7 @@ class Position:
         need_h, need_v = board.need or board.closing_slots()
         if not (need_h or need_v):    # no free slot closes a cycle in the wall graph: all are legal
             return steps_of_mask(board.free_h, board.free_v, moves)
-        bad_h, bad_v = sealing_walls(need_h, need_v, board.open, self.pawns,
-                                     (self._path0 or self.path_cells(0), self._path1 or self.path_cells(1)), GOAL_ROWS)
-        return steps_of_mask(board.free_h & ~bad_h, board.free_v & ~bad_v, moves)
+        return steps_of_mask(*self._checked_masks(board, need_h, need_v), moves)
 
     def count_legal_steps(self) -> int:
         """How many legal steps the side to move has."""
@@ -363,6 +386,9 @@ class Position:
         path0, path1 = self._path0, self._path1
         board = self.board.placed(horizontal, slot, (left[0], left[1] - 1) if self.turn else (left[0] - 1, left[1]))
         pos.board, pos.turn, pos.pawns = board, 1 - self.turn, self.pawns
+        if board.walls_left == _NONE_LEFT:   # the last wall: no legal list needs a path again, the moves carry none
+            pos._path0 = pos._path1 = 0
+            return pos
         pos._path0 = walled_path(path0, horizontal, slot, board.around) if path0 else 0
         pos._path1 = walled_path(path1, horizontal, slot, board.around) if path1 else 0
         return pos

@@ -9,10 +9,12 @@ position made by ``apply`` carries a pawn's path forward when the new wall does 
 mends it round the wall's near end when it cuts it once (``walled_path``), and follows the pawn's
 steps (``moved_path``), each only while that stays true; else the path is found again when asked.
 
-A wall that cuts the path at one edge ``a``-``b`` leaves the rest of it standing, so ``rejoins``
+A cut edge whose way of three moves round the wall's near end is open costs the pawn nothing.
+Else, a wall that cuts the path at one edge ``a``-``b`` leaves the rest of it standing, so ``rejoins``
 grows both ends at once: they meet (legal, usually a few steps around the wall), or one stops
 growing first and its piece alone decides (the enclosed side, usually small). A wall that cuts
-the path twice gets the full fill from the pawn to its goal row.
+the path twice gets the full fill from the pawn to its goal row. A slot found to shut a pawn in
+still does on a board with more walls while that pawn stands still (``Walls.sealed``): no fill.
 """
 
 from __future__ import annotations
@@ -148,12 +150,14 @@ def _keeps_path(first: int, second: int, a1: int, b1: int, a2: int, b2: int, paw
     return True
 
 
-def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
+def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int], around: int,
                   pawns: tuple[int, int], paths: tuple[int, int], goals: tuple[int, int]) -> tuple[int, int]:
     """The slots among ``need_h``/``need_v`` (closing, free) whose wall leaves a pawn no path to its goal row.
 
     ``paths`` holds a path per pawn as a cell mask (``path_cells``, or one carried forward by
-    ``apply``); only the walls that cut one are filled.
+    ``apply``); only the walls that cut one are checked: a cut edge whose way of three moves round
+    the wall's near end is open (``around``: ``Walls.around``, without the wall) keeps the pawn its
+    path at once, else it is filled.
     """
     up, down, left, right = opened
     path0, path1 = paths
@@ -174,9 +178,16 @@ def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
         p = low.bit_length() - 1
         u, d = up & ~(3 << (p - 10)), down & ~(3 << p)
         a1, b1, a2, b2 = 1 << (p - 10), 1 << p, 1 << (p - 9), 1 << (p + 1)
-        if (up0 & (a1 | a2) and not _keeps_path(up0 & a1, up0 & a2, a1, b1, a2, b2, pawn0, goal0, u, d, left, right)) \
-                or (up1 & (a1 | a2)
-                    and not _keeps_path(up1 & a1, up1 & a2, a1, b1, a2, b2, pawn1, goal1, u, d, left, right)):
+        n1, n2 = _H_DETOURS[p]
+        open1, open2 = around & n1 == n1, around & n2 == n2
+        c1, c2 = up0 & a1, up0 & a2
+        if ((c1 and not open1) or (c2 and not open2)) \
+                and not _keeps_path(c1, c2, a1, b1, a2, b2, pawn0, goal0, u, d, left, right):
+            bad_h |= low
+            continue
+        c1, c2 = up1 & a1, up1 & a2
+        if ((c1 and not open1) or (c2 and not open2)) \
+                and not _keeps_path(c1, c2, a1, b1, a2, b2, pawn1, goal1, u, d, left, right):
             bad_h |= low
     while todo_v:    # a vertical wall at p cuts the moves right from cells p - 1 and p + 9
         low = todo_v & -todo_v
@@ -184,10 +195,16 @@ def sealing_walls(need_h: int, need_v: int, opened: tuple[int, int, int, int],
         p = low.bit_length() - 1
         r, lf = right & ~(0x401 << (p - 1)), left & ~(0x401 << p)
         a1, b1, a2, b2 = 1 << (p - 1), 1 << p, 1 << (p + 9), 1 << (p + 10)
-        if (right0 & (a1 | a2)
-                and not _keeps_path(right0 & a1, right0 & a2, a1, b1, a2, b2, pawn0, goal0, up, down, lf, r)) \
-                or (right1 & (a1 | a2)
-                    and not _keeps_path(right1 & a1, right1 & a2, a1, b1, a2, b2, pawn1, goal1, up, down, lf, r)):
+        n1, n2 = _V_DETOURS[p]
+        open1, open2 = around & n1 == n1, around & n2 == n2
+        c1, c2 = right0 & a1, right0 & a2
+        if ((c1 and not open1) or (c2 and not open2)) \
+                and not _keeps_path(c1, c2, a1, b1, a2, b2, pawn0, goal0, up, down, lf, r):
+            bad_v |= low
+            continue
+        c1, c2 = right1 & a1, right1 & a2
+        if ((c1 and not open1) or (c2 and not open2)) \
+                and not _keeps_path(c1, c2, a1, b1, a2, b2, pawn1, goal1, up, down, lf, r):
             bad_v |= low
     return bad_h, bad_v
 
@@ -199,11 +216,12 @@ class Walls:
     ``open`` holds the four open masks (the cells that may move up, down, left, right);
     ``around`` the same bits by cell, four per cell (bit ``4 * cell + direction``), so the moves
     of a pawn are one lookup; ``components`` the connected pieces of the wall graph as grid-point
-    masks; ``need`` the free slots that close a cycle in it (``closing``), worked out when asked.
+    masks; ``need`` the free slots that close a cycle in it (``closing``), worked out when asked;
+    ``sealed`` the slots a legal list found to shut a pawn in, for the pawns it was asked with.
     """
 
     __slots__ = ("ruleset", "walls_left", "h_walls", "v_walls", "free_h", "free_v", "open", "around",
-                 "components", "need", "_parent_need")
+                 "components", "need", "_parent_need", "sealed")
 
     ruleset: Ruleset
     walls_left: tuple[int, int]
@@ -218,6 +236,9 @@ class Walls:
     # The parent's ``need`` when it was known as this was placed: ``closing_slots`` then fills in
     # only the piece the new wall merged (``components[0]``), the others' slots being the parent's.
     _parent_need: tuple[int, int] | None
+    #: ``(pawns, h, v)``: slots known to leave a pawn standing on ``pawns`` no path, or None. Set by a
+    #: position's legal list and carried by ``placed``: more walls only close more, so they still do.
+    sealed: tuple[tuple[int, int], int, int] | None
 
     @classmethod
     def start(cls, ruleset: Ruleset, walls_left: tuple[int, int] = (BLOCK_SUM, BLOCK_SUM)) -> Walls:
@@ -227,13 +248,14 @@ class Walls:
         walls.h_walls = walls.v_walls = 0
         walls.free_h, walls.free_v = H_SLOTS, V_SLOTS
         walls.open, walls.around = LAYOUT.edge_open, _EDGE_AROUND  # type: ignore[assignment]
-        walls.components, walls.need, walls._parent_need = (BORDER_POINTS,), None, None
+        walls.components, walls.need, walls._parent_need, walls.sealed = (BORDER_POINTS,), None, None, None
         return walls
 
     def placed(self, horizontal: bool, p: int, walls_left: tuple[int, int]) -> Walls:
         """These walls and one more at slot ``p`` (no legality check), with ``walls_left`` left."""
         walls = _new(Walls)
         walls.ruleset, walls.walls_left, walls.need, walls._parent_need = self.ruleset, walls_left, None, self.need
+        walls.sealed = self.sealed
         up, down, left, right = self.open
         h_walls, v_walls, free_h, free_v = self.h_walls, self.v_walls, self.free_h, self.free_v
         if horizontal:
@@ -322,3 +344,8 @@ _NEXT_TO = frozenset(MOVE_SHIFTS)
 #: The neighbours a pawn may move to, as a cell mask, by ``cell << 4 | open directions`` (like ``MOVE_CELLS``).
 _NEIGHBOURS = [sum(1 << t for t in targets if t >= 0) for targets in MOVE_CELLS]
 _H_MENDS, _V_MENDS = _mend_tables()
+#: By slot, the ``around`` bits of the way round the wall's near end for each of the two moves it cuts
+#: (``sealing_walls``): open in the board without the wall, the cut costs the pawn no path (the wall
+#: blocks none of those moves). -1, never open, where that way leaves the board.
+_H_DETOURS, _V_DETOURS = ({p: tuple(-1 if m is None else m[4] for m in mends) for p, mends in table.items()}
+                          for table in (_H_MENDS, _V_MENDS))

@@ -165,3 +165,20 @@ def test_a_path_cut_by_a_wall_is_mended_round_its_near_end():
     after = pos.apply(parse_step("e2h"))   # cuts e2-e3; d2 and d3 lead round the wall's left end
     mended = sum(1 << cell_index(5, y) for y in range(1, 10)) | 1 << cell_index(4, 2) | 1 << cell_index(4, 3)
     assert after.path_cells(0) == mended and _walks_home(after, 0)
+
+
+def test_walls_known_to_seal_a_pawn_in_stay_known_only_while_the_pawns_stand_still():
+    # Player 0 on a1 behind a wall along a1-a2's right side: a2h shuts it in. The board keeps that for
+    # these pawns; a wall placed elsewhere keeps it true, but once player 0 has gone on to a3 (the
+    # positions on the way sharing the board), a2h shuts in nobody.
+    pos = Position.setup(((1, 1), (5, 9)), [BlockBar.of(1, 0, 1, 2)], ruleset=STANDARD)
+    assert parse_step("a2h") not in pos.legal_steps()
+    walled = pos.apply(parse_step("h8h"))
+    assert parse_step("a2h") not in walled.legal_steps()
+    assert walled.legal_steps() == fresh_copy(walled).legal_steps()
+    moved = pos
+    for step in ("a2", "e8", "a3"):
+        moved = moved.apply(parse_step(step))
+    assert moved.board is pos.board
+    assert parse_step("a2h") in moved.legal_steps()
+    assert moved.legal_steps() == fresh_copy(moved).legal_steps()
