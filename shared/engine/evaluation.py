@@ -93,8 +93,12 @@ def distances_to_goal(cells: list[int], goal: int, opened: tuple[int, int, int, 
         seen |= frontier
 
 
-def path_from(seed: int, goal: int, opened: tuple[int, int, int, int]) -> list[int] | None:
-    """One shortest path as single-bit cell masks, from a ``goal`` cell back to ``seed``; ``None`` if cut off."""
+def path_from(seed: int, goal: int, opened: tuple[int, int, int, int], *, highest: bool = False) -> list[int] | None:
+    """One shortest path as single-bit cell masks, from a ``goal`` cell back to ``seed``; ``None`` if cut off.
+
+    Of several shortest paths it takes the lowest cell of each layer, or with ``highest`` the highest: another
+    path where there are several, so that a wall must cut both to lengthen the distance (``wall_cuts``).
+    """
     up, down, left, right = opened
     layers = [seed]
     seen = frontier = seed
@@ -106,35 +110,13 @@ def path_from(seed: int, goal: int, opened: tuple[int, int, int, int]) -> list[i
         seen |= frontier
         layers.append(frontier)
     cell = frontier & goal
-    cell &= -cell
+    cell = 1 << (cell.bit_length() - 1) if highest else cell & -cell
     path = [cell]
     # Moves are symmetric (an open mask and the opposite one agree), so any neighbour in the
     # previous layer continues the path back to the seed.
     for layer in reversed(layers[:-1]):
         back = (((cell & up) << 10) | ((cell & down) >> 10) | ((cell & left) >> 1) | ((cell & right) << 1)) & layer
-        cell = back & -back
-        path.append(cell)
-    return path
-
-
-def _far_path(seed: int, goal: int, opened: tuple[int, int, int, int]) -> list[int] | None:
-    """``path_from`` with the other tie-break (the highest cell of each layer): where there are several shortest
-    paths, another one, so that a wall must cut both to lengthen the distance."""
-    up, down, left, right = opened
-    layers = [seed]
-    seen = frontier = seed
-    while not frontier & goal:
-        frontier = (((frontier & up) << 10) | ((frontier & down) >> 10)
-                    | ((frontier & left) >> 1) | ((frontier & right) << 1)) & ~seen
-        if not frontier:
-            return None
-        seen |= frontier
-        layers.append(frontier)
-    cell = 1 << ((frontier & goal).bit_length() - 1)
-    path = [cell]
-    for layer in reversed(layers[:-1]):
-        back = (((cell & up) << 10) | ((cell & down) >> 10) | ((cell & left) >> 1) | ((cell & right) << 1)) & layer
-        cell = 1 << (back.bit_length() - 1)
+        cell = 1 << (back.bit_length() - 1) if highest else back & -back
         path.append(cell)
     return path
 
@@ -238,7 +220,7 @@ def wall_cuts(pos: Position, d0: int, d1: int) -> list[tuple[Step, int, int]]:
     if op_path is None or my_path is None:   # cannot happen in a legal position
         return []
     cut_h, cut_v = path_blockers(op_path)
-    far = _far_path(seed_op, goal_op, opened)
+    far = path_from(seed_op, goal_op, opened, highest=True)
     if far is not None and far != op_path:     # a wall that lengthens the path cuts this one too
         far_h, far_v = path_blockers(far)
         cut_h &= far_h
