@@ -13,8 +13,8 @@ the working tree). Each side is that tree's own ``StrongPlayer`` on ``--ms`` a s
 process with ``PYTHONPATH`` naming the tree, behind a bot of this file (``StrongNew``, ``StrongBase``:
 ``TreeStrong``) that sends it the match's board as a position text; ``quoridor-match StrongNew StrongBase --sprt
 ELO0 ELO1`` plays them in colour-swapped pairs from seeded openings, normalised Elo by default. Not as hosted
-bots (``./prog``): ``quoridor-match`` tells a process bot only its turns, so it never learns the opening's walls
-and steps through them (a violation a game or more). The time limit (``-t``, 1000 ms) leaves the 400 ms search
+bots (``./prog``): a process bot hears only its turns, which never name an opening's walls, so ``quoridor-match``
+would draw openings of pawn moves only; behind an in-process bot each side is handed the whole board. The time limit (``-t``, 1000 ms) leaves the 400 ms search
 and the hand-over room; ``--ms`` above 40% of it is refused, as ``StrongPlayer`` would cut its budget to that
 share under a server.
 
