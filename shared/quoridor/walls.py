@@ -259,21 +259,21 @@ class Walls:
         up, down, left, right = self.open
         h_walls, v_walls, free_h, free_v = self.h_walls, self.v_walls, self.free_h, self.free_v
         if horizontal:
-            walls.open = (up & ~(3 << (p - 10)), down & ~(3 << p), left, right)
-            walls.around = self.around & ~((0x11 << 4 * (p - 10)) | (0x22 << 4 * p))
-            h_walls |= 1 << p
-            free_h &= ~((H_POINTS << p) >> 1)
+            keep_up, keep_down, keep_around, bit, keep_free, keep_crossing, points = _H_PLACED[p]
+            walls.open = (up & keep_up, down & keep_down, left, right)
+            walls.around = self.around & keep_around
+            h_walls |= bit
+            free_h &= keep_free
             if not self.ruleset.walls_may_cross:
-                free_v &= ~(1 << (p - 9))
-            points = H_POINTS << p
+                free_v &= keep_crossing
         else:
-            walls.open = (up, down, left & ~(0x401 << p), right & ~(0x401 << (p - 1)))
-            walls.around = self.around & ~(((0x8 | 0x8 << 40) << 4 * (p - 1)) | ((0x4 | 0x4 << 40) << 4 * p))
-            v_walls |= 1 << p
-            free_v &= ~((V_POINTS << p) >> 10)
+            keep_left, keep_right, keep_around, bit, keep_free, keep_crossing, points = _V_PLACED[p]
+            walls.open = (up, down, left & keep_left, right & keep_right)
+            walls.around = self.around & keep_around
+            v_walls |= bit
+            free_v &= keep_free
             if not self.ruleset.walls_may_cross:
-                free_h &= ~(1 << (p + 9))
-            points = V_POINTS << p
+                free_h &= keep_crossing
         walls.h_walls, walls.v_walls, walls.free_h, walls.free_v = h_walls, v_walls, free_h, free_v
         merged, rest = points, []
         for c in self.components:
@@ -344,6 +344,16 @@ _NEXT_TO = frozenset(MOVE_SHIFTS)
 #: The neighbours a pawn may move to, as a cell mask, by ``cell << 4 | open directions`` (like ``MOVE_CELLS``).
 _NEIGHBOURS = [sum(1 << t for t in targets if t >= 0) for targets in MOVE_CELLS]
 _H_MENDS, _V_MENDS = _mend_tables()
+#: By slot, what ``Walls.placed`` clears and sets for a horizontal wall: the open masks it keeps (up, down),
+#: the ``around`` bits it keeps, its bit, the free slots of its orientation it keeps and of the other
+#: (where walls may not cross), its grid points.
+_H_PLACED = [(~(3 << (p - 10)), ~(3 << p), ~((0x11 << 4 * (p - 10)) | (0x22 << 4 * p)), 1 << p,
+              ~((H_POINTS << p) >> 1), ~(1 << (p - 9)), H_POINTS << p) if H_SLOTS >> p & 1 else None
+             for p in range(100)]
+#: The same for a vertical wall (the open masks left and right).
+_V_PLACED = [(~(0x401 << p), ~(0x401 << (p - 1)), ~(((0x8 | 0x8 << 40) << 4 * (p - 1)) | ((0x4 | 0x4 << 40) << 4 * p)),
+              1 << p, ~((V_POINTS << p) >> 10), ~(1 << (p + 9)), V_POINTS << p) if V_SLOTS >> p & 1 else None
+             for p in range(100)]
 #: By slot, the ``around`` bits of the way round the wall's near end for each of the two moves it cuts
 #: (``sealing_walls``): open in the board without the wall, the cut costs the pawn no path (the wall
 #: blocks none of those moves). -1, never open, where that way leaves the board.
