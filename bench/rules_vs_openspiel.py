@@ -29,7 +29,9 @@ Figures (``bench/README.md`` has the tables): the baseline 0.29x mid-game, 0.73x
 for playouts (quiet machine). With issue 34's rules work (positions share their walls, carry each pawn's
 path forward, check a closing wall at the path edge it cuts; ``shared/quoridor/walls.py``) 0.91-1.12x,
 2.2-2.8x and 0.58-0.65x in runs at load 3-5 on 2 cores: the start and mid-game lists reach the target,
-the playouts do not (their wall-placing plies, 20 a game, cost about half their time).
+the playouts do not (their wall-placing plies, 20 a game, cost about half their time). With the slots
+known to shut a pawn in carried to the next wall's board, the ways round a wall's near end and the
+start's paths: 0.99-1.08x, 2.4-2.7x and 0.70-0.75x (load 3.7-4.5), the playouts still short of the target.
 """
 
 from __future__ import annotations
