@@ -47,6 +47,7 @@ from ..quoridor import (
     COURSE, STEP_CAP, VIOLATIONS_TO_LOSE, Cause, GameStatus, IllegalStepError, Position, Ruleset, StepVerdict,
     step_name,
 )
+from ..quoridor.geometry import H_STEPS, MOVE_STEPS, V_STEPS, cell_index, wall_slot
 from ..quoridor.types import NO_WALL, BlockBar, ChessboardChange, Step
 
 __all__ = [
@@ -197,6 +198,16 @@ class GameFinished:
 RefereeEvent = TurnRequest | StepJudged | GameFinished
 
 
+def _interned_wall(step: Step) -> Step:
+    """The rules core's interned step equal to the legal wall ``step`` (its ends in the normalised order), else
+    ``step`` itself: a record keeps the wall as the player wrote it."""
+    place = wall_slot(step.new_wall)
+    assert place is not None                        # a legal wall lies on the board
+    horizontal, slot = place
+    interned = (H_STEPS if horizontal else V_STEPS)[slot]
+    return interned if interned == step else step
+
+
 @dataclass(slots=True)
 class _Seat:
     steps: int = 0
@@ -326,12 +337,13 @@ class GameReferee:
         answer to an old turn of the seat's own is ``stale_turn`` whoever moves now: it is a late
         answer (docs/protocol.md, Timing), already paid for as a timeout.
         """
-        if self.is_over:
+        # The hot path of every step: attributes read directly rather than through the properties above.
+        if self.outcome is not None:
             raise RefereeError("wrong_game", "that game is over")
         if turn < self.turn:
             raise RefereeError("stale_turn", f"step answers turn {turn}, but the current turn is {self.turn}"
                                              " (a late answer is discarded)")
-        if seat != self.mover:
+        if seat != self.position.turn:
             raise RefereeError("not_your_turn", f"it is not your turn (turn {self.turn} belongs to the other player)")
         if turn != self.turn or self.clock_start is None:
             raise RefereeError("stale_turn", f"step answers turn {turn}, but the current turn is {self.turn}"
@@ -355,7 +367,8 @@ class GameReferee:
             self._seats[seat].bank_ms = 0.0          # a late step used all the time it had
             return self._violation(GameStatus.TIMEOUT, step, thinking_ms, Cause.LATE, late)
         judgement = self.position.judge(step)
-        self._bank(seat, used_s * 1000)
+        if self.settings.time_bank_ms:
+            self._bank(seat, used_s * 1000)
         if not judgement.ok:
             assert judgement.cause is not None      # the rules give every illegal step its cause
             return self._violation(judgement.status, step, thinking_ms, judgement.cause, judgement.reason)
@@ -433,17 +446,20 @@ class GameReferee:
         return self._after_step(seat, step, status, thinking_ms, cause, reason)
 
     def _apply(self, step: Step, thinking_ms: int) -> list[RefereeEvent]:
-        seat = self.mover
+        seat = self.position.turn
         me = self._seats[seat]
         me.steps += 1
         me.thinking_ms += thinking_ms
         me.last_status = GameStatus.OK
         me.untold = None
-        # Rule 5: a cell and a wall together count as a move; the wall is ignored.
+        # Rule 5: a cell and a wall together count as a move; the wall is ignored. The step kept is the
+        # rules core's interned one of the same value: a game's records share them (no objects for the
+        # collector to scan per step) and the position applies them without decoding.
         if step.is_move():
-            step = Step(step.new_loc)
+            step = MOVE_STEPS[cell_index(*step.new_loc)]
             me.last_wall = NO_WALL
         else:
+            step = _interned_wall(step)
             me.last_wall = step.new_wall.normalized()
         self.position = self.position.apply(step)
         if self.position.winner() == seat:
@@ -469,15 +485,15 @@ class GameReferee:
     def _next_turn(self) -> TurnRequest:
         self.turn += 1
         self.clock_start = None
-        seat = self.mover
+        position = self.position
+        seat = position.turn
         me, other = self._seats[seat], self._seats[1 - seat]
-        change = ChessboardChange(me.last_status, self.position.pawn(seat), self.position.pawn(1 - seat),
-                                  other.last_wall)
-        left = self.position.walls_left
+        change = ChessboardChange(me.last_status, position.pawn(seat), position.pawn(1 - seat), other.last_wall)
+        left = position.walls_left
         told, me.untold = me.untold, None
-        allowed = self.allowed_ms(seat)
+        limit = self.settings.time_limit_ms
         return TurnRequest(seat, self.turn, change, (left[seat], left[1 - seat]),
-                           None if allowed is None else round(allowed), told)
+                           None if limit is None else round(limit + me.bank_ms), told)
 
     def _finish(self, winner: int | None, termination: Termination, *, winner_status: GameStatus = GameStatus.WIN,
                 loser_status: GameStatus = GameStatus.LOST) -> list[RefereeEvent]:
