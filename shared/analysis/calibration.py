@@ -7,15 +7,15 @@ race (``KNOWN_WIN``, 50,000) and a forced win the search found (``WIN``, 100,000
 hundreds of scales away: their chances round to +-1.
 
 How the scale was fitted (docs/analysis.md, Calibration): ``.venv/bin/python bench/analysis_calibration.py
---samples FILE`` (run 2026-11-27), 10,000 games between the built-in bots at several strengths (random, runner, blocker,
-defender, the engine on 40 and 120 nodes a step; 20 pairings, both seats, seeded 4-ply openings), 2
-positions of each searched as ``analyse_game`` searches them, at 600 nodes (the default then; on 1,000 of
-the games valued at both budgets the fitted scale moved from 741 at 600 nodes to 752 at 500); the scale
-of maximum likelihood of the side to move's result on four fifths of the games, undecided positions
-(13,339): 581. On the held-out fifth (3,984 positions of 1,992 games): Brier score 0.184 against the base
-rate's 0.250 (0.185 at the earlier 370), log loss 0.539 (0.545); an offset gained nothing. The scale depends on the
-mix: 372 on a bot against itself only, 417 without random and runner (which lose even positions whatever
-the board says), 654 on a bot against a stronger one. This module is the only place the curve's
+--samples FILE`` (run 2026-11-27, after issue 34's search: a wall in hand worth 1.5 steps), 10,000 games between
+the built-in bots at several strengths (random, runner, blocker, defender, the engine on 40 and 120 nodes a
+step; 20 pairings, both seats, seeded 4-ply openings), 2 positions of each searched as ``analyse_game``
+searches them, at 500 nodes; the scale of maximum likelihood of the side to move's result on four fifths of
+the games, undecided positions (13,316): 401. On the held-out fifth (3,978 positions of 1,989 games): Brier
+score 0.174 against the base rate's 0.250 (0.177 at the earlier 581, fitted before the search changed), log
+loss 0.506 (0.513); an offset gained nothing. The scale depends on the mix: 350 on a bot against itself only,
+329 without random and runner (which lose even positions whatever the board says), 417 on a bot against a
+stronger one. This module is the only place the curve's
 parameter lives; its value is part of ``ENGINE_VERSION``, so stored analyses made with another curve are
 analysed again.
 """
@@ -27,7 +27,7 @@ import math
 __all__ = ["CHANCE_SCALE", "win_chance"]
 
 #: Evaluation units per unit of the logistic's argument (see the module doc for how it was fitted).
-CHANCE_SCALE = 581.0
+CHANCE_SCALE = 401.0
 
 
 def win_chance(value: int) -> float:
