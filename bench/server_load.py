@@ -17,7 +17,8 @@ default ``Limits``, the defences they measure.
     ``game_start`` to last ``game_over`` seen by the clients). The same clients play the same games
     through ``bench/relay.py`` (the same websockets, + ``json.loads``/``json.dumps``, no rules, no
     logs), the two backends taking turns ``--repeats`` times; the best run of each counts.
-    Server/relay ratio target >= 0.85 at M = 1, 100 and 500.
+    Server/relay ratio target >= 0.85 at M = 1, 100 and 500; and (issue 34) the server's CPU per step
+    (its process's CPU time in the games' window / steps) at most 1.3x the relay's at M = 500.
 (b) fairness at 50 ms: 100 games, bots think 50 ms per step. Added delay per step = the thinking
     time the server charged (``thinking_ms`` in the game log) - the client's own thinking time
     (``t_send - t_recv``, both stamped in the client's protocol callback). Target: p99 <= 5 ms.
@@ -66,6 +67,8 @@ ROOT = BENCH.parent
 
 # -- targets ----------------------------------------------------------------------------------------
 TARGET_RATIO = 0.85         # server steps/s over relay steps/s, at least, at every M
+TARGET_CPU_RATIO = 1.3      # issue 34: the server's CPU per step over the relay's, at most, at M >= CPU_TARGET_GAMES
+CPU_TARGET_GAMES = 500
 TARGET_B_P99_MS = 5.0       # added delay p99 with 50 ms bots
 TARGET_C_P99_MS = 20.0      # added delay p99 with 900 ms bots
 TARGET_C_TIMEOUTS = 0       # timeouts charged with 900 ms bots
@@ -158,8 +161,16 @@ def section_a(plan: Plan, args: argparse.Namespace) -> list[Verdict]:
         row("websockets imported by server / relay", f"{server.websockets} / {relay.websockets}")
         if server.websockets != relay.websockets:
             print("    !! the server and the relay ran different websockets versions: the ratio compares unlike things")
+        cpu = server.cpu_per_step_us / relay.cpu_per_step_us if relay.cpu_per_step_us > 0 else float("nan")
+        cpu_ok = server.ok and relay.ok and cpu <= TARGET_CPU_RATIO
+        judged = games >= CPU_TARGET_GAMES
         row("CPU per step: server / relay (less sensitive to other load)",
-            f"{server.cpu_per_step_us:,.0f} / {relay.cpu_per_step_us:,.0f} us")
+            f"{server.cpu_per_step_us:,.0f} / {relay.cpu_per_step_us:,.0f} us = {cpu:.2f}x{star}",
+            f"<= {TARGET_CPU_RATIO}x" if judged else "", mark(cpu_ok) if judged else "")
+        if judged:
+            verdicts.append(Verdict(f"(a) M={games}: CPU per step server/relay ({server.cpu_per_step_us:,.0f} / "
+                                    f"{relay.cpu_per_step_us:,.0f} us)", f"{cpu:.2f}x{star}",
+                                    f"<= {TARGET_CPU_RATIO}x", cpu_ok))
         row("server: added delay p50 / p99 (instant answers, timeouts included)",
             f"{percentile(server.added_all_ms, 50):.1f} / {percentile(server.added_all_ms, 99):.1f} ms")
         row("server: timeouts charged", f"{server.timeouts}")
