@@ -64,6 +64,9 @@ class HostedPlayers:
         #: The bot each name's session was last admitted with (the version its games are rated as).
         self.seated: dict[str, HostedPlayer] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
+        #: Set by ``stop``: a keeper ends at its next turn of the loop even if its cancellation was lost (on 3.11,
+        #: ``asyncio.timeout`` can turn a cancellation that comes as its deadline passes into a ``TimeoutError``).
+        self._stopping = False
 
     def start(self) -> None:
         """Start every player's process and seat it (each in a task of its own)."""
@@ -80,7 +83,7 @@ class HostedPlayers:
             self.tasks.append(keeper)
 
     async def _keep(self, name: str) -> None:
-        while True:
+        while not self._stopping:
             player = self.wanted[name]
             entry = player.entry
             bot = self.bots[entry.name] = entry.hosted_bot(self.limits)
@@ -89,6 +92,9 @@ class HostedPlayers:
                 failed = await bot.start()
             except SandboxUnavailable as exc:
                 failed = BotEnd("sandbox_unavailable", str(exc))
+            if self._stopping:                  # stopped while it started: never seated
+                await bot.close(BotEnd("ok", ""))
+                return
             if failed is None:
                 said = bot.hello.get("version") if bot.hello else None
                 version = entry.version or (said if isinstance(said, str) else None)
@@ -118,6 +124,8 @@ class HostedPlayers:
                     return await asyncio.shield(bot.wait())
             except TimeoutError:
                 pass
+            if self._stopping:
+                return await bot.close(BotEnd("ok", ""))
             newer = self.wanted[player.entry.name]
             if newer is not player and _idle(session):
                 return await bot.close(BotEnd("ok", f"replaced by version {newer.entry.version}"))
@@ -127,6 +135,7 @@ class HostedPlayers:
 
     async def stop(self) -> None:
         """Stop every process (a game in progress is lost as a disconnect)."""
+        self._stopping = True
         for task in self.tasks:
             task.cancel()
         for bot in self.bots.values():      # now, before any wait: a stop cancelled meanwhile leaves none running
