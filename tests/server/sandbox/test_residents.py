@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from server.ladder.seats import HostedResidents, LadderLobby
 from server.sandbox import BotEnd, BotEntry, HostedBot, HostedPeer, SandboxLimits
 from shared.gamelog import parse_log
@@ -136,3 +138,25 @@ async def test_a_resident_past_half_its_cpu_seconds_starts_afresh_between_pairin
         assert first.ended is not None and first.ended.cause == "ok" and "afresh" in first.ended.reason
     finally:
         await residents.stop()
+
+
+@pytest.mark.parametrize("entry", [BotEntry("random", "random"), "handed-in"])
+async def test_a_start_cancelled_as_its_process_is_spawned_ends_and_leaves_no_process(sandbox, bot_folder, entry):
+    # On 3.11 a cancellation that reached asyncio's subprocess_exec while it connected the pipes waited for ever
+    # (the residents' stop() hung the suite). The process is made synchronously just before that first wait, when the
+    # bot's cage exists: cancel the start at the first turn of the loop that finds it.
+    if entry == "handed-in":
+        entry = BotEntry("alice", "bot.py", bot_folder(walker()))
+    bot = entry.hosted_bot(FAST)
+    start = asyncio.create_task(bot.start())
+
+    async def spawning() -> None:
+        while bot.cage is None:
+            await asyncio.sleep(0)
+    await bounded(spawning(), 30)
+    start.cancel()
+    results = await bounded(asyncio.gather(start, return_exceptions=True), 10)
+    assert isinstance(results[0], asyncio.CancelledError)
+    ended = await bounded(bot.close(), 10)
+    assert ended.cause == "ok"
+    await _until(lambda: processes_of_bot_users() == [], 10)
