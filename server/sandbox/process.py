@@ -135,6 +135,7 @@ class HostedBot:
         self._tail = bytearray()
         self._err_bytes = 0
         self._stopped: BotEnd | None = None
+        self._adopting: asyncio.Task[None] | None = None     # a start cancelled as it spawned (``_adopt``)
         self._uid: int | None = None
         self._cpu: CpuClock | None = None
         self._sandboxed = False
@@ -263,14 +264,21 @@ class HostedBot:
         env = {} if self._sandboxed else {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                                           "PYTHONPATH": str(project_root()), "PYTHONDONTWRITEBYTECODE": "1",
                                           "LANG": "C.UTF-8"}
+        # Shielded: on 3.11, a cancellation that reaches subprocess_exec while it connects the pipes can make it
+        # wait for ever for a process it has killed (base_subprocess's _wait: a pipe never connected, so the
+        # transport never finishes). A start cancelled here lets the spawn end, then stops what it made (``_adopt``).
+        spawn = loop.create_task(loop.subprocess_exec(
+            lambda: _Pipes(self), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
+            preexec_fn=self._limit_child, pass_fds=self._launch.fds if self._launch else ()))
         try:
-            self._transport, self._pipes = await loop.subprocess_exec(
-                lambda: _Pipes(self), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
-                preexec_fn=self._limit_child, pass_fds=self._launch.fds if self._launch else ())
+            self._transport, self._pipes = await asyncio.shield(spawn)
         except OSError as exc:
             self._release()
             raise SandboxUnavailable(f"cannot start the bot host ({exc}): {INSTALL_HINT}") from exc
+        except asyncio.CancelledError:
+            self._adopting = loop.create_task(self._adopt(spawn))
+            raise
         self._close_launch()                             # bwrap holds its own copies now
         loop.create_task(self._watch())
         try:
@@ -284,6 +292,17 @@ class HostedBot:
             await asyncio.to_thread(self._find_pid)      # a scan of /proc: off the event loop
             return None
         return await self.wait()
+
+    async def _adopt(self, spawn: asyncio.Task[tuple[asyncio.SubprocessTransport, _Pipes]]) -> None:
+        """A start cancelled while its process was spawned: once it is (the spawn is never cancelled), watch it and
+        stop it; ``close`` waits for this first."""
+        try:
+            self._transport, self._pipes = await asyncio.shield(spawn)
+        except OSError:
+            return                               # no process: ``close`` releases what the start held
+        self._close_launch()
+        asyncio.get_running_loop().create_task(self._watch())
+        self.stop(self._stopped or BotEnd("ok", "stopped as it started"))
 
     def _find_pid(self) -> None:
         assert self._transport is not None
@@ -480,6 +499,8 @@ class HostedBot:
 
     async def close(self, end: BotEnd | None = None) -> BotEnd:
         """End the process (``end``: why, default a normal end) and wait for it; how it ended."""
+        if self._adopting is not None:
+            await self._adopting                 # a start cancelled as it spawned: its process first (a few ms)
         if self.ended is None:
             if self._stopped is None:
                 self._stopped = end or BotEnd("ok", "")

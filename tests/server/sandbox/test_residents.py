@@ -140,14 +140,23 @@ async def test_a_resident_past_half_its_cpu_seconds_starts_afresh_between_pairin
         await residents.stop()
 
 
-@pytest.mark.parametrize("entry", [BotEntry("random", "random"), "handed-in"])
-async def test_a_start_cancelled_as_its_process_is_spawned_ends_and_leaves_no_process(sandbox, bot_folder, entry):
-    # On 3.11 a cancellation that reached asyncio's subprocess_exec while it connected the pipes waited for ever
-    # (the residents' stop() hung the suite). The process is made synchronously just before that first wait, when the
-    # bot's cage exists: cancel the start at the first turn of the loop that finds it.
-    if entry == "handed-in":
-        entry = BotEntry("alice", "bot.py", bot_folder(walker()))
-    bot = entry.hosted_bot(FAST)
+async def test_a_start_cancelled_while_its_process_is_spawned_does_not_wait_for_the_spawn(sandbox, monkeypatch):
+    # On 3.11, asyncio's subprocess_exec cancelled while it connects the pipes can wait for ever for a process whose
+    # pipes never connected (the residents' stop() hung the suite there, in base_subprocess's _wait). A spawn that
+    # does so: the cancelled start must end all the same, and its bot close.
+    loop = asyncio.get_running_loop()
+    release = asyncio.Event()
+
+    async def stuck_after_cancel(*args, **kwargs):
+        try:
+            await release.wait()
+        except asyncio.CancelledError:
+            await release.wait()           # as 3.11 waits for the exit of a process whose pipes never connected
+            raise
+        raise OSError("not spawned")
+
+    monkeypatch.setattr(loop, "subprocess_exec", stuck_after_cancel)
+    bot = BotEntry("random", "random").hosted_bot(FAST)
     start = asyncio.create_task(bot.start())
 
     async def spawning() -> None:
@@ -155,8 +164,30 @@ async def test_a_start_cancelled_as_its_process_is_spawned_ends_and_leaves_no_pr
             await asyncio.sleep(0)
     await bounded(spawning(), 30)
     start.cancel()
-    results = await bounded(asyncio.gather(start, return_exceptions=True), 10)
+    results = await bounded(asyncio.gather(start, return_exceptions=True), 10)    # waited for ever
     assert isinstance(results[0], asyncio.CancelledError)
+    release.set()                          # the spawn ends (here, with no process); close waits for it first
+    assert (await bounded(bot.close(), 10)).cause == "ok"
+    assert bot.ended is not None and bot.pid is None
+
+
+@pytest.mark.parametrize("turns", range(8))
+async def test_a_start_cancelled_as_its_process_is_spawned_ends_and_leaves_no_process(sandbox, turns):
+    # On 3.11, a cancellation that reaches asyncio's subprocess_exec while it connects the pipes can wait for ever
+    # (the residents' stop() hung the suite there). The process is made synchronously just before that, when the
+    # bot's cage exists: cancel the start that many turns of the loop later.
+    bot = BotEntry("random", "random").hosted_bot(FAST)
+    start = asyncio.create_task(bot.start())
+
+    async def spawned() -> None:
+        while bot.cage is None:
+            await asyncio.sleep(0)
+        for _ in range(turns):
+            await asyncio.sleep(0)
+    await bounded(spawned(), 30)
+    start.cancel()
+    results = await bounded(asyncio.gather(start, return_exceptions=True), 10)
+    assert isinstance(results[0], asyncio.CancelledError) or results[0] is None
     ended = await bounded(bot.close(), 10)
     assert ended.cause == "ok"
     await _until(lambda: processes_of_bot_users() == [], 10)

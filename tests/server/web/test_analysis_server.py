@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from server.analysis.store import analysis_path
 
@@ -28,7 +29,7 @@ async def test_the_page_waits_for_the_servers_analysis_then_draws_it(browser, ma
     assert shown == {str(ply): label for ply, label in labelled.items()}
     summary = await page.locator(".eval-summary").inner_text()
     for player in stored["players"]:
-        assert f"{round(player['accuracy'])}%" in summary.replace(" ", "")
+        assert f"{math.floor(player['accuracy'] + 0.5)}%" in summary.replace(" ", "")    # JavaScript's Math.round
     await page.locator("svg.eval-graph circle.point[data-step='4']").click()
     assert await page.get_attribute(".player", "data-step") == "4"
     best = stored["plies"][3]["best"]
