@@ -64,8 +64,8 @@ class HostedPlayers:
         #: The bot each name's session was last admitted with (the version its games are rated as).
         self.seated: dict[str, HostedPlayer] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
-        #: Set by ``stop``: a keeper ends at its next turn of the loop even if its cancellation was lost (on 3.11,
-        #: ``asyncio.timeout`` can turn a cancellation that comes as its deadline passes into a ``TimeoutError``).
+        #: Set by ``stop``: a keeper ends at its next turn of the loop even if code it awaited caught its
+        #: cancellation; else it would see its bot end and start it again, and ``stop`` would wait for ever.
         self._stopping = False
 
     def start(self) -> None:
