@@ -259,6 +259,9 @@ async def test_a_full_disk_failing_a_game_and_its_start_record_is_said_once_not_
 
     from server.tournament import runner as runner_module
     from server.tournament.store import StoreError
+    gc.collect()                            # earlier tests' unretrieved tasks are reported now, not as this test's
+    await asyncio.sleep(0)
+    caplog.clear()
     h = await make_runner(results, executor, tmp_path, ["ann", "bob"])
 
     async def mark_started(*args: Any) -> None:
