@@ -227,34 +227,21 @@ def wall_cuts(pos: Position, d0: int, d1: int) -> list[tuple[Step, int, int]]:
         cut_v &= far_v
     mine_h, mine_v = path_blockers(my_path)
     out: list[tuple[Step, int, int]] = []
-    mask = cut_h & pos.free_h
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        p = low.bit_length() - 1
-        cu, cd, _, _ = _H_CUTS[p]
-        child = (up & ~cu, down & ~cd, left, right)
-        d_op = distance_from(seed_op, goal_op, child)
-        if d_op is None or d_op <= d_op0:
-            continue
-        d_me = d_me0 if not low & mine_h else distance_from(seed_me, goal_me, child)
-        if d_me is None:
-            continue
-        out.append((H_STEPS[p], d_me, d_op) if me == 0 else (H_STEPS[p], d_op, d_me))
-    mask = cut_v & pos.free_v
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        p = low.bit_length() - 1
-        _, _, cl, cr = _V_CUTS[p]
-        child = (up, down, left & ~cl, right & ~cr)
-        d_op = distance_from(seed_op, goal_op, child)
-        if d_op is None or d_op <= d_op0:
-            continue
-        d_me = d_me0 if not low & mine_v else distance_from(seed_me, goal_me, child)
-        if d_me is None:
-            continue
-        out.append((V_STEPS[p], d_me, d_op) if me == 0 else (V_STEPS[p], d_op, d_me))
+    for mask, mine, cuts, steps in ((cut_h & pos.free_h, mine_h, _H_CUTS, H_STEPS),
+                                    (cut_v & pos.free_v, mine_v, _V_CUTS, V_STEPS)):
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            p = low.bit_length() - 1
+            cu, cd, cl, cr = cuts[p]
+            child = (up & ~cu, down & ~cd, left & ~cl, right & ~cr)
+            d_op = distance_from(seed_op, goal_op, child)
+            if d_op is None or d_op <= d_op0:
+                continue
+            d_me = d_me0 if not low & mine else distance_from(seed_me, goal_me, child)
+            if d_me is None:
+                continue
+            out.append((steps[p], d_me, d_op) if me == 0 else (steps[p], d_op, d_me))
     return out
 
 
