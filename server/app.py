@@ -47,11 +47,12 @@ from server.router import Router
 from server.settings import ServerSettings
 from server.tournament.export import legacy_paths
 from server.submissions.desk import SubmissionDesk
-from server.submissions.seats import LateSeats, hosted_peer, seat_submissions
+from server.submissions.seats import LateSeats, SubmittedSeat, hosted_peer, seat_submissions
 from server.queue.hosting import server_game_host
 from server.sandbox import GameHost, HostedRows, LocalGameHost
 from server.sandbox.status import UNSAFE_WARNING
 from server.tournament.results import Results
+from server.tournament.rows import Entrant
 from server.tournament.runner import Reporter, TournamentRunner, log_name
 from server.games.updates import standing_rows
 from server.web import WebDesk
@@ -269,8 +270,10 @@ class ArenaServer:
             name = s.tournament_name or (await asyncio.to_thread(new_run_folder, s.data_dir, "tournament-")).name
             seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
             config = json.loads(s.model_dump_json(exclude={"roster", "roster_submissions"}))   # keys are secret
+            entrants = {x.name: Entrant(x.key, x.entry.version if isinstance(x, SubmittedSeat) else None)
+                        for x in sessions}
             self.tournament_id = await self.results.create_tournament(name, s.format, s.games_per_pairing,
-                                                seed, [x.name for x in sessions], config)
+                                                seed, [x.name for x in sessions], config, entrants)
             self.folder = s.data_dir / name
         assert self.folder is not None
         self.web.tournament = self.feed.tournament = self.folder.name

@@ -25,7 +25,7 @@ from shared.tournament import GameResult, ScheduledGame
 
 from server.disk.store_thread import StoreFacade, StoreThread
 from server.tournament.store import ResultStore, StoreError
-from server.tournament.rows import GameRow, TournamentRow
+from server.tournament.rows import Entrant, GameRow, TournamentRow
 
 __all__ = ["Results", "GameKey", "THREAD_NAME"]
 
@@ -62,11 +62,13 @@ class Results(StoreFacade[ResultStore]):
 
     # -- tournaments ----------------------------------------------------------------------------
     async def create_tournament(self, name: str, fmt: str, games_per_pairing: int, seed: int | None,
-                                players: Sequence[str], settings: Mapping[str, Any]) -> int:
-        """Store a new, unfinished tournament and its players (in seat order); returns its id."""
-        players, settings = tuple(players), dict(settings)
+                                players: Sequence[str], settings: Mapping[str, Any],
+                                entrants: Mapping[str, Entrant] | None = None) -> int:
+        """Store a new, unfinished tournament and its players (in seat order), with who each is (``entrants``: key
+        and handed-in version, by name); returns its id."""
+        players, settings, who = tuple(players), dict(settings), dict(entrants or {})
         return await self._thread.call(lambda store: store.create_tournament(name, fmt, games_per_pairing, seed,
-                                                                     players, settings))
+                                                                     players, settings, who))
 
     async def latest_unfinished(self) -> TournamentRow | None:
         """The most recently created tournament not marked finished, or None."""

@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TournamentRow", "GameRow"]
+__all__ = ["TournamentRow", "GameRow", "Entrant"]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who a tournament's player is: its key (None: not known, an older file), and the handed-in version it played
+    (None: a connected bot)."""
+
+    key: str | None = None
+    version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -28,6 +37,8 @@ class TournamentRow:
     created_at: str
     finished_at: str | None
     standings: tuple[dict[str, Any], ...] | None = field(hash=False)
+    #: Each player's key and handed-in version, by name (``create_tournament``'s ``entrants``; none in older files).
+    entrants: dict[str, Entrant] = field(default_factory=dict, hash=False)
 
     @property
     def finished(self) -> bool:
@@ -35,11 +46,13 @@ class TournamentRow:
         return self.finished_at is not None
 
     @classmethod
-    def from_columns(cls, row: Any, players: Sequence[str]) -> TournamentRow:
-        """The row for a ``tournaments`` record (an sqlite3.Row or a dict; JSON text decoded) and its players."""
+    def from_columns(cls, row: Any, players: Sequence[str],
+                     entrants: dict[str, Entrant] | None = None) -> TournamentRow:
+        """The row for a ``tournaments`` record (an sqlite3.Row or a dict; JSON text decoded), its players and
+        who they are."""
         standings = None if row["standings"] is None else tuple(json.loads(row["standings"]))
         return cls(row["id"], row["name"], row["format"], row["games_per_pairing"], row["seed"], tuple(players),
-                   json.loads(row["settings"]), row["created_at"], row["finished_at"], standings)
+                   json.loads(row["settings"]), row["created_at"], row["finished_at"], standings, entrants or {})
 
 
 @dataclass(frozen=True)

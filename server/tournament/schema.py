@@ -13,24 +13,27 @@ from pathlib import Path
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SchemaError", "check_schema", "create_or_upgrade"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this code writes, kept in ``PRAGMA user_version``; older ones are upgraded, newer refused.
 
 Version 2 added ``players.timeouts`` and ``players.kicked_at`` (``--kick-after-timeouts`` survives a resume);
-version 3 admits the ``swiss`` format."""
+version 3 admits the ``swiss`` format; version 4 admits the ``final`` format and adds ``players.key`` and
+``players.version`` (who each seat is, and which handed-in version played: the grades export reads them)."""
 APPLICATION_ID = 0x51554F52  # "QUOR"
 """``PRAGMA application_id`` of a results database: tells ours from any other SQLite file."""
 
 _TOURNAMENTS = """CREATE TABLE {name} (
         id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
-        format TEXT NOT NULL CHECK (format IN ('round-robin', 'knockout', 'swiss')),
+        format TEXT NOT NULL CHECK (format IN ({formats})),
         games_per_pairing INTEGER NOT NULL CHECK (games_per_pairing >= 1), seed INTEGER,
         settings TEXT NOT NULL, created_at TEXT NOT NULL, finished_at TEXT, standings TEXT)"""
+_FORMATS_V3 = "'round-robin', 'knockout', 'swiss'"
+_FORMATS = "'round-robin', 'knockout', 'swiss', 'final'"
 _SCHEMA = (
-    _TOURNAMENTS.format(name="tournaments"),
+    _TOURNAMENTS.format(name="tournaments", formats=_FORMATS),
     """CREATE TABLE players (
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id), seat_order INTEGER NOT NULL,
-        name TEXT NOT NULL, timeouts INTEGER NOT NULL DEFAULT 0, kicked_at TEXT,
+        name TEXT NOT NULL, timeouts INTEGER NOT NULL DEFAULT 0, kicked_at TEXT, key TEXT, version TEXT,
         PRIMARY KEY (tournament_id, seat_order), UNIQUE (tournament_id, name))""",
     """CREATE TABLE games (
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
@@ -47,19 +50,32 @@ _SCHEMA = (
     "CREATE INDEX games_by_status ON games (tournament_id, status)",
     "CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)",
 )
+
+
+def _copy_tournaments(version: int, formats: str) -> tuple[str, ...]:
+    """The statements that copy ``tournaments`` into a table of ``version``'s CHECK on ``formats``.
+
+    SQLite cannot alter a CHECK: the table is copied into one with the new CHECK, its documented way
+    (foreign keys are off while upgrading, so the players' and games' references outlive the swap).
+    """
+    table = f"tournaments_v{version}"
+    return (_TOURNAMENTS.format(name=table, formats=formats),
+            (f"INSERT INTO {table} (id, name, format, games_per_pairing, seed, settings, created_at, finished_at, "
+             "standings) SELECT id, name, format, games_per_pairing, seed, settings, created_at, finished_at, "
+             "standings FROM tournaments"),
+            "DROP TABLE tournaments",
+            f"ALTER TABLE {table} RENAME TO tournaments",
+            "CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)")
+
+
 #: From each older version to the next.
 _UPGRADES = {
     1: ("ALTER TABLE players ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE players ADD COLUMN kicked_at TEXT"),
-    # SQLite cannot alter a CHECK: the table is copied into one with the new CHECK, its documented way
-    # (foreign keys are off while upgrading, so the players' and games' references outlive the swap).
-    2: (_TOURNAMENTS.format(name="tournaments_v3"),
-        ("INSERT INTO tournaments_v3 (id, name, format, games_per_pairing, seed, settings, created_at, finished_at, "
-        "standings) SELECT id, name, format, games_per_pairing, seed, settings, created_at, finished_at, standings "
-        "FROM tournaments"),
-        "DROP TABLE tournaments",
-        "ALTER TABLE tournaments_v3 RENAME TO tournaments",
-        "CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)"),
+    2: _copy_tournaments(3, _FORMATS_V3),
+    3: (*_copy_tournaments(4, _FORMATS),
+        "ALTER TABLE players ADD COLUMN key TEXT",
+        "ALTER TABLE players ADD COLUMN version TEXT"),
 }
 
 

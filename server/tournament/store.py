@@ -21,7 +21,7 @@ from typing import Any
 from server.disk.sqlite_files import AUTOCHECKPOINT_PAGES, WAL_LIMIT_BYTES, checkpoint, database_error
 from server.logs.logfile import out_of_descriptors
 from server.tournament.export import to_json, write_export
-from server.tournament.rows import GameRow, TournamentRow
+from server.tournament.rows import Entrant, GameRow, TournamentRow
 from server.tournament.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -34,7 +34,8 @@ from server.timestamps import utc_now
 __all__ = ["ResultStore", "TournamentRow", "GameRow", "StoreError", "NotFoundError", "StoreUsageError",
            "SCHEMA_VERSION", "APPLICATION_ID", "FORMATS", "STATUSES"]
 
-FORMATS = ("round-robin", "knockout", "swiss")
+FORMATS = ("round-robin", "knockout", "swiss", "final")
+_NOBODY = Entrant()
 """The tournament formats the store accepts."""
 STATUSES = ("pending", "running", "finished")
 """A game's life: scheduled, being played, result recorded."""
@@ -314,14 +315,17 @@ class ResultStore:
 
     @staticmethod
     def _tournament_row(conn: sqlite3.Connection, row: sqlite3.Row) -> TournamentRow:
-        players = [r[0] for r in conn.execute(
-            "SELECT name FROM players WHERE tournament_id = ? ORDER BY seat_order", (row["id"],))]
-        return TournamentRow.from_columns(row, players)
+        seats = conn.execute("SELECT name, key, version FROM players WHERE tournament_id = ? ORDER BY seat_order",
+                             (row["id"],)).fetchall()
+        entrants = {name: Entrant(key, version) for name, key, version in seats if key is not None or version}
+        return TournamentRow.from_columns(row, [seat[0] for seat in seats], entrants)
 
     # -- tournaments ----------------------------------------------------------------------------------
     def create_tournament(self, name: str, fmt: str, games_per_pairing: int, seed: int | None,
-                          players: Sequence[str], settings: Mapping[str, Any]) -> int:
-        """Store a new, unfinished tournament and its players (in seat order); returns its id."""
+                          players: Sequence[str], settings: Mapping[str, Any],
+                          entrants: Mapping[str, Entrant] | None = None) -> int:
+        """Store a new, unfinished tournament and its players (in seat order), with who each is (``entrants``, by
+        name: its key and the handed-in version it plays); returns its id."""
         if not isinstance(name, str) or not name:
             raise StoreUsageError(f"a tournament name must be a non-empty string, got {name!r}")
         if fmt not in FORMATS:
@@ -339,8 +343,10 @@ class ResultStore:
             tid: int = conn.execute(
                 "INSERT INTO tournaments (name, format, games_per_pairing, seed, settings, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)", (name, fmt, games_per_pairing, seed, settings_json, utc_now())).lastrowid
-            conn.executemany("INSERT INTO players (tournament_id, seat_order, name) VALUES (?, ?, ?)",
-                             [(tid, i, n) for i, n in enumerate(names)])
+            who = dict(entrants or {})
+            conn.executemany("INSERT INTO players (tournament_id, seat_order, name, key, version) VALUES (?, ?, ?, ?, ?)",
+                             [(tid, i, n, who.get(n, _NOBODY).key, who.get(n, _NOBODY).version)
+                              for i, n in enumerate(names)])
         return tid
 
     def latest_unfinished(self) -> TournamentRow | None:

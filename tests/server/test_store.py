@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from server.tournament.rows import Entrant
 from server.tournament.store import (
     SCHEMA_VERSION, NotFoundError, ResultStore, StoreError, StoreUsageError,
 )
@@ -426,9 +427,9 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_results(db):
         tid = new_tournament(store)
         store.schedule(tid, [game])
         record(store, tid, game)
-    conn = sqlite3.connect(db)                     # make it what version 1 wrote: no timeout columns
-    conn.execute("ALTER TABLE players DROP COLUMN timeouts")
-    conn.execute("ALTER TABLE players DROP COLUMN kicked_at")
+    conn = sqlite3.connect(db)                     # make it what version 1 wrote: no timeout or entrant columns
+    for column in ("timeouts", "kicked_at", "key", "version"):
+        conn.execute(f"ALTER TABLE players DROP COLUMN {column}")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -437,9 +438,19 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_results(db):
         assert store.player_states(tid)["bob"] == (0, False)
         store.record_timeout(tid, "bob", kicked=True)
         assert store.player_states(tid)["bob"] == (1, True)
+        assert store.tournament(tid).entrants == {}
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()
+
+
+def test_a_tournament_keeps_each_players_key_and_handed_in_version(db):
+    with ResultStore(db) as store:
+        tid = store.create_tournament("t", "final", 2, 7, ["alice", "bob"], {},
+                                      {"alice": Entrant("k-alice", "3f2a9c1d0b7e"), "bob": Entrant("k-bob", None)})
+        row = store.tournament(tid)
+    assert row.format == "final"
+    assert row.entrants == {"alice": Entrant("k-alice", "3f2a9c1d0b7e"), "bob": Entrant("k-bob", None)}
 
 
 def test_an_unusable_path_gives_a_store_error(tmp_path):

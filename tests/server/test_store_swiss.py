@@ -28,6 +28,8 @@ def make_version_2(path):
     conn.execute("DROP TABLE tournaments")
     conn.execute("ALTER TABLE tournaments_v2 RENAME TO tournaments")
     conn.execute("CREATE INDEX tournaments_unfinished ON tournaments (finished_at, id)")
+    for column in ("key", "version"):      # version 4's
+        conn.execute(f"ALTER TABLE players DROP COLUMN {column}")
     conn.execute("PRAGMA user_version = 2")
     conn.execute("COMMIT")
     conn.close()
@@ -63,10 +65,10 @@ def test_a_version_2_database_is_upgraded_and_keeps_its_results(tmp_path):
         new = store.create_tournament("ladder", "swiss", 2, None, PLAYERS, {})
         assert new > old
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     schema = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
-    assert "'swiss'" in schema["tournaments"] and "tournaments_v" not in "".join(schema.values())
+    assert "'swiss'" in schema["tournaments"] and "'final'" in schema["tournaments"] and "tournaments_v" not in "".join(schema.values())
     conn.execute("PRAGMA foreign_keys = ON")                        # the players still point at their tournament
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
         conn.execute("INSERT INTO players (tournament_id, seat_order, name) VALUES (99, 0, 'zed')")
