@@ -18,7 +18,7 @@ import shutil
 import sqlite3
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.disk.sqlite_files import FileSchema, checkpoint, open_store, transaction
@@ -62,6 +62,9 @@ class StoredVersion:
     seconds: float
     files: int
     bytes: int
+    #: When the server stored its validation's result (``submitted_at``: when it was handed in); None until read
+    #: back from the file. Not part of the version's equality: validating the same files again changes only the time.
+    validated_at: str | None = field(default=None, compare=False)
 
     @property
     def version(self) -> str:
@@ -181,7 +184,7 @@ class SubmissionStore:
 
 def _version(row: sqlite3.Row) -> StoredVersion:
     return StoredVersion(row["key"], row["digest"], row["entry"], row["submitted_at"], bool(row["accepted"]),
-                         row["cause"], row["reason"], row["seconds"], row["files"], row["bytes"])
+                         row["cause"], row["reason"], row["seconds"], row["files"], row["bytes"], row["validated_at"])
 
 
 def _remove(path: Path) -> None:
