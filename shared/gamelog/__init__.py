@@ -1,6 +1,7 @@
 """Game logs: the records of a game, their CSV form (``replay-csv.md``) and their replay. Pure."""
 
 from .asgiven import DRAWN, Undrawable, draw_as_given
+from .causes import violation_causes
 from .csvformat import (
     COLUMNS, FORMAT, HEADER_LINE, LEGACY_COLUMNS, LogFormatError, canonical_step, format_header, format_log,
     format_outcome, format_row, parse_log,
@@ -24,5 +25,5 @@ __all__ = [
     "format_header",
     "format_log", "format_outcome", "format_row", "is_log_name", "log_safe_name", "parse_log", "read_log_data", "replay",
     "row_lines",
-    "validate",
+    "validate", "violation_causes",
 ]
