@@ -1,6 +1,7 @@
-"""Tournament mathematics, pure: schedules (round robin, knockout, Swiss), standings, tie-breaks, crosstable, Elo."""
+"""Tournament mathematics, pure: schedules (round robin, knockout, Swiss, the final), standings, tie-breaks, crosstable, Elo."""
 
 from .bradley_terry import interval_text
+from .final import Final, FinalStandings, default_final_games
 from .elo import Z_95, elo_difference, expected_score, ratings
 from .pairing import Knockout, ScheduledGame, decide_pairing, pairing_games, round_robin
 from .standings import REASONS, GameResult, Row, Standings, TournamentError, check_players, score_text
@@ -13,5 +14,5 @@ __all__ = [
     "check_players", "decide_pairing", "elo_difference", "expected_score", "interval_text", "pairing_games", "ratings",
     "round_robin", "score_text",
     "Played", "Swiss", "SwissStandings", "TieBreaks", "default_swiss_rounds", "max_swiss_rounds", "swiss_byes",
-    "swiss_tie_breaks",
+    "swiss_tie_breaks", "Final", "FinalStandings", "default_final_games",
 ]

@@ -37,6 +37,11 @@ bracketed Newton search on the signed root of the statistic, each point a constr
 is a few Newton steps per end, each cubic in the players (pure Python: about 1 s for 48 players
 with 2 games a pair, 0.7 s for 50 with 100,000 games, 35 ms for 16).
 
+**A difference** of two ratings (``rating_differences``: is one player shown to be above another, as a
+final's table asks of neighbours) is profiled the same way, the contrast ``theta_a - theta_b`` of the
+same fit: it needs no anchor, holds its estimate, and is narrower than the two ratings' intervals
+side by side suggest, since it leaves out the uncertainty they share.
+
 Pure and deterministic: no randomness, no clock.
 """
 
@@ -50,7 +55,7 @@ from statistics import NormalDist
 from .linalg import cholesky, dot, inverse, softplus, solve, win_probability
 
 __all__ = ["Encounter", "Rating", "LEVEL", "fit_ratings", "interval_margin", "interval_text", "rating_intervals",
-           "rate"]
+           "rate", "Difference", "rating_differences"]
 
 #: The intervals' confidence level unless told.
 LEVEL = 0.95
@@ -294,6 +299,22 @@ class _Model:
         return min(ends[0], centre), max(ends[1], centre)
 
 
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """``first``'s rating minus ``second``'s, in Elo, with its profile likelihood interval ``low..high``."""
+
+    first: str
+    second: str
+    estimate: float
+    low: float
+    high: float
+
+    @property
+    def separated(self) -> bool:
+        """True when the interval excludes 0: the two ratings differ at the interval's level."""
+        return self.low > 0.0 or self.high < 0.0
+
+
 def _binomial_interval(points: float, games: float, z: float) -> tuple[float, float]:
     """The likelihood interval of ``theta`` for ``points`` in ``games`` at logistic odds ``e^theta``: where
     ``points theta - games log(1 + e^theta)`` is ``z^2 / 2`` below its top (Newton's method: the curve is concave)."""
@@ -465,3 +486,33 @@ def rate(players: Sequence[str], encounters: Iterable[Encounter], *, level: floa
         interval = intervals[name]
         result.append(Rating(name, ratings[name], *(interval or (None, None))))
     return result
+
+
+def rating_differences(players: Sequence[str], encounters: Iterable[Encounter], pairs: Iterable[tuple[str, str]], *,
+                       level: float = LEVEL, penalised: bool = True) -> dict[tuple[str, str], Difference | None]:
+    """For each ``(a, b)`` of ``pairs``, rating(a) - rating(b) with its profile likelihood interval at ``level``.
+
+    The difference is a contrast of the same penalised fit (the module docstring), profiled as a rating is:
+    the interval always holds the estimate, and needs no anchor. None for a pair not linked by games.
+    """
+    z = _z(level)
+    encounters = list(encounters)
+    names = list(players)
+    played = {e.first for e in encounters} | {e.second for e in encounters}
+    wanted = list(pairs)
+    answer: dict[tuple[str, str], Difference | None] = dict.fromkeys(wanted)
+    anchor = next((name for name in names if name in played), None)
+    if anchor is None:
+        return answer
+    fit = _fitted(names, encounters, anchor, penalised)
+    place = {fit.names[player]: k - 1 for k, player in enumerate(fit.members)}     # the anchor is -1
+    for a, b in wanted:
+        if a == b:
+            raise ValueError(f"a difference needs two players, got {a!r} twice")
+        if a not in place or b not in place:
+            continue
+        contrast = [(1.0 if j == place[a] else 0.0) - (1.0 if j == place[b] else 0.0) for j in range(fit.model.size)]
+        low, high = fit.model.interval(fit.best, contrast, z)
+        answer[(a, b)] = Difference(a, b, _ELO * dot(contrast, fit.best.theta) + 0.0, _ELO * low + 0.0,
+                                    _ELO * high + 0.0)
+    return answer

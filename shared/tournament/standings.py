@@ -110,6 +110,9 @@ class Row:
     #: ``elo``'s 95% profile likelihood interval (``bradley_terry``), not symmetric around it.
     elo_low: float | None = None
     elo_high: float | None = None
+    #: A final's table (``final.FinalStandings``): True when this row's rating is shown to be above the next row's,
+    #: False when the two are not separated (a tie: they share a rank); None for the last row and other formats.
+    separated: bool | None = None
 
 
 class _Tally:

@@ -1,0 +1,273 @@
+"""The final that settles, pure: round after round of every pair, until the rating order is decided or a game budget ends.
+
+``Final`` is driven like ``Swiss``: ``current_round``, ``record``, ``advance``. Each round every pair
+of players meets once, as ``games_per_pairing`` games (an even number: seats alternate, so each
+pairing is colour-neutral); the pairings are numbered through the whole final and each starts from
+its own seeded pawn-move opening (the runner's ``shared.ladder.pawn_opening(seed, pairing, plies)``:
+both colours of a pairing play the same opening). A round's pairings are in an order drawn from
+``seed``; the rounds do not depend on the results, so a resumed final that records the stored results
+round by round gets the same rounds and stops at the same one.
+
+**When it stops.** After each round the games so far are fitted by Bradley-Terry
+(``bradley_terry``: the penalised fit and its profile likelihood intervals) and the players are
+ordered by rating. The final is *settled*, and stops, when every pair of neighbours in that order is
+**separated**: the interval of their rating difference (``rating_differences``) excludes 0. Else it
+plays another round, unless that round would take it past ``max_games``; then it stops unsettled,
+and the table says which neighbours are tied.
+
+**Repeated looks.** Looking after every round and stopping at the first look that separates would,
+at a fixed 95% per look, declare a tie separated far more often than 5% of the time. Each look is
+therefore made at ``1 - ALPHA / looks`` (two-sided), ``looks`` the most rounds the budget allows
+(Bonferroni over the looks): the chance that any look wrongly separates a given pair of equal
+neighbours is at most ``ALPHA``, whatever the stopping rule. No correction is made for the ``n - 1``
+neighbour pairs: neighbours in the rating order are the field's closest pairs, so among equal
+players their differences are the smallest of all, and the family's error stays below ``ALPHA``.
+``bench/final_settles.py`` checks this by simulation (all bots equal: how often any neighbours end
+separated; target at most 5%), with how fast a spread field settles and how often in the true order.
+
+``FinalStandings`` is the table of a final: by rating, best first, each row saying whether it is
+separated from the next (``Row.separated``); rows not separated from the row above share its rank
+(1, 2, 2, 4).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import combinations
+
+from .bradley_terry import LEVEL, Difference, Encounter, fit_ratings, rating_differences
+from .pairing import ScheduledGame, pairing_games
+from .standings import GameResult, Row, Standings, TournamentError, check_players
+
+__all__ = ["Final", "FinalStandings", "ALPHA", "DEFAULT_FINAL_ROUNDS", "default_final_games", "look_level",
+           "separations"]
+
+#: The final's overall chance of calling a tie separated (1 - the table's confidence).
+ALPHA = 1.0 - LEVEL
+#: Rounds' worth of games in the default budget (``default_final_games``).
+DEFAULT_FINAL_ROUNDS = 20
+
+
+def _pairs(players: int) -> int:
+    return players * (players - 1) // 2
+
+
+def default_final_games(players: int, games_per_pairing: int) -> int:
+    """The default game budget: ``DEFAULT_FINAL_ROUNDS`` rounds of every pair playing ``games_per_pairing`` games."""
+    return DEFAULT_FINAL_ROUNDS * _pairs(players) * games_per_pairing
+
+
+def look_level(looks: int, alpha: float = ALPHA) -> float:
+    """The confidence level of each of ``looks`` looks that keeps the whole final's error at ``alpha`` (Bonferroni)."""
+    if looks < 1:
+        raise TournamentError(f"a final looks at its table at least once, got {looks!r} looks")
+    return 1.0 - alpha / looks
+
+
+def separations(players: Sequence[str], results: Sequence[GameResult], level: float,
+                ratings: dict[str, float | None] | None = None) -> tuple[list[str], list[bool | None]]:
+    """The players by Bradley-Terry rating, best first, and for each whether it is separated from the next at
+    ``level`` (None for the last one).
+
+    Players with no game that counts (no rating) come last, in the given order, and are separated from
+    nobody. ``ratings`` orders the rated players when given (a table's own fit), else the difference fit does.
+    """
+    encounters = [Encounter(r.white, r.black, 1, r.points(0)) for r in results if not r.double_forfeit]
+    played = {e.first for e in encounters} | {e.second for e in encounters}
+    rated = [name for name in players if name in played]
+    if ratings is None or any(ratings.get(name) is None for name in rated):
+        ratings = _estimates(players, encounters, rated)
+    order = sorted(rated, key=lambda name: (-(ratings[name] or 0.0), players.index(name)))
+    pairs = list(zip(order, order[1:]))
+    found: dict[tuple[str, str], Difference | None] = (
+        rating_differences(players, encounters, pairs, level=level) if pairs else {})
+    flags: list[bool | None] = []
+    for pair in pairs:
+        difference = found[pair]
+        flags.append(difference is not None and difference.low > 0.0)
+    unrated = [name for name in players if name not in played]
+    if order:
+        flags.append(False if unrated else None)
+    flags += [False] * len(unrated)
+    if flags:
+        flags[-1] = None
+    return order + unrated, flags
+
+
+def _estimates(players: Sequence[str], encounters: list[Encounter], rated: list[str]) -> dict[str, float | None]:
+    """Each rated player's rating (one fit, no intervals); players not linked by games to the first rated one last."""
+    if not rated:
+        return {}
+    found = fit_ratings(players, encounters, anchor=rated[0])
+    return {name: (-math.inf if found[name] is None else found[name]) for name in rated}
+
+
+class Final:
+    """A final of ``players``: rounds of every pair playing ``games_per_pairing`` games (even), until the rating
+    order is settled or the next round would pass ``max_games`` (``default_final_games`` if None).
+
+    Driven by ``current_round``, ``record`` and ``advance``; the rules are the module's.
+    """
+
+    def __init__(self, players: Sequence[str], games_per_pairing: int = 2, seed: int | None = None,
+                 max_games: int | None = None, alpha: float = ALPHA) -> None:
+        self._players = check_players(players)
+        if (isinstance(games_per_pairing, bool) or not isinstance(games_per_pairing, int) or games_per_pairing < 2
+                or games_per_pairing % 2):
+            raise TournamentError(f"a final's pairings play an even number of games (colours swapped), at least 2, "
+                                  f"got {games_per_pairing!r}")
+        self._games_per_pairing = games_per_pairing
+        self._per_round = _pairs(len(self._players)) * games_per_pairing
+        budget = default_final_games(len(self._players), games_per_pairing) if max_games is None else max_games
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < self._per_round:
+            raise TournamentError(f"a final of {len(self._players)} players needs a budget of at least one round "
+                                  f"({self._per_round} games), got {budget!r}")
+        if not 0.0 < alpha < 1.0:
+            raise TournamentError(f"the final's error must be between 0 and 1, got {alpha!r}")
+        self._max_games = budget
+        #: The most rounds (looks) the budget allows.
+        self._looks = budget // self._per_round
+        self._level = look_level(self._looks, alpha)
+        self._seed = seed
+        self._round = 0
+        self._finished = False
+        self._settled = False
+        self._results: list[GameResult] = []
+        self._separated: list[bool | None] = []
+        self._order: list[str] = list(self._players)
+        self._start_round()
+
+    # -- state -------------------------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        """The 0-based number of the current round (the last one once finished)."""
+        return self._round
+
+    @property
+    def max_rounds(self) -> int:
+        """The most rounds the game budget allows: the looks the per-look level is corrected for."""
+        return self._looks
+
+    @property
+    def max_games(self) -> int:
+        """The game budget: no round is started that would pass it."""
+        return self._max_games
+
+    @property
+    def level(self) -> float:
+        """The confidence level of each look (``look_level``): what ``separated`` is decided at."""
+        return self._level
+
+    @property
+    def games_total(self) -> int | None:
+        """Games in the whole final once it is finished; None while it may still go on."""
+        return (self._round + 1) * self._per_round if self._finished else None
+
+    @property
+    def finished(self) -> bool:
+        """True once ``advance`` has stopped the final (settled, or the budget reached)."""
+        return self._finished
+
+    @property
+    def settled(self) -> bool:
+        """True when the final stopped because every pair of neighbours in the rating order is separated."""
+        return self._settled
+
+    @property
+    def order(self) -> list[str]:
+        """The players by rating at the last look, best first (the given order before the first)."""
+        return list(self._order)
+
+    @property
+    def separated(self) -> list[bool | None]:
+        """For each player of ``order``, whether it is separated from the next at the last look (None for the last;
+        empty before the first look)."""
+        return list(self._separated)
+
+    @property
+    def round_complete(self) -> bool:
+        """True when every game of the current round has been recorded (or the final is finished)."""
+        return self._finished or len(self._recorded) == len(self._schedule)
+
+    def current_round(self) -> list[ScheduledGame]:
+        """Every game of the current round (recorded or not); empty once finished."""
+        return [] if self._finished else list(self._schedule)
+
+    def record(self, result: GameResult) -> None:
+        """Count a finished game of the current round; games of a pairing may come in any order."""
+        if self._finished:
+            raise TournamentError(f"the final is over; cannot record {result.white!r} vs {result.black!r}")
+        index = self._index.get(frozenset(result.players))
+        if index is None:
+            raise TournamentError(f"{result.white!r} vs {result.black!r} is not a pairing of the final")
+        seats = result.players
+        done = sum(1 for number, s in self._recorded if number == index and s == seats)
+        if done >= self._seatings[index][seats]:
+            raise TournamentError(f"every game of round {self._round} with {result.white!r} as seat 0 against "
+                                  f"{result.black!r} is already recorded ({self._seatings[index][seats]} of them)")
+        self._recorded.append((index, seats))
+        self._results.append(result)
+
+    def advance(self) -> bool:
+        """Look at the table after the current round: True and the next round when the final goes on; False (and
+        ``finished``) when it is settled or the next round would pass the budget. The round must be complete."""
+        if self._finished:
+            return False
+        if not self.round_complete:
+            raise TournamentError(f"round {self._round} is not finished: {len(self._recorded)} of "
+                                  f"{len(self._schedule)} games recorded")
+        self._order, self._separated = separations(self._players, self._results, self._level)
+        self._settled = all(flag for flag in self._separated[:-1])
+        if self._settled or (self._round + 2) * self._per_round > self._max_games:
+            self._finished = True
+            return False
+        self._round += 1
+        self._start_round()
+        return True
+
+    # -- one round -----------------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        pairs = list(combinations(self._players, 2))
+        if self._seed is not None:
+            random.Random(f"quoridor-final/{self._seed}/{self._round}").shuffle(pairs)
+        first = self._round * len(pairs)
+        self._schedule: list[ScheduledGame] = []
+        self._seatings: list[Counter[tuple[str, str]]] = []
+        for offset, (a, b) in enumerate(pairs):
+            listed = (a, b) if (self._round + offset) % 2 == 0 else (b, a)
+            games = pairing_games(self._round, first + offset, *listed, self._games_per_pairing)
+            self._schedule += games
+            self._seatings.append(Counter((g.white, g.black) for g in games))
+        self._index = {frozenset(pair): i for i, pair in enumerate(pairs)}
+        self._recorded: list[tuple[int, tuple[str, str]]] = []
+
+
+class FinalStandings(Standings):
+    """The table of a final: ordered by Bradley-Terry rating, each row ``separated`` from the next or not at
+    ``level`` (the final's per-look level), rows tied to the row above sharing its rank."""
+
+    def __init__(self, players: Sequence[str], level: float) -> None:
+        super().__init__(players)
+        if not 0.0 < level < 1.0:
+            raise TournamentError(f"the level must be between 0 and 1, got {level!r}")
+        self.level = level
+        self._final_rows: tuple[int, list[Row]] = (-1, [])
+
+    def rows(self) -> list[Row]:
+        """The final's table, best first (cached per game count; see the class)."""
+        if self._final_rows[0] == self.games_done:
+            return list(self._final_rows[1])
+        by_name = {row.player: row for row in super().rows()}
+        rated = {name: row.elo for name, row in by_name.items()}
+        order, flags = separations(self.players, self.results, self.level, rated)
+        rows: list[Row] = []
+        for position, (name, flag) in enumerate(zip(order, flags)):
+            tied = position > 0 and rows[-1].separated is False
+            rank = rows[-1].rank if tied else position + 1
+            rows.append(replace(by_name[name], rank=rank, separated=flag))
+        self._final_rows = (self.games_done, rows)
+        return list(rows)
