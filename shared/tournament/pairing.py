@@ -1,15 +1,16 @@
-"""Who plays whom: round-robin schedules (circle method) and single-elimination knockouts."""
+"""Who plays whom: round-robin schedules (circle method), single-elimination knockouts, and seeding orders."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .standings import GameResult, TournamentError, check_players
 
-__all__ = ["ScheduledGame", "round_robin", "pairing_games", "decide_pairing", "Knockout"]
+__all__ = ["ScheduledGame", "round_robin", "pairing_games", "decide_pairing", "Knockout", "bracket_order",
+           "seeding_order", "check_seeds"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,41 @@ def round_robin(players: Sequence[str], games_per_pairing: int, seed: int | None
     return rounds
 
 
+def seeding_order(players: Sequence[str], ratings: Mapping[str, float | None], seed: int) -> list[str]:
+    """``players`` as pairing numbers from ``ratings`` (best first, equal ratings by name); the unrated (None or
+    missing) after the rated ones, in the order ``random.Random(seed)`` shuffles them into (from sorted names)."""
+    names = check_players(players, minimum=1)
+    rated = sorted((name for name in names if ratings.get(name) is not None),
+                   key=lambda name: (-(ratings[name] or 0.0), name))
+    unrated = sorted(name for name in names if ratings.get(name) is None)
+    random.Random(seed).shuffle(unrated)
+    return rated + unrated
+
+
+def check_seeds(players: Sequence[str], seeds: Sequence[str]) -> list[str]:
+    """``seeds`` as a list after checking it orders exactly ``players`` (``TournamentError`` in one line if not)."""
+    order = list(seeds)
+    if sorted(order) != sorted(players):
+        missing = sorted(set(players) - set(order))
+        extra = sorted(set(order) - set(players))
+        raise TournamentError(f"the seeds must order the players exactly once each: missing {missing!r}, "
+                              f"not players {extra!r}, in {order!r}")
+    return order
+
+
+def bracket_order(size: int) -> list[int]:
+    """The standard bracket of ``size`` slots (a power of 2): seed numbers from 1 in slot order, each adjacent two
+    meeting in round 1 (1 v size, then the winner of size/2 v size/2 + 1, ...): the top two seeds meet only in the
+    final, the top four only in the semi-finals, and so on."""
+    if size < 1 or size & (size - 1):
+        raise TournamentError(f"a bracket has a power of 2 slots, got {size!r}")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for top in order for seed in (top, total - top)]
+    return order
+
+
 def decide_pairing(first: str, second: str, results: Iterable[GameResult]) -> str:
     """The winner of a knockout pairing: more wins; if equal, less total thinking time over the
     pairing; then fewer violations; if still equal, ``first`` (the player listed first)."""
@@ -97,12 +133,28 @@ class Knockout:
     Each round pairs the remaining players at random (from ``seed``; without one, in the given
     order). An odd player out gets a bye and goes on; nobody gets a second bye while another
     player has had none. A pairing is ``games_per_pairing`` games decided by ``decide_pairing``.
+
+    With ``seeds`` (the players in order of pairing number, best first; ``seed`` is then unused) the
+    knockout is a standard bracket instead (``bracket_order``): filled up to a power of 2 with byes,
+    which go to the top seeds in round 1; 1 meets the last seed, 2 the one before, and each round's
+    winners meet as the bracket says, so the top seeds meet last. The better seed of a pairing is
+    listed first (seat 0 in its even-numbered games).
     """
 
-    def __init__(self, players: Sequence[str], games_per_pairing: int, seed: int | None = None) -> None:
+    def __init__(self, players: Sequence[str], games_per_pairing: int, seed: int | None = None,
+                 seeds: Sequence[str] | None = None) -> None:
         self._remaining = check_players(players)
         self._games_per_pairing = _check_games(games_per_pairing)
-        self._rng = random.Random(seed) if seed is not None else None
+        self._rng = random.Random(seed) if seed is not None and seeds is None else None
+        #: The bracket's slots in order (None: a bye), its adjacent two meeting; None without seeds.
+        self._bracket: list[str | None] | None = None
+        self._seed_number: dict[str, int] = {}
+        if seeds is not None:
+            order = check_seeds(self._remaining, seeds)
+            self._seed_number = {name: i for i, name in enumerate(order)}
+            self._remaining = order
+            size = 1 << (len(order) - 1).bit_length()
+            self._bracket = [order[n - 1] if n <= len(order) else None for n in bracket_order(size)]
         self._round = 0
         self._next_pairing = 0
         self._byes: list[str] = []
@@ -111,14 +163,23 @@ class Knockout:
         self._start_round()
 
     def _start_round(self) -> None:
-        order = list(self._remaining)
-        if self._rng is not None:
-            self._rng.shuffle(order)
-        if len(order) % 2:
-            candidates = [name for name in order if name not in self._byes] or order
-            order.remove(candidates[-1])
-            self._byes.append(candidates[-1])
-        self._pairings = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+        if self._bracket is not None:
+            self._pairings = []
+            for first, second in zip(self._bracket[::2], self._bracket[1::2]):
+                if first is None or second is None:
+                    self._byes.append(first or second)  # type: ignore[arg-type]  # never two byes in one pair
+                else:
+                    self._pairings.append(tuple(sorted((first, second),           # type: ignore[arg-type]
+                                                       key=self._seed_number.__getitem__)))
+        else:
+            order = list(self._remaining)
+            if self._rng is not None:
+                self._rng.shuffle(order)
+            if len(order) % 2:
+                candidates = [name for name in order if name not in self._byes] or order
+                order.remove(candidates[-1])
+                self._byes.append(candidates[-1])
+            self._pairings = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
         self._schedule: list[ScheduledGame] = []
         #: Per pairing: how many of its games each seating (seat 0, seat 1) has.
         self._seatings: list[Counter[tuple[str, str]]] = []
@@ -147,7 +208,8 @@ class Knockout:
 
     @property
     def byes(self) -> list[str]:
-        """The players given a bye so far, one per round with an odd count, in order."""
+        """The players given a bye so far, in order: one per round with an odd count; with seeds, the top seeds that
+        wait for round 2 (round 1's only byes)."""
         return list(self._byes)
 
     @property
@@ -200,6 +262,9 @@ class Knockout:
             losers.append(second if winner == first else first)
         self._eliminated += losers
         self._remaining = [name for name in self._remaining if name not in losers]
+        if self._bracket is not None:       # each slot pair's winner (or its bye) takes the pair's place
+            self._bracket = [first if second is None or second in losers else second
+                             for first, second in zip(self._bracket[::2], self._bracket[1::2])]
         if len(self._remaining) == 1:
             self._champion = self._remaining[0]
             return False

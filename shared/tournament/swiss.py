@@ -16,8 +16,8 @@ must keep (given up in reverse order, and only when no round keeps them); 4-5 ch
    winning every game of a pairing (``games_per_pairing`` points) and adds nothing to the player's
    own tie-breaks: there is no opponent.
 3. **Colour**: no seat-0 count minus seat-1 count beyond ±2 (FIDE's absolute colour rule).
-4. **Score groups**: players are ranked by points, then by pairing number (the player order shuffled
-   by ``seed``, else as given). From the top down, a player meets the nearest score it can: within
+4. **Score groups**: players are ranked by points, then by pairing number (``seeds``' order when
+   given, as from the ladder's ratings; else the player order shuffled by ``seed``, else as given). From the top down, a player meets the nearest score it can: within
    a group the top half meets the bottom half in order (1-3, 2-4 in a group of four), and a group's
    odd player floats down to the next group (its lowest, unless colours ask for another).
 5. **Colour balance**, within what the score groups allow: opponents that keep both players within
@@ -38,7 +38,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 
 from .matching import _Budget, _completable, _OutOfBudget, _perfect_matching, _without
-from .pairing import ScheduledGame, _check_games, pairing_games
+from .pairing import ScheduledGame, _check_games, check_seeds, pairing_games
 from .standings import GameResult, TournamentError, check_players
 from .swiss_standings import Played, SwissStandings, TieBreaks, swiss_byes, swiss_tie_breaks
 
@@ -74,17 +74,19 @@ class Swiss:
     ``current_round``, ``record`` and ``advance``; the rules are the module's.
 
     Each round's pairing is ``games_per_pairing`` games with seats alternating (``pairing_games``);
-    pairings are numbered through the whole tournament, top board first.
+    pairings are numbered through the whole tournament, top board first. ``seeds`` (the players, best
+    first) are the pairing numbers (``seed`` then unused): round 1 pairs the top half with the bottom
+    half in order (1 v n/2 + 1, 2 v n/2 + 2, ...), and later rounds rank equal scores by them.
     """
 
     def __init__(self, players: Sequence[str], games_per_pairing: int, seed: int | None = None,
-                 rounds: int | None = None) -> None:
+                 rounds: int | None = None, seeds: Sequence[str] | None = None) -> None:
         self._players = check_players(players)
         self._games_per_pairing = _check_games(games_per_pairing)
         n = len(self._players)
         self._rounds = default_swiss_rounds(n) if rounds is None else _check_rounds(rounds, n)
-        order = list(self._players)
-        if seed is not None:
+        order = list(self._players) if seeds is None else check_seeds(self._players, seeds)
+        if seed is not None and seeds is None:
             random.Random(seed).shuffle(order)
         #: The pairing number: who ranks higher among equal scores.
         self._number = {name: i for i, name in enumerate(order)}

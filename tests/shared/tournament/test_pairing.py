@@ -213,3 +213,107 @@ def test_decide_pairing_rejects_foreign_games():
 
 def test_exports_resolve():
     assert all(hasattr(tournament, name) for name in tournament.__all__)
+
+
+# --- seeded knockout (pairing numbers from the ladder: --seed-from-ladder) --------------------------
+
+def test_bracket_order_meets_the_top_seeds_last():
+    assert tournament.bracket_order(1) == [1]
+    assert tournament.bracket_order(2) == [1, 2]
+    assert tournament.bracket_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    for size in (4, 8, 16, 32):
+        order = tournament.bracket_order(size)
+        assert sorted(order) == list(range(1, size + 1))
+        # round 1: seed k meets seed size + 1 - k; the two halves hold 1 and 2, the quarters 1 to 4
+        assert all(a + b == size + 1 for a, b in zip(order[::2], order[1::2]))
+        assert 1 in order[:size // 2] and 2 in order[size // 2:]
+        quarters = [order[i:i + size // 4] for i in range(0, size, size // 4)]
+        assert sorted(min(q) for q in quarters) == [1, 2, 3, 4]
+    with pytest.raises(tournament.TournamentError, match="power of 2"):
+        tournament.bracket_order(6)
+
+
+def seeded(n):
+    """``n`` players whose names do not sort as their seeds: ``s1`` is seed 1 but listed last."""
+    return [f"s{k}" for k in range(n, 0, -1)], [f"s{k}" for k in range(1, n + 1)]
+
+
+def pairs_of(ko):
+    return sorted({(g.white, g.black) if g.game_in_pairing % 2 == 0 else (g.black, g.white)
+                   for g in ko.current_round()})
+
+
+def test_seeded_knockout_of_8_is_the_standard_bracket():
+    players, seeds = seeded(8)
+    ko = Knockout(players, 2, seed=99, seeds=seeds)
+    assert pairs_of(ko) == sorted([("s1", "s8"), ("s4", "s5"), ("s2", "s7"), ("s3", "s6")])
+    assert ko.byes == []
+    upset = {frozenset(("s4", "s5")): "s5"}          # seed 5 beats seed 4; else the better seed wins
+    winner = lambda g: upset.get(frozenset((g.white, g.black)), min(g.white, g.black, key=seeds.index))  # noqa: E731
+    play_round(ko, winner)
+    assert ko.advance()
+    assert pairs_of(ko) == sorted([("s1", "s5"), ("s2", "s3")])      # bracket neighbours, the better seed first
+    play_round(ko, winner)
+    assert ko.advance()
+    assert pairs_of(ko) == [("s1", "s2")]                            # the top two meet in the final
+    play_round(ko, winner)
+    assert not ko.advance() and ko.champion == "s1"
+
+
+@pytest.mark.parametrize("n, byes, first_round", [
+    (5, ["s1", "s2", "s3"], [("s4", "s5")]),
+    (6, ["s1", "s2"], [("s3", "s6"), ("s4", "s5")]),
+    (3, ["s1"], [("s2", "s3")]),
+    (2, [], [("s1", "s2")]),
+])
+def test_seeded_knockout_gives_the_byes_to_the_top_seeds(n, byes, first_round):
+    players, seeds = seeded(n)
+    ko = Knockout(players, 1, seeds=seeds)
+    assert sorted(ko.byes) == byes
+    assert pairs_of(ko) == first_round
+    run(ko, lambda g: min(g.white, g.black, key=seeds.index))
+    assert ko.champion == "s1" and sorted(ko.eliminated) == sorted(seeds[1:])
+    assert sorted(ko.byes) == byes                                   # round 1's only: the bracket is full after it
+
+
+def test_seeded_knockout_ignores_the_seed_and_is_the_same_when_rebuilt():
+    players, seeds = seeded(7)
+    rounds = []
+    for seed in (1, 2):
+        ko = Knockout(players, 2, seed=seed, seeds=seeds)
+        played = []
+        for _ in range(5):
+            played.append(pairs_of(ko))
+            play_round(ko, lambda g: max(g.white, g.black))          # upsets by name: a bracket that is not by seed
+            if not ko.advance():
+                break
+        rounds.append((played, ko.champion))
+    assert rounds[0] == rounds[1]
+
+
+def test_knockout_without_seeds_is_unchanged():
+    ko = Knockout(names(6), 1, seed=5)
+    assert ko.current_round() == Knockout(names(6), 1, seed=5, seeds=None).current_round()
+    assert [(g.white, g.black) for g in Knockout(names(4), 1).current_round()] == [("p0", "p1"), ("p2", "p3")]
+
+
+@pytest.mark.parametrize("seeds, message", [
+    (["s1", "s2"], "missing"),
+    (["s1", "s2", "s3", "s3"], "exactly once"),
+    (["s1", "s2", "s3", "x"], "not players"),
+])
+def test_seeds_must_order_exactly_the_players(seeds, message):
+    players, _ = seeded(3)
+    with pytest.raises(tournament.TournamentError, match=message):
+        Knockout(players, 1, seeds=seeds)
+
+
+def test_seeding_order_puts_the_rated_first_and_shuffles_the_unrated_by_the_seed():
+    ratings = {"ann": 120.0, "bob": None, "cy": 800.0, "dee": 120.0, "eve": -30.0}
+    players = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]      # fay, gus, hal: not on the ladder
+    order = tournament.seeding_order(players, ratings, seed=1)
+    assert order[:4] == ["cy", "ann", "dee", "eve"]                        # best first, equal ratings by name
+    assert sorted(order[4:]) == ["bob", "fay", "gus", "hal"]
+    assert tournament.seeding_order(list(reversed(players)), ratings, seed=1) == order      # not the given order
+    shuffles = {tuple(tournament.seeding_order(players, ratings, seed=s)[4:]) for s in range(20)}
+    assert len(shuffles) > 1                                               # the seed orders the unrated

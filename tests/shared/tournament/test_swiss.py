@@ -446,3 +446,41 @@ def test_the_blossom_matching_agrees_with_brute_force(n, density, seed, warm):
     if matching is not None:
         assert set(matching) == set(vertices)
         assert all(matching[matching[v]] == v and frozenset((v, matching[v])) in edges for v in vertices)
+
+
+# --- pairing numbers from seeds (--seed-from-ladder) -----------------------------------------------
+
+def test_seeded_swiss_round_1_is_top_half_against_bottom_half_by_seed():
+    seeds = [f"s{k}" for k in range(1, 9)]
+    swiss = Swiss(list(reversed(seeds)), 1, seed=7, seeds=seeds)
+    assert [frozenset(p) for p in swiss.pairings] == [frozenset(("s1", "s5")), frozenset(("s2", "s6")),
+                                                      frozenset(("s3", "s7")), frozenset(("s4", "s8"))]
+    odd = Swiss(seeds[:7], 1, seeds=seeds[:7])
+    assert odd.bye == "s7"                                                  # the lowest seed sits out
+    assert [frozenset(p) for p in odd.pairings] == [frozenset(("s1", "s4")), frozenset(("s2", "s5")),
+                                                    frozenset(("s3", "s6"))]
+
+
+def test_seeded_swiss_breaks_later_ties_by_seed_and_replays_the_same():
+    seeds = [f"s{k}" for k in range(1, 9)]
+
+    def play(swiss, rounds):
+        seen = []
+        for _ in range(rounds):
+            seen.append(list(swiss.pairings))
+            for game in swiss.current_round():      # the better seed wins every game
+                winner = min((game.white, game.black), key=seeds.index)
+                swiss.record(GameResult(game.white, game.black, (game.white, game.black).index(winner), "goal"))
+            if not swiss.advance():
+                break
+        return seen
+
+    first = play(Swiss(list(reversed(seeds)), 1, seeds=seeds, rounds=3), 3)
+    assert play(Swiss(list(reversed(seeds)), 1, seed=123, seeds=seeds, rounds=3), 3) == first
+    # round 2: the four winners (s1..s4, 1 point) top half v bottom half by seed: s1 v s3, s2 v s4
+    assert {frozenset(p) for p in first[1][:2]} == {frozenset(("s1", "s3")), frozenset(("s2", "s4"))}
+
+
+def test_swiss_seeds_must_be_the_players():
+    with pytest.raises(TournamentError, match="exactly once"):
+        Swiss(["a", "b", "c", "d"], 1, seeds=["a", "b", "c"])
