@@ -27,7 +27,8 @@ from server.sandbox.limits import SandboxLimits
 from server.settings import ServerSettings
 from server.tournament.store import StoreError
 
-__all__ = ["main", "build_parser", "settings_from_args", "load_roster", "read_roster", "interrupted_message"]
+__all__ = ["main", "build_parser", "settings_from_args", "load_roster", "read_roster", "interrupted_message",
+           "export_grades"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished tournament in --data-dir instead of starting a new one")
     p.add_argument("--seed", type=int, help="seed for pairings (default: random, stored for --resume)")
-    p.add_argument("--name", dest="tournament_name", help="tournament name (default tournament-<date>-<time>)")
+    p.add_argument("--name", dest="tournament_name", help="tournament name (default tournament-<date>-<time>); with "
+                   "--export: the tournament whose grades to write (default the newest finished one)")
     p.add_argument("--rejoin-wait", type=float, default=30.0, dest="rejoin_wait_s", metavar="S",
                    help="seconds a game waits for an absent player before it is forfeited (default 30)")
     ladder = p.add_argument_group("the practice ladder (--ladder)")
@@ -108,10 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the ladder report of BOT (every version; or BOT@VERSION) from DATA_DIR/ladder.db "
                              "and exit; 'table' prints the published table")
     ladder.add_argument("--json", type=Path, dest="report_json", metavar="FILE",
-                        help="with --report: also write the report as JSON to FILE")
+                        help="with --report: also write the report as JSON to FILE; with --export: also write the "
+                             "grades as JSON to FILE, each row with its Gradescope leaderboard")
     ladder.add_argument("--analyse", "--analyze", action="store_true", dest="report_analyse",
                         help="with --report: also analyse the games not analysed yet (about a second a game; the "
                              "report shows the analyses kept beside the logs without it)")
+    grades = p.add_argument_group("grades out (--export)")
+    grades.add_argument("--export", type=Path, dest="export_grades", metavar="FILE",
+                        help="write the grades of the newest finished tournament in DATA_DIR (--name: that one) as "
+                             "CSV to FILE ('-': to the output) and exit: per player its key, name, rank, points, "
+                             "rating and interval, games, wins, violations by cause, timeouts, and the handed-in "
+                             "version that played with when it was handed in and validated")
     handed_in = p.add_argument_group("bots handed in as files (quoridor-submit)")
     handed_in.add_argument("--max-submission-bytes", type=int, dest="max_submission_bytes", metavar="BYTES",
                            help="largest zip archive a bot may be handed in as (default 1048576 = 1 MiB; the files "
@@ -187,7 +196,7 @@ def read_roster(path: Path) -> dict[str, str]:
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     """Validated settings from parsed arguments; ``ValueError`` says which option is wrong."""
     values = {k: v for k, v in vars(args).items()
-              if k not in ("view", "roster", "report", "report_json", "report_analyse", "unsafe_no_sandbox",
+              if k not in ("view", "roster", "report", "report_json", "report_analyse", "export_grades", "unsafe_no_sandbox",
                                         "sandbox_self_test") and v is not None}
     if getattr(args, "unsafe_no_sandbox", False):
         values["sandbox"] = SandboxLimits(unsafe=True)
@@ -213,6 +222,29 @@ def _problem(error: Any) -> str:
     field = str(error["loc"][0])
     name = options.get(field, "--" + field.replace("_", "-"))
     return f"{name}: {message}"
+
+
+def export_grades(data_dir: Path, csv_path: Path, json_path: Path | None, name: str | None) -> int:
+    """``--export``: write the grades of a finished tournament in ``data_dir`` (``server.tournament.grades``) and say
+    where; 0, or 1 with one line saying why there is nothing to write."""
+    from server.tournament.grades import grades_csv, read_grades, write_grades    # only here: no server needed
+    to_output = str(csv_path) == "-"
+    try:
+        grades = read_grades(data_dir, name)
+        write_grades(grades, None if to_output else csv_path, json_path)
+    except ValueError as exc:
+        print(f"quoridor-server: {exc}", file=sys.stderr)
+        return 1
+    if to_output:
+        sys.stdout.write(grades_csv(grades.rows))
+    for note in grades.notes:
+        print(f"note: {note}", file=sys.stderr)
+    t, written = grades.tournament, [str(p) for p in (None if to_output else csv_path, json_path) if p is not None]
+    games = sum(row.games for row in grades.rows) // 2
+    if written:
+        print(f"the grades of {t.name} ({t.format}, {len(grades.rows)} players, {games:,} games, finished "
+              f"{t.finished_at}) are in {' and '.join(written)}", file=sys.stderr if to_output else sys.stdout)
+    return 0
 
 
 class _Interrupted(Exception):
@@ -265,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for note in deprecation_notes(args):
         print(note, file=sys.stderr)
+    if args.export_grades is not None:     # reads DATA_DIR only: no other option needs to be valid
+        return export_grades(args.data_dir, args.export_grades, args.report_json, args.tournament_name)
     try:
         settings = settings_from_args(args)
     except ValueError as exc:

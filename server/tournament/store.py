@@ -356,6 +356,12 @@ class ResultStore:
                                "ORDER BY id DESC LIMIT 1").fetchone()
             return None if row is None else self._tournament_row(conn, row)
 
+    def tournaments(self) -> list[TournamentRow]:
+        """Every stored tournament, oldest first (the order they were created in)."""
+        with self._transaction("reading", immediate=False) as conn:
+            rows = conn.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
+            return [self._tournament_row(conn, row) for row in rows]
+
     def tournament(self, tid: int) -> TournamentRow:
         """The tournament ``tid``; NotFoundError (a KeyError) if there is none."""
         with self._transaction("reading", immediate=False) as conn:
