@@ -39,6 +39,7 @@ from server.ladder.runner import LadderLobby, LadderRunner
 from server.ladder.seats import HostedResidents
 from server.ladder.records import LadderRecords
 from server.ladder.pages import LadderPages
+from server.ladder.seeding import ladder_seeds, seeding_text
 from server.seats.lobby import Lobby
 from server.logs.logfile import new_run_folder
 from server.rooms.desk import PuzzleDesk
@@ -269,6 +270,11 @@ class ArenaServer:
             s = self.settings
             name = s.tournament_name or (await asyncio.to_thread(new_run_folder, s.data_dir, "tournament-")).name
             seed = s.seed if s.seed is not None else random.SystemRandom().randrange(2 ** 31)
+            if s.seed_from_ladder and s.seeds is None:      # pairing numbers from the ladder, stored for --resume
+                versions = {x.name: x.entry.version if isinstance(x, SubmittedSeat) else None for x in sessions}
+                order, ratings = await asyncio.to_thread(ladder_seeds, s.data_dir, versions, seed)
+                self.settings = s = s.model_copy(update={"seeds": order})
+                self.reporter.message(seeding_text(order, ratings))
             config = json.loads(s.model_dump_json(exclude={"roster", "roster_submissions"}))   # keys are secret
             entrants = {x.name: Entrant(x.key, x.entry.version if isinstance(x, SubmittedSeat) else None)
                         for x in sessions}

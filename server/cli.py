@@ -87,6 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished tournament in --data-dir instead of starting a new one")
     p.add_argument("--seed", type=int, help="seed for pairings (default: random, stored for --resume)")
+    p.add_argument("--seed-from-ladder", action="store_true", default=None, dest="seed_from_ladder",
+                   help="-f swiss or -f knockout: pairing numbers from the practice ladder's published ratings in "
+                        "DATA_DIR/ladder.db, not a shuffle (a knockout: the standard bracket, 1 v N, byes to the top "
+                        "seeds; a Swiss: round 1 top half v bottom half); unrated players after the rated ones in a "
+                        "seeded order; stored for --resume")
     p.add_argument("--name", dest="tournament_name", help="tournament name (default tournament-<date>-<time>); with "
                    "--export: the tournament whose grades to write (default the newest finished one)")
     p.add_argument("--rejoin-wait", type=float, default=30.0, dest="rejoin_wait_s", metavar="S",
@@ -303,6 +308,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = settings_from_args(args)
     except ValueError as exc:
         parser.error(str(exc))
+    if settings.seed_from_ladder and not settings.resume:
+        from server.ladder.seeding import check_ladder_file     # only here: a file to find before anyone waits
+        try:
+            check_ladder_file(settings.data_dir)
+        except ValueError as exc:
+            print(f"quoridor-server: {exc}", file=sys.stderr)
+            return 1
     if args.sandbox_self_test:
         from server.sandbox.selftest import self_test_main     # only here: the self-test needs no server
         return self_test_main(settings.sandbox, program="quoridor-server", data_dir=settings.data_dir)

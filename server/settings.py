@@ -25,7 +25,8 @@ __all__ = ["ServerSettings", "Limits"]
 #: The settings that define a tournament: kept from its start when it is resumed.
 TOURNAMENT_FIELDS = ("format", "games_per_pairing", "ruleset", "time_limit_ms", "debug", "kick_after_timeouts",
                      "step_cap", "seed", "tournament_name", "timeout_grace_s", "swiss_rounds", "hosted_clock",
-                     "hosted_wall_cap_ms", "time_bank_ms")
+                     "hosted_wall_cap_ms", "time_bank_ms",
+                     "seed_from_ladder", "seeds")
 
 
 class ServerSettings(BaseModel):
@@ -57,6 +58,10 @@ class ServerSettings(BaseModel):
     roster: dict[str, str] | None = Field(None, description="key -> player name; None admits anyone")
     resume: bool = False
     seed: int | None = None
+    seed_from_ladder: bool = Field(False, description="a Swiss's or a knockout's pairing numbers from the ladder's "
+                                   "published ratings in DATA_DIR/ladder.db (--seed-from-ladder), not a shuffle")
+    seeds: list[str] | None = Field(None, description="the players by pairing number, best first (set at the start "
+                                    "from the ladder with seed_from_ladder, and kept for --resume); None = the seed's")
     tournament_name: str | None = None
     rejoin_wait_s: float = Field(30.0, ge=0, description="how long a game waits for an absent player")
     standings_interval_s: float = Field(1.0, ge=0, description="at most one standings broadcast per this many "
@@ -134,6 +139,11 @@ class ServerSettings(BaseModel):
                 and self.swiss_rounds > max_swiss_rounds(self.players):
             raise ValueError(f"--swiss-rounds {self.swiss_rounds}: a Swiss of {self.players} players has at most "
                              f"{max_swiss_rounds(self.players)} rounds (one more would pair someone twice)")
+        if self.seed_from_ladder and self.format not in ("swiss", "knockout"):
+            raise ValueError(f"--seed-from-ladder gives a Swiss or a knockout its pairing numbers; the format is "
+                             f"{self.format} (add -f swiss or -f knockout)")
+        if self.seed_from_ladder and self.ladder:
+            raise ValueError("--seed-from-ladder seeds a tournament from the ladder's table: not with --ladder")
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; choose one of: {', '.join(RULESETS)}")
         if self.roster is not None and len(set(self.roster.values())) != len(self.roster):
@@ -176,6 +186,7 @@ class ServerSettings(BaseModel):
         stored = {"swiss_rounds": None} | dict(stored)     # a tournament stored before Swiss existed has none
         # ... and one stored before issue 31 was played on the wall clock without a bank
         stored = {"hosted_clock": "wall", "hosted_wall_cap_ms": None, "time_bank_ms": 0} | stored
+        stored = {"seed_from_ladder": False, "seeds": None} | stored        # ... and before issue 35's seeding
         for name in TOURNAMENT_FIELDS:
             if name in stored and stored[name] != getattr(self, name):
                 update[name] = stored[name]

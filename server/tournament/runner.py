@@ -190,7 +190,7 @@ class TournamentRunner:
             raise GamesNotPlayed(self.name, self.unplayed)
 
     async def _knockout(self, seed: int | None) -> None:
-        ko = Knockout(self.players, self.settings.games_per_pairing, seed)
+        ko = Knockout(self.players, self.settings.games_per_pairing, seed, seeds=self.settings.seeds)
         self.reporter.tournament_started(self.name, self.players, None)
         while True:
             games = ko.current_round()
@@ -208,7 +208,8 @@ class TournamentRunner:
             self.reporter.message(f"knockout champion: {ko.champion}")
 
     async def _swiss(self, seed: int | None) -> None:
-        swiss = Swiss(self.players, self.settings.games_per_pairing, seed, self.settings.swiss_rounds)
+        swiss = Swiss(self.players, self.settings.games_per_pairing, seed, self.settings.swiss_rounds,
+                      seeds=self.settings.seeds)
         standings = self.standings
         assert isinstance(standings, SwissStandings)
         self.games_total = swiss.games_total
