@@ -131,6 +131,19 @@ async def test_a_finished_round_robin_of_a_handed_in_bot_and_connected_bots_grad
     assert (carol["violations"], carol[f"violations_{UNKNOWN}"], carol["violations_late"]) == ("3", "3", "0")
 
 
+async def test_without_a_roster_a_handed_in_bot_is_named_by_its_key_and_a_connected_one_keeps_its_key(
+        make_server, sandbox, tmp_path, capsys):
+    server = await make_server(players=2, players_from_submissions=True)
+    code, out = await run(str(ROOT / "examples" / "my_first_bot.py"), "-k", "k-alice", "--server", url(server),
+                          "--entry", ":MyPlayer")
+    assert code == 0, out
+    await play(server, [ScriptedBot(url(server), "k-bob", name="Bob")], seconds=60)
+    assert main(["--data-dir", str(tmp_path / "replays"), "--export", "-"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out.removeprefix("\ufeff"))))
+    assert {(r["name"], r["key"], r["version"] != "") for r in rows} == {("k-alice", "k-alice", True),
+                                                                        ("Bob", "k-bob", False)}
+
+
 # -- a final's table: the separated column -------------------------------------------------------------------------
 def _row(rank: int, player: str, elo: float, separated: bool | None, violations: int = 0) -> dict:
     return {"rank": rank, "player": player, "points": 2.0, "games": 4, "wins": 2, "losses": 2, "draws": 0,
