@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ from server.sandbox import GameHost, HostedRows, LocalGameHost
 from server.sandbox.status import UNSAFE_WARNING
 from server.tournament.results import Results
 from server.tournament.rows import Entrant
+from server.timestamps import utc_now_seconds
 from server.tournament.runner import Reporter, TournamentRunner, log_name
 from server.games.updates import standing_rows
 from server.web import WebDesk
@@ -83,6 +85,14 @@ class Stage(Enum):
     WAITING = "waiting"         # nothing stored yet: no game played, nothing to resume
     PLAYING = "playing"         # stored and unfinished (a resumed one too): --resume continues it
     FINISHED = "finished"       # over and recorded: nothing to resume
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a person says a wait: ``40 s``, ``12 min``, ``3 h 05 min``."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def _url_host(host: str) -> str:
@@ -252,10 +262,12 @@ class ArenaServer:
         assert self.results is not None
         everyone = self.settings.players_from_submissions or self._resume_submissions   # else: the roster's only
         if (everyone or self.settings.roster_submissions) and not self.lobby.started:
-            self.hosted = await seat_submissions(self.lobby, await self.submissions.tournament_bots(everyone),
+            cutoff = await self._freeze()
+            self.hosted = await seat_submissions(self.lobby, await self.submissions.tournament_bots(everyone, cutoff),
                                                  self.settings, self._say)
-            self._late_seats = LateSeats(self.lobby, self.hosted, self.settings, self._say, everyone=everyone)
-            self.submissions.on_accepted = self._late_seats
+            if cutoff is None:          # frozen hand-ins: a version accepted later takes no seat
+                self._late_seats = LateSeats(self.lobby, self.hosted, self.settings, self._say, everyone=everyone)
+                self.submissions.on_accepted = self._late_seats
         # A seated player may leave between the last seat being taken and this task waking up:
         # start only when every seat is still taken at the moment the doors close.
         while not self.lobby.full.is_set():
@@ -309,6 +321,23 @@ class ArenaServer:
         await self._farewell(tables, {s.peer: name for name, s in self.runner.sessions.items() if s.peer is not None})
         self.done.set()
         return standings
+
+    async def _freeze(self) -> str | None:
+        """The hand-ins' freeze (``--freeze-at``; a final's is its start): waited for, said in the live view and the
+        pages' lobby, and kept in the settings stored with the tournament (``--resume`` seats the same versions)."""
+        s = self.settings
+        if s.freeze_at is None and s.format != "final":
+            return None
+        if s.freeze_at is None:
+            self.settings = s = s.model_copy(update={"freeze_at": utc_now_seconds()})
+        assert s.freeze_at is not None
+        wait = (datetime.fromisoformat(s.freeze_at.replace("Z", "+00:00")) - datetime.now(UTC)).total_seconds()
+        if wait > 0:
+            self.reporter.message(f"hand-ins freeze at {s.freeze_at} (in {_duration(wait)}): then each key's newest "
+                                  "accepted version handed in by then takes a seat")
+            self._show_info()
+            await asyncio.sleep(wait)
+        return s.freeze_at
 
     async def _farewell(self, tables: FinalTables, players: dict[Connection, str]) -> None:
         """The end, in order: the updates still held for their lull (the last game's last board), every game of
@@ -513,7 +542,7 @@ class ArenaServer:
         return TournamentInfo(tournament=self.folder.name if self.folder is not None else None, stage=stage,
                               players=joined, seats=seats, format=s.format, games_per_pairing=s.games_per_pairing,
                               ruleset=s.ruleset, rows=over.rows if over is not None else [],
-                              champion=over.champion if over is not None else None)
+                              champion=over.champion if over is not None else None, freeze_at=s.freeze_at)
 
     def _show_info(self) -> None:
         """The lobby or the tournament changed: keep it for new pages and tell the spectators now."""

@@ -47,14 +47,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 = all)")
     p.add_argument("-n", "--players", type=int, default=2, help="players to wait for (default 2 = a single match; 0 = no tournament, "
                         "serve only the puzzle rooms until stopped). On quoridor-client, -n is the display name")
-    p.add_argument("-r", "--games-per-pairing", type=int, default=1, dest="games_per_pairing", metavar="R",
-                   help="games per pairing, seats alternating (default 1); not rounds: a tournament's rounds (the r1, "
+    p.add_argument("-r", "--games-per-pairing", type=int, dest="games_per_pairing", metavar="R",
+                   help="games per pairing, seats alternating (default 1; a final: 2); not rounds: a tournament's rounds (the r1, "
                         "r2 of game ids) follow from the players")
     p.add_argument("--rounds", action=DeprecatedAlias, type=int, dest="games_per_pairing",
                    instead="-r or --games-per-pairing", why="it means games per pairing, not rounds")
-    p.add_argument("-f", "--format", choices=["round-robin", "knockout", "swiss"], default="round-robin",
+    p.add_argument("-f", "--format", choices=["round-robin", "knockout", "swiss", "final"], default=None,
                    help="tournament format (default round-robin); swiss: rounds of players with equal scores, "
-                        "no pair twice, a bye worth a won pairing, ties broken by Buchholz then Sonneborn-Berger")
+                        "no pair twice, a bye worth a won pairing, ties broken by Buchholz then Sonneborn-Berger; "
+                        "final: see --final")
+    final = p.add_argument_group("a final that settles (--final)")
+    final.add_argument("--final", action="store_true", default=None,
+                       help="play a final: hand-ins freeze (--freeze-at), each key's newest accepted handed-in bot "
+                            "takes a seat (as --players-from-submissions; connected bots take the rest), and every "
+                            "pair plays -r games (default 2, colours swapped) from a seeded opening of "
+                            "--opening-plies pawn moves, round after round, until every pair of neighbours in the "
+                            "Bradley-Terry order is separated at 95%% overall, or the budget ends; the table ranks "
+                            "by rating with intervals, neighbours not separated share a rank (-f final: the same "
+                            "format, seating only the roster's hand-ins)")
+    final.add_argument("--final-games", type=int, dest="final_games", metavar="N",
+                       help="the final's game budget: no round starts that would pass it (default 20 rounds' worth: "
+                            "20 x pairs x -r; 1,120 games for 8 players); each look at the table is made at "
+                            "95%% / the rounds the budget allows, so looking after every round keeps the 5%% error")
+    final.add_argument("--freeze-at", dest="freeze_at", metavar="TIME",
+                       help="when hand-ins freeze: an ISO time, UTC unless it names an offset (2026-11-28T09:00 or "
+                            "2026-11-28T10:00+01:00); the server waits until then, then seats each key's newest "
+                            "version accepted and handed in at or before it (default: at the start); --resume "
+                            "seats the same versions")
     p.add_argument("--swiss-rounds", type=int, dest="swiss_rounds", metavar="N",
                    help="rounds of a Swiss (-f swiss; default ceil(log2(players)) + 1, at most players - 1)")
     p.add_argument("--ruleset", choices=sorted(RULESETS), default="course",
@@ -108,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--pair-cap", type=int, dest="ladder_pair_games_per_hour", metavar="N",
                         help="games one pair may play in any hour (default 8)")
     ladder.add_argument("--opening-plies", type=int, dest="ladder_opening_plies", metavar="N",
-                        help="random pawn moves each pairing's two games start from (default 4)")
+                        help="random pawn moves each pairing's games start from, on the ladder and in a final "
+                             "(default 4)")
     ladder.add_argument("--refit", type=float, dest="ladder_refit_s", metavar="S",
                         help="seconds between refits of the published Bradley-Terry table (default 60)")
     ladder.add_argument("--report", metavar="BOT",
@@ -202,7 +222,13 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     """Validated settings from parsed arguments; ``ValueError`` says which option is wrong."""
     values = {k: v for k, v in vars(args).items()
               if k not in ("view", "roster", "report", "report_json", "report_analyse", "export_grades", "unsafe_no_sandbox",
-                                        "sandbox_self_test") and v is not None}
+                                        "sandbox_self_test", "final") and v is not None}
+    if getattr(args, "final", None):
+        if values.get("format", "final") != "final":
+            raise ValueError(f"--final is the format final; drop -f {values['format']}")
+        values["format"] = "final"
+        if not values.get("resume"):        # a resumed final seats its own bots again
+            values["players_from_submissions"] = True
     if getattr(args, "unsafe_no_sandbox", False):
         values["sandbox"] = SandboxLimits(unsafe=True)
     if args.roster is not None:

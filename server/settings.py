@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,13 +20,25 @@ from server.net.origins import normal_origin
 from server.sandbox.buildcache import DEFAULT_KEEP
 from server.sandbox.limits import SandboxLimits
 
-__all__ = ["ServerSettings", "Limits"]
+__all__ = ["ServerSettings", "Limits", "freeze_time"]
+
+
+def freeze_time(text: str) -> str:
+    """``text`` (ISO 8601; UTC when it names no offset) as the hand-ins' store writes times: ``2026-11-28T09:00:00Z``."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not an ISO time such as 2026-11-28T09:00 (UTC) or "
+                         "2026-11-28T10:00+01:00") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 #: The settings that define a tournament: kept from its start when it is resumed.
 TOURNAMENT_FIELDS = ("format", "games_per_pairing", "ruleset", "time_limit_ms", "debug", "kick_after_timeouts",
                      "step_cap", "seed", "tournament_name", "timeout_grace_s", "swiss_rounds", "hosted_clock",
-                     "hosted_wall_cap_ms", "time_bank_ms",
+                     "hosted_wall_cap_ms", "time_bank_ms", "final_games", "freeze_at", "ladder_opening_plies",
                      "seed_from_ladder", "seeds")
 
 
@@ -40,9 +53,14 @@ class ServerSettings(BaseModel):
                                     description="TCP port for the course's C++ clients (legacy protocol); None = off")
     players: int = Field(2, ge=0, description="players to wait for; 2 = a single match, 0 = only the puzzle rooms")
     games_per_pairing: int = Field(1, ge=1, description="games each pairing plays (-r)")
-    format: Literal["round-robin", "knockout", "swiss"] = "round-robin"
+    format: Literal["round-robin", "knockout", "swiss", "final"] = "round-robin"
     swiss_rounds: int | None = Field(None, ge=1, description="rounds of a Swiss (-f swiss); None = "
                                      "ceil(log2(players)) + 1, at most players - 1")
+    final_games: int | None = Field(None, ge=1, description="a final's game budget (-f final): no round starts that "
+                                    "would pass it; None = 20 rounds' worth (shared.tournament.default_final_games)")
+    freeze_at: str | None = Field(None, description="when hand-ins freeze (UTC, 2026-11-28T09:00:00Z): the tournament "
+                                  "waits until then, then seats each key's newest accepted version handed in at or "
+                                  "before it; None = no freeze (a final freezes at its start)")
     ruleset: str = "course"
     time_limit_ms: int = Field(1000, ge=1)
     hosted_clock: Literal["wall", "cpu"] = Field("wall", description="what a hosted bot's step is judged by: wall "
@@ -115,6 +133,20 @@ class ServerSettings(BaseModel):
         """Each allowed origin in one spelling (``server.net.origins.normal_origin``)."""
         return [normal_origin(origin) for origin in value]
 
+    @field_validator("freeze_at")
+    @classmethod
+    def _freeze(cls, value: str | None) -> str | None:
+        """An ISO time (UTC when it names no offset) in the hand-ins' own spelling, to the second with a ``Z``."""
+        return None if value is None else freeze_time(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _final_games_per_pairing(cls, data: Any) -> Any:
+        """A final plays its pairings colour-swapped: 2 games unless told (-r)."""
+        if isinstance(data, dict) and data.get("format") == "final" and data.get("games_per_pairing") is None:
+            return {**data, "games_per_pairing": 2}
+        return data
+
     @field_validator("queue", mode="before")
     @classmethod
     def _no_queue(cls, value: object) -> object:
@@ -139,6 +171,19 @@ class ServerSettings(BaseModel):
                 and self.swiss_rounds > max_swiss_rounds(self.players):
             raise ValueError(f"--swiss-rounds {self.swiss_rounds}: a Swiss of {self.players} players has at most "
                              f"{max_swiss_rounds(self.players)} rounds (one more would pair someone twice)")
+        if self.final_games is not None and self.format != "final":
+            raise ValueError(f"--final-games is the game budget of a final; add --final (the format is {self.format})")
+        if self.format == "final":
+            if self.games_per_pairing % 2:
+                raise ValueError(f"-r {self.games_per_pairing}: a final plays each pairing colour-swapped, an even "
+                                 "number of games (default 2)")
+            if self.players >= 2 and self.final_games is not None:
+                one_round = self.players * (self.players - 1) // 2 * self.games_per_pairing
+                if self.final_games < one_round:
+                    raise ValueError(f"--final-games {self.final_games}: one round of a final of {self.players} "
+                                     f"players is {one_round} games (every pair, -r {self.games_per_pairing} each)")
+        if self.freeze_at is not None and (self.ladder or self.puzzles_only):
+            raise ValueError("--freeze-at freezes the hand-ins a tournament seats: not with --ladder or -n 0")
         if self.seed_from_ladder and self.format not in ("swiss", "knockout"):
             raise ValueError(f"--seed-from-ladder gives a Swiss or a knockout its pairing numbers; the format is "
                              f"{self.format} (add -f swiss or -f knockout)")
@@ -186,6 +231,7 @@ class ServerSettings(BaseModel):
         stored = {"swiss_rounds": None} | dict(stored)     # a tournament stored before Swiss existed has none
         # ... and one stored before issue 31 was played on the wall clock without a bank
         stored = {"hosted_clock": "wall", "hosted_wall_cap_ms": None, "time_bank_ms": 0} | stored
+        stored = {"final_games": None, "freeze_at": None} | stored       # ... and before the final (issue 35)
         stored = {"seed_from_ladder": False, "seeds": None} | stored        # ... and before issue 35's seeding
         for name in TOURNAMENT_FIELDS:
             if name in stored and stored[name] != getattr(self, name):

@@ -81,7 +81,8 @@ def standing_rows(standings: Standings) -> list[StandingRow]:
     return [StandingRow.model_construct(
         rank=r.rank, player=r.player, points=float(r.points), games=r.games, wins=r.wins, losses=r.losses,
         draws=r.draws, seat0=list(r.white), seat1=list(r.black), elo=_finite(r.elo), elo_error=_finite(r.elo_error),
-        elo_low=_finite(r.elo_low), elo_high=_finite(r.elo_high), violations=r.violations, thinking_ms=r.thinking_ms) for r in standings.rows()]
+        elo_low=_finite(r.elo_low), elo_high=_finite(r.elo_high), violations=r.violations, thinking_ms=r.thinking_ms,
+        separated=r.separated) for r in standings.rows()]
 
 
 #: The wire walls of the wall sets seen lately, by the position's wall bitmasks: ``Position.walls`` looks at

@@ -140,34 +140,39 @@ class SubmissionDesk:
         """Submissions whose last part arrived and that are not answered yet (the one being validated included)."""
         return self._waiting
 
-    async def accepted_bots(self) -> dict[str, BotEntry]:
-        """Each key's newest accepted bot (key -> bot), named as the roster names it; keys off the roster left out."""
+    async def accepted_bots(self, cutoff: str | None = None) -> dict[str, BotEntry]:
+        """Each key's newest accepted bot (key -> bot), named as the roster names it; keys off the roster left out.
+
+        With a ``cutoff`` (``2026-11-28T09:00:00Z``, a final's freeze) only versions handed in at or before it count.
+        """
         assert self.store is not None
-        latest = await self.store.latest_accepted()
+        latest = await self.store.latest_accepted(cutoff)
         roster = self.settings.roster
         return {key: self.bot_entry(version) for key, version in sorted(latest.items())
                 if roster is None or key in roster}
 
-    async def roster_bots(self) -> dict[str, BotEntry]:
+    async def roster_bots(self, cutoff: str | None = None) -> dict[str, BotEntry]:
         """The bots the roster's entries name (``roster_submissions``), key -> bot, in the roster's order.
 
         Each is the version its entry names, or the key's newest accepted one; ``ValueError`` in one
-        line when a named bot was never handed in or was not accepted (``named_version``).
+        line when a named bot was never handed in or was not accepted (``named_version``). With a ``cutoff``, versions
+        handed in after it are not there.
         """
         assert self.store is not None
         roster = self.settings.roster or {}
         bots = {}
         for key, wanted in self.settings.roster_submissions.items():
-            versions = await self.store.versions(key)
+            versions = [v for v in await self.store.versions(key) if cutoff is None or v.submitted_at <= cutoff]
             bots[key] = self.bot_entry(named_version(roster.get(key, key), versions, wanted))
         return bots
 
-    async def tournament_bots(self, everyone: bool) -> dict[str, BotEntry]:
+    async def tournament_bots(self, everyone: bool, cutoff: str | None = None) -> dict[str, BotEntry]:
         """The handed-in bots to seat in a tournament: those the roster names first, then, when ``everyone``
-        (``--players-from-submissions``, or a resumed tournament of them), each other key's newest accepted bot."""
-        bots = await self.roster_bots()
+        (``--players-from-submissions``, or a resumed tournament of them), each other key's newest accepted bot;
+        with a ``cutoff`` (``--freeze-at``), of the versions handed in at or before it only."""
+        bots = await self.roster_bots(cutoff)
         if everyone:
-            bots |= {key: entry for key, entry in (await self.accepted_bots()).items() if key not in bots}
+            bots |= {key: entry for key, entry in (await self.accepted_bots(cutoff)).items() if key not in bots}
         return bots
 
     def bot_entry(self, version: StoredVersion) -> BotEntry:

@@ -54,6 +54,7 @@ class SubmissionRecords(StoreFacade[SubmissionStore]):
         """The versions of ``key``, newest first."""
         return await self._thread.call(lambda store: store.versions(key))
 
-    async def latest_accepted(self) -> dict[str, StoredVersion]:
-        """Each key's newest accepted version (keys without one left out), by key."""
-        return await self._thread.call(SubmissionStore.latest_accepted)
+    async def latest_accepted(self, cutoff: str | None = None) -> dict[str, StoredVersion]:
+        """Each key's newest accepted version (keys without one left out), by key; with a ``cutoff``, of those handed
+        in at or before it (``SubmissionStore.latest_accepted``)."""
+        return await self._thread.call(lambda store: store.latest_accepted(cutoff))

@@ -172,10 +172,11 @@ class SubmissionStore:
                                   (key,)).fetchall()
         return [_version(row) for row in rows]
 
-    def latest_accepted(self) -> dict[str, StoredVersion]:
-        """Each key's newest accepted version (keys without one left out), by key."""
-        rows = self._conn.execute("SELECT * FROM versions WHERE accepted = 1 ORDER BY key, submitted_at DESC, "
-                                  "rowid DESC").fetchall()
+    def latest_accepted(self, cutoff: str | None = None) -> dict[str, StoredVersion]:
+        """Each key's newest accepted version (keys without one left out), by key; with a ``cutoff`` (as
+        ``submitted_at`` is written), of the versions handed in at or before it."""
+        rows = self._conn.execute("SELECT * FROM versions WHERE accepted = 1 AND submitted_at <= ? ORDER BY key, "
+                                  "submitted_at DESC, rowid DESC", ("9999" if cutoff is None else cutoff,)).fetchall()
         latest: dict[str, StoredVersion] = {}
         for row in rows:
             latest.setdefault(row["key"], _version(row))

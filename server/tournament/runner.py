@@ -35,7 +35,11 @@ from typing import Any, Protocol
 
 from shared.gamelog import GameOutcome
 from shared.referee import GameFinished, GameReferee, StepJudged
-from shared.tournament import GameResult, Knockout, ScheduledGame, Standings, Swiss, SwissStandings, round_robin
+from shared.ladder import pawn_opening
+from shared.quoridor import Step, find_ruleset
+from shared.tournament import (
+    Final, FinalStandings, GameResult, Knockout, ScheduledGame, Standings, Swiss, SwissStandings, round_robin,
+)
 
 from server.logs.batcher import LogUnavailableError
 from server.games.match import MatchResult, MatchRunner, game_over
@@ -135,8 +139,15 @@ class TournamentRunner:
         self.broadcast = broadcast
         self.on_step_hook = on_step
         self.on_game_over = on_game_over
-        self.standings = (SwissStandings(self.players, settings.games_per_pairing) if settings.format == "swiss"
-                          else Standings(self.players))
+        self.standings: Standings
+        if settings.format == "swiss":
+            self.standings = SwissStandings(self.players, settings.games_per_pairing)
+        elif settings.format == "final":        # its per-look level follows from the budget alone
+            self.standings = FinalStandings(self.players, self._new_final(None).level)
+        else:
+            self.standings = Standings(self.players)
+        #: A final's openings by pairing number (``shared.ladder.pawn_opening``); other formats start from the start.
+        self._openings: dict[int, tuple[Step, ...]] = {}
         self.finished: dict[GameKey, GameResult] = {}
         self.running: dict[str, MatchRunner] = {}
         self.limit = asyncio.Semaphore(settings.concurrency) if settings.concurrency else None
@@ -172,6 +183,8 @@ class TournamentRunner:
             await self._knockout(seed)
         elif self.settings.format == "swiss":
             await self._swiss(seed)
+        elif self.settings.format == "final":
+            await self._final(seed)
         else:
             rounds = round_robin(self.players, self.settings.games_per_pairing, seed)
             total = self.games_total = sum(len(r) for r in rounds)
@@ -232,6 +245,43 @@ class TournamentRunner:
                 swiss.record(self.finished[game_key(game)])
             if not swiss.advance():
                 break
+
+    def _new_final(self, seed: int | None) -> Final:
+        return Final(self.players, self.settings.games_per_pairing, seed, self.settings.final_games)
+
+    async def _final(self, seed: int | None) -> None:
+        """Rounds of every pair from seeded openings until the rating order settles or the budget ends
+        (``shared.tournament.final``); each round stored before it is played, so --resume plays the same ones."""
+        final = self._new_final(seed)
+        plies, ruleset = self.settings.ladder_opening_plies, find_ruleset(self.settings.ruleset)
+        self.reporter.tournament_started(self.name, self.players, None)
+        while True:
+            games = final.current_round()
+            for game in games:
+                if game.pairing not in self._openings:
+                    self._openings[game.pairing] = pawn_opening(seed or 0, game.pairing, plies, ruleset)
+            await self.results.schedule(self.tid, games)
+            await self._recover(games)
+            await self._round(games)
+            await self.results.flush()
+            self._check_played()            # the next look needs every result of this round
+            for game in games:
+                final.record(self.finished[game_key(game)])
+            going = final.advance()
+            apart = sum(1 for flag in final.separated[:-1] if flag)
+            neighbours = len(self.players) - 1
+            said = (f"final, round {final.round + 1 - going}: {apart} of {neighbours} neighbours separated "
+                    f"(each look at {final.level:.2%})")
+            if going:
+                self.reporter.message(f"{said}; round {final.round + 1} of at most {final.max_rounds} follows")
+                continue
+            self.games_total = final.games_total
+            if final.settled:
+                self.reporter.message(f"{said}: the final is settled after {final.games_total} games")
+            else:
+                self.reporter.message(f"{said}: the budget of {final.max_games} games allows no other round; "
+                                      "neighbours not separated share a rank")
+            break
 
     async def _recover(self, games: Sequence[ScheduledGame]) -> None:
         """Take the results the database lost from their finished logs in the folder (``server.tournament.recovery``),
@@ -362,7 +412,8 @@ class TournamentRunner:
             ids = [self._game_id(g) + ("" if first == 0 else f"-replay{first}") for g in games]
             specs = tuple(GameSpec(game_id, self.folder / log_name(game_id, g.white, g.black),
                                    white=names.index(g.white)) for game_id, g in zip(ids, games))
-            pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament=self.name)
+            pairing = Pairing(entries, specs, self.settings.referee_settings(), tournament=self.name,
+                              opening=self._openings.get(games[0].pairing, ()))
             try:
                 if self.limit is None:
                     played = await self.host.play(pairing, on_step=self._hosted_step)
@@ -440,7 +491,8 @@ class TournamentRunner:
         log_path = self.folder / log_name(game_id, white.name, black.name)
         runner = MatchRunner(game_id, (white, black), self.settings.referee_settings(), log_path,
                              executor=self.executor, grace_s=self.settings.timeout_grace_s,
-                             tournament=self.name, on_step=self._on_step, rows=self.rows, clock=self.clock)
+                             tournament=self.name, on_step=self._on_step, rows=self.rows, clock=self.clock,
+                             opening=self._openings.get(game.pairing, ()))
         hosted = tuple(s if isinstance(s, HostedSeat) else None for s in (white, black))
         if hosted != (None, None) and isinstance(self.rows, HostedRows):
             self.rows.watch(runner, hosted)         # their steps' CPU times go in the log

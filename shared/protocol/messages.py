@@ -207,6 +207,9 @@ class StandingRow(ProtocolModel):
     elo_high: float | None = Field(None, description="The high end of `elo`'s 95% interval, if computed.")
     violations: int = Field(0, description="Violations over all games.")
     thinking_ms: int = Field(0, description="Thinking time over all games, in ms.")
+    separated: bool | None = Field(None, description="In a final: true when this row's rating is shown to be above the "
+                                   "next row's (at the final's 95% overall confidence), false when the two are not "
+                                   "separated (a tie: they share a rank); null for the last row and other formats.")
 
 
 class Standings(Message):
@@ -244,11 +247,14 @@ class TournamentInfo(Message):
         description="waiting for players, playing, or finished (its final table in rows).")
     players: list[str] = Field(description="The players seated so far (all of them once it plays).")
     seats: int = Field(description="The players the tournament waits for (n of N).")
-    format: str = Field(description="round-robin, knockout or swiss.")
+    format: str = Field(description="round-robin, knockout, swiss or final.")
     games_per_pairing: int = Field(description="Games per pairing, seats alternating.")
     ruleset: str = Field("course", description="The rules the games are played by.")
     rows: list[StandingRow] = Field([], description="The final table when finished, best first; else empty.")
     champion: str | None = Field(None, description="When finished, the winner as in tournament_over; else null.")
+    freeze_at: str | None = Field(None, description="When hand-ins freeze (UTC, 2026-11-28T09:00:00Z): a final (or "
+                                  "--freeze-at) waits for it, then seats each key's newest accepted version handed in "
+                                  "at or before it; null when nothing freezes.")
 
 
 class BoardState(ProtocolModel):

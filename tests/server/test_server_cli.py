@@ -171,7 +171,7 @@ def test_rounds_still_works_and_says_in_one_line_that_it_is_deprecated(capsys):
                                        "not rounds); use -r or --games-per-pairing"]     # main prints it on stderr
     assert not capsys.readouterr().err                           # parsing writes nothing itself
     plain = build_parser().parse_args([])
-    assert plain.games_per_pairing == 1 and deprecation_notes(plain) == []
+    assert settings_from_args(plain).games_per_pairing == 1 and deprecation_notes(plain) == []
     assert fails(capsys, ["--rounds", "0"]).endswith("--games-per-pairing: Input should be greater than or equal to 1")
 
 
