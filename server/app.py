@@ -60,6 +60,7 @@ from server.tournament.runner import Reporter, TournamentRunner, log_name
 from server.games.updates import standing_rows
 from server.web import WebDesk
 from server.web.feed import STANDINGS_BYTES_PER_S, LiveFeed
+from server.web.organiser import OrganiserDesk
 from server.web.records import champion, folder_listing, newest_finished
 from server.net.wire import LinkSettings, WebSocketLink
 
@@ -142,6 +143,8 @@ class ArenaServer:
         #: Each step, each end and the standings, to the spectators and the pages.
         self.feed = LiveFeed(self.connections, self.web, interval_s=settings.standings_interval_s,
                              playing=self._playing, games_total=self._games_total, clock=clock)
+        #: The organiser's page's answers (``server.web.organiser``), made with the router.
+        self.organiser: OrganiserDesk | None = None
         self.submissions = SubmissionDesk(settings, self.connections, self._welcome, self._say,
                                            sandbox=settings.sandbox)   # quoridor-submit
         self.results: Results | None = None
@@ -190,8 +193,9 @@ class ArenaServer:
         self.analyses.start()
         self.web.analyses = self.analyses.answer_bytes
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
+        self.organiser = OrganiserDesk(self.settings, lambda: self.submissions.store, lambda: self.ladder)
         router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say,
-                        web=self.web, submissions=self.submissions, clock=self.clock)
+                        web=self.web, submissions=self.submissions, organiser=self.organiser, clock=self.clock)
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),
                                      handshake_timeout_s=s.limits.handshake_timeout_s, close_timeout_s=CLOSE_TIMEOUT_S,
                                      ping_interval_s=PING_INTERVAL_S, ping_timeout_s=PING_INTERVAL_S,
@@ -380,6 +384,7 @@ class ArenaServer:
         # The pages (issue 29): the ladder's table, games, idle reason and reports, not a tournament's.
         pages = LadderPages(self.connections, self.ladder)
         self.ladder.on_change, self.web.ladder_answer, self.web.tournament = pages.changed, pages.answer, "ladder"
+        self.web.find_log = store.game_log          # /game?game=ID for any of its games (the organiser's page links)
         if self.analyses is not None:
             self.ladder.on_log = self.analyses.game_finished        # each finished game's log, to be analysed
         self.ladder.rows = HostedRows(self._log_thread, find=lambda name: hosted_peer(self.lobby.session(name)))     # hosted bots' CPU times in the logs
@@ -555,7 +560,7 @@ class ArenaServer:
                           violations_allowed=VIOLATIONS_TO_LOSE, step_cap=s.step_cap, walls_per_player=BLOCK_SUM)
         # The ladder says so in the server's name: welcome's fields are the tournament's (see docs/protocol.md).
         server = f"{s.server_name} {__version__}" + (" (practice ladder)" if s.ladder else "")
-        return Welcome(player=player, server=server, rules=rules)
+        return Welcome(player=player, server=server, rules=rules, organiser_page=bool(s.organiser_keys))
 
     def _keepalive(self) -> None:
         """Ping the quiet connections (one timer for all of them)."""

@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "with # is a comment); only listed keys may play. A line 'key name submission' seats that "
                         "key's newest accepted handed-in bot, 'key name submission:VERSION' that version (JSON: "
                         "{\"key\": {\"name\": \"name\", \"submission\": true or \"VERSION\"}}); the other keys connect")
+    p.add_argument("--organiser-key", action="append", dest="organiser_keys", metavar="KEY",
+                   help="a key that opens the organiser's page (/organiser: every key's versions, games, violations, "
+                        "pauses; typed into the page, never in a URL); a roster line 'KEY NAME organiser' is the "
+                        "same and keeps the key out of the process list")
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished tournament in --data-dir instead of starting a new one")
     p.add_argument("--seed", type=int, help="seed for pairings (default: random, stored for --resume)")
@@ -234,6 +238,8 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     if args.roster is not None:
         roster = load_roster(args.roster)
         values["roster"] = roster.names
+        if roster.organisers:
+            values["organiser_keys"] = [*values.get("organiser_keys", []), *roster.organisers]
         if roster.submissions:
             values["roster_submissions"] = roster.submissions
     try:

@@ -32,7 +32,7 @@ from typing import Any
 from websockets.http11 import Request, Response
 
 from shared.protocol import (
-    FinalTableRequest, Hello, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step,
+    FinalTableRequest, Hello, OrganiserRequest, ProtocolError, StepMessage, Watch, Welcome, parse_client, to_step,
 )
 
 from server.net.connection import CLOSE_POLICY, CLOSE_TRY_LATER, Connection, Peer
@@ -46,6 +46,7 @@ from server.submissions.desk import SUBMISSION_FRAMES, SubmissionDesk
 from server.web import WebDesk, answer_http
 from server.web.desk import WEB_FRAMES
 from server.web.http import forbidden_origin, is_upgrade
+from server.web.organiser import ORGANISER_INTERVAL_S, OrganiserDesk, WrongKey
 from server.net.origins import OriginCheck
 from server.net.wire import WebSocketLink
 
@@ -62,7 +63,8 @@ ORIGINS_LOGGED = 256
 class _Client:
     """The router's state for one connection, beside its ``Peer``."""
 
-    __slots__ = ("ready", "session", "room", "hello_timer", "puzzles", "puzzle_task", "final_table")
+    __slots__ = ("ready", "session", "room", "hello_timer", "puzzles", "puzzle_task", "final_table", "organiser_at",
+                 "organiser_task")
 
     def __init__(self) -> None:
         self.ready = False
@@ -73,6 +75,9 @@ class _Client:
         self.hello_timer: asyncio.TimerHandle | None = None
         self.puzzles: deque[Any] = deque()
         self.puzzle_task: asyncio.Task[None] | None = None
+        #: When its last ``organiser_request`` was taken (its arrival stamp), and the task answering it.
+        self.organiser_at: float | None = None
+        self.organiser_task: asyncio.Task[None] | None = None
 
 
 class Router:
@@ -84,7 +89,7 @@ class Router:
     def __init__(self, settings: ServerSettings, connections: Connections, lobby: Callable[[], Lobby],
                  desk: PuzzleDesk, welcome: Callable[[str], Welcome], say: Callable[[str], None],
                  web: WebDesk | None = None, submissions: SubmissionDesk | None = None, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 organiser: OrganiserDesk | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
         self.clock = clock
         self.limits = settings.limits
@@ -95,6 +100,7 @@ class Router:
         self.say = say
         self.web = web
         self.submissions = submissions
+        self.organiser = organiser
         self.origins = OriginCheck(settings.allowed_origins)
         self._origins_logged: set[str] = set()
         self._clients: dict[Peer, _Client] = {}
@@ -162,6 +168,8 @@ class Router:
             client.hello_timer.cancel()
         if client.puzzle_task is not None:
             client.puzzle_task.cancel()
+        if client.organiser_task is not None:
+            client.organiser_task.cancel()
         if client.session is not None:
             self.lobby().leave(client.session, peer)
         if not client.ready:                # a health check, a port scan, a client that gave up: one quiet line
@@ -265,6 +273,8 @@ class Router:
             return self._watch(peer, message)
         if isinstance(message, FinalTableRequest):
             return self._final_table(client)
+        if isinstance(message, OrganiserRequest):
+            return self._organiser(peer, client, message, arrived)
         if self.submissions is not None and (peer.role == "submitter" or isinstance(message, SUBMISSION_FRAMES)):
             return self.submissions.take(peer, client.room, message)
         if client.room is not None and isinstance(message, PUZZLE_FRAMES):
@@ -385,6 +395,44 @@ class Router:
                                      "the end")
         client.final_table = True
         return None
+
+    # -- the organiser's page ----------------------------------------------------------------
+    def _organiser(self, peer: Peer, client: _Client, message: OrganiserRequest,
+                   arrived: float) -> tuple[str, str] | None:
+        """A page asks for the organiser's rows with a key (``server.web.organiser``): one at a time per connection, at
+        most one every ``ORGANISER_INTERVAL_S``; a wrong key is refused as a wrong hello key is (slowed, then closed)."""
+        if self.organiser is None or not self.organiser.enabled:
+            return "room_unavailable", ("this server has no organiser's page: start it with --organiser-key KEY (or a "
+                                        "roster line 'KEY NAME organiser')")
+        if peer.role != "spectator":
+            return "not_a_spectator", "only a page (a spectator) asks for the organiser's page"
+        if peer in self.connections.wrong_keys.held:
+            return None                     # its wrong key's answer is on the way: nothing more is taken
+        if client.organiser_task is not None:
+            return "busy", "the organiser's page is being read for this connection already; wait for it"
+        if client.organiser_at is not None and arrived - client.organiser_at < ORGANISER_INTERVAL_S:
+            return "rate_limited", (f"the organiser's page may be asked for once every {ORGANISER_INTERVAL_S:g} s on "
+                                    "a connection; wait a moment")
+        client.organiser_at = arrived
+        client.organiser_task = asyncio.get_running_loop().create_task(self._answer_organiser(peer, client, message))
+        return None
+
+    async def _answer_organiser(self, peer: Peer, client: _Client, message: OrganiserRequest) -> None:
+        assert self.organiser is not None
+        try:
+            answer = await self.organiser.answer(message.key)
+        except WrongKey as exc:
+            self.connections.wrong_keys.refuse(peer, str(exc), message.type)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - as in _answer_puzzles: a broken answer closes this connection only
+            log.exception("answering an organiser_request from %s failed; closing that connection", peer.address)
+            peer.close(1011, "internal error")
+        else:
+            if not peer.closed:
+                peer.send_now(answer)
+        finally:
+            client.organiser_task = None
 
     # -- the pages' frames -------------------------------------------------------------------
     def _page(self, peer: Peer, client: _Client, message: Any) -> tuple[str, str] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,6 +34,10 @@ def freeze_time(text: str) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+#: What an organiser's key may be: what a roster's key may be (printable ASCII, no spaces, 1 to 64 characters).
+ORGANISER_KEY = re.compile(r"[!-~]{1,64}")
 
 
 #: The settings that define a tournament: kept from its start when it is resumed.
@@ -74,6 +79,9 @@ class ServerSettings(BaseModel):
     concurrency: int | None = Field(None, ge=1, description="games at once; None = every game of a round")
     data_dir: Path = Path("replays")
     roster: dict[str, str] | None = Field(None, description="key -> player name; None admits anyone")
+    organiser_keys: list[str] = Field(default_factory=list, description="keys that open the organiser's page (every "
+                                      "key's versions, games, violations; --organiser-key, or the roster's "
+                                      "'KEY NAME organiser' lines); none: the page is off")
     resume: bool = False
     seed: int | None = None
     seed_from_ladder: bool = Field(False, description="a Swiss's or a knockout's pairing numbers from the ladder's "
@@ -191,6 +199,12 @@ class ServerSettings(BaseModel):
             raise ValueError("--seed-from-ladder seeds a tournament from the ladder's table: not with --ladder")
         if self.ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {self.ruleset!r}; choose one of: {', '.join(RULESETS)}")
+        wrong = [key for key in self.organiser_keys if not ORGANISER_KEY.fullmatch(key)]
+        if wrong:
+            raise ValueError("--organiser-key: a key must be 1 to 64 printable ASCII characters without spaces")
+        if self.roster is not None and set(self.organiser_keys) & set(self.roster):
+            raise ValueError("an organiser's key is also a player's key on the roster: give the organiser a key of "
+                             "their own (a player's key opens the organiser's page for its own bot only)")
         if self.roster is not None and len(set(self.roster.values())) != len(self.roster):
             raise ValueError("the roster gives the same player name to two keys")
         if self.ladder_residents and not self.ladder:

@@ -10,7 +10,7 @@ import re
 import pytest
 from websockets.asyncio.server import serve
 
-from shared.protocol import LadderRow
+from shared.protocol import LadderRow, OrganiserRow, OrganiserVersion, WorstGame
 from shared.protocol import (
     CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, BoardState, ReplayFolder, ReplayGameEntry, GameOver, GameStart, Hello, ProtocolError, RulesInfo,
     StandingRow, StepJudgement, StepMessage, TournamentOver, Turn, Welcome, dump, parse_client, parse_server,
@@ -21,7 +21,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 MESSAGES = {**CLIENT_MESSAGES, **SERVER_MESSAGES}
 NESTED = {"welcome": [RulesInfo], "standings": [StandingRow], "game_update": [BoardState], "turn": [StepJudgement],
-          "replays": [ReplayFolder, ReplayGameEntry], "ladder": [LadderRow]}
+          "replays": [ReplayFolder, ReplayGameEntry], "ladder": [LadderRow],
+          "organiser": [OrganiserRow, OrganiserVersion, WorstGame]}
 
 
 def load_tool():

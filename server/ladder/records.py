@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from shared.ladder import BotReport, GameFact, PublishedRow, Skill
+from shared.organiser import LadderActivity
 
 from server.disk.store_thread import StoreClosedError, StoreFacade, StoreThread
 from server.ladder.store import LadderGame, LadderStore, Track
@@ -72,6 +73,16 @@ class LadderRecords(StoreFacade[LadderStore]):
     async def report(self, wanted: str, limit_ms: int) -> tuple[Track, BotReport] | None:
         """The report of the version ``wanted`` (its label or ``bot@version``) with its track; None if there is none."""
         return await self._thread.call(lambda store: store.report(wanted, limit_ms))
+
+    async def activity(self, bots: Sequence[str]) -> dict[str, LadderActivity]:
+        """What each of ``bots`` (by name) did on the ladder: its newest track and that track's games, its last game
+        (``LadderStore.activity``); bots that never played are left out."""
+        wanted = tuple(bots)
+        return await self._thread.call(lambda store: store.activity(wanted))
+
+    async def game_log(self, game_id: str) -> str | None:
+        """The log of the ladder game ``game_id``, as its path in the data directory; None when there is none."""
+        return await self._thread.call(lambda store: store.game_log(game_id))
 
     async def published(self) -> tuple[list[PublishedRow], dict[str, Track]]:
         """The published table of the current tracks, with those tracks by label (fitted on the store's thread)."""

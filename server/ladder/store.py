@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shared.ladder import BotReport, GameFact, PublishedRow, Skill, build_report, pair_key, published_table
+from shared.organiser import LadderActivity, PlayedGame
 
 from server.disk.sqlite_files import FileSchema, checkpoint, open_store, transaction
 from server.timestamps import utc_now
@@ -181,6 +182,41 @@ class LadderStore:
                                    (tuple(causes[0]), tuple(causes[1])),
                                    tuple(mu - 3 * sigma for mu, sigma in after)))  # type: ignore[arg-type]
         return result
+
+    def activity(self, bots: Sequence[str]) -> dict[str, LadderActivity]:
+        """What each of ``bots`` (by name) did on the ladder: its newest track with that track's games (in play order,
+        each with when it ended), and when its last game of any track ended.
+        Bots that never had a track are left out."""
+        wanted = set(bots)
+        current = {t.bot: t for t in self.current_tracks() if t.bot in wanted}
+        if not current:
+            return {}
+        marks = ",".join("?" * len(current))
+        last = dict(self._conn.execute(
+            f"SELECT t.bot, max(g.ended_at) FROM games g JOIN tracks t ON t.id IN (g.white, g.black) "
+            f"WHERE t.bot IN ({marks}) GROUP BY t.bot", tuple(current)).fetchall())
+        ids = [t.id for t in current.values()]
+        id_marks = ",".join("?" * len(ids))
+        ended = dict(self._conn.execute(f"SELECT game_id, ended_at FROM games WHERE white IN ({id_marks}) OR black "
+                                        f"IN ({id_marks})", (*ids, *ids)).fetchall())
+        games: dict[str, list[PlayedGame]] = {bot: [] for bot in current}
+        for fact in self.facts(ids):
+            for bot, track in current.items():
+                if track.label in (fact.white, fact.black):
+                    games[bot].append(PlayedGame(fact, ended[fact.game_id]))
+        return {bot: LadderActivity(track.label, track.created_at, games[bot], last.get(bot))
+                for bot, track in current.items()}
+
+    def game_log(self, game_id: str) -> str | None:
+        """The log of the ladder game ``game_id`` as its path in the data directory (``ladder.db``'s folder), as the
+        game page asks for it; None for no such game, a game without a log, or a log elsewhere."""
+        row = self._conn.execute("SELECT log_path FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None or not row[0]:
+            return None
+        try:
+            return Path(row[0]).resolve().relative_to(self.path.resolve().parent).as_posix()
+        except ValueError:
+            return None
 
     def results_between(self, track_ids: Sequence[int]) -> list[tuple[int, int, float]]:
         """``(white id, black id, white's points)`` of every game between the given tracks."""

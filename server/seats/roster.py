@@ -1,7 +1,8 @@
 """The roster: who may play (key -> player name), and whose entry seats their handed-in bot.
 
 Pure: ``parse_roster`` reads a roster's text (``server.cli`` reads the file). Two forms, told apart by
-the first character: a JSON object, or lines ``KEY NAME [submission[:VERSION]]`` (``docs/roster.md``).
+the first character: a JSON object, or lines ``KEY NAME [submission[:VERSION]]`` and ``KEY NAME organiser``
+(``docs/roster.md``).
 A mistake an organiser can make (a key no hello can carry, an empty name, a key listed twice) is a
 ``ValueError`` saying where, in one line.
 """
@@ -46,15 +47,19 @@ def _json_object(path: Path | str, pairs: list[tuple[str, object]]) -> dict[str,
 #: version) or ``submission:VERSION`` (that version; the 12 hex digits ``quoridor-submit --list`` shows).
 _SUBMISSION_FIELD = re.compile(r"(?P<name>.*?)[\s,]+(?P<field>submission(?::\S*)?)")
 _VERSION = re.compile(r"[0-9a-f]{12}")
+#: The last field of a roster line that makes the key an organiser's (the organiser's page; the key plays no games).
+_ORGANISER_FIELD = re.compile(r"(?P<name>.*?)[\s,]+organiser")
 
 
 @dataclass(frozen=True)
 class Roster:
-    """A roster as read: each key's player name, and the keys whose entry names their handed-in bot."""
+    """A roster as read: each key's player name, the keys whose entry names their handed-in bot, and the organisers'."""
 
     names: dict[str, str]
     #: key -> the version its entry names, or None for the key's newest accepted version.
     submissions: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    #: The organisers' keys (entries ``KEY NAME organiser``) -> their names: they open the organiser's page, never play.
+    organisers: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def _version(where: str, text: str) -> str:
@@ -81,14 +86,16 @@ def parse_roster(text: str, source: str = "roster") -> Roster:
     """A roster from its text (pure; ``source`` names it in errors): a JSON object, or lines ``KEY NAME``.
 
     JSON: ``{"key": "name"}``, where a value may also be ``{"name": "Team 7", "submission": true}`` (or
-    a version id instead of ``true``). Lines: ``KEY NAME [submission[:VERSION]]``: the key ends at the
+    a version id instead of ``true``), or ``{"name": "Ms Smith", "role": "organiser"}``. Lines: ``KEY NAME [submission[:VERSION]]``: the key ends at the
     first space or comma, the rest is the name, and a last field ``submission`` or ``submission:VERSION``
-    (after a space or a comma) seats the key's handed-in bot, its newest accepted version or that one.
+    (after a space or a comma) seats the key's handed-in bot, its newest accepted version or that one; a last
+    field ``organiser`` makes the key an organiser's (``organisers``: it opens the organiser's page and plays no game).
     Blank lines and lines whose first non-blank character is ``#`` are skipped; anywhere else ``#`` is
     part of the key or the name. ``ValueError`` says what is wrong, in one line.
     """
     names: dict[str, str] = {}
     submissions: dict[str, str | None] = {}
+    organisers: dict[str, str] = {}
     if text.lstrip().startswith(("{", "[")):
         try:
             data = json.loads(text, object_pairs_hook=lambda pairs: _json_object(source, pairs))
@@ -99,14 +106,27 @@ def parse_roster(text: str, source: str = "roster") -> Roster:
                              f"got a {type(data).__name__}")
         for key, value in data.items():
             wanted: str | None | bool = False
+            organiser = False
             if isinstance(value, dict):
-                unknown = sorted(set(value) - {"name", "submission"})
+                unknown = sorted(set(value) - {"name", "submission", "role"})
                 if unknown or "name" not in value:
                     raise ValueError(f"roster {source}: the entry of key {key!r} should be a name, or an object "
-                                     f"with \"name\" and \"submission\" (true or a version id), got {json.dumps(value)}")
+                                     f"with \"name\" and \"submission\" (true or a version id) or \"role\", got "
+                                     f"{json.dumps(value)}")
+                role = value.get("role", "player")
+                if role not in ("player", "organiser"):
+                    raise ValueError(f"roster {source}: the \"role\" of key {key!r} should be \"player\" or "
+                                     f"\"organiser\", got {json.dumps(role)}")
+                organiser = role == "organiser"
                 wanted = _json_submission(source, key, value.get("submission", False))
+                if organiser and wanted is not False:
+                    raise ValueError(f"roster {source}: key {key!r} is an organiser's: it hands in no bot to seat "
+                                     "(drop its \"submission\")")
                 value = value["name"]
             _check_entry(source, "", key, value)
+            if organiser:
+                organisers[key] = value.strip()  # type: ignore[union-attr]
+                continue
             names[key] = value.strip()  # type: ignore[union-attr]
             if wanted is not False:
                 submissions[key] = wanted  # type: ignore[assignment]
@@ -121,8 +141,14 @@ def parse_roster(text: str, source: str = "roster") -> Roster:
             if len(parts) != 2 or not parts[1].strip():
                 raise ValueError(f"roster {source} line {number}: expected 'KEY NAME', got {line!r}")
             key, name = parts[0], parts[1].strip()
-            if key in names:
+            if key in names or key in organisers:
                 raise ValueError(f"roster {source} line {number}: key {key!r} is listed twice")
+            chief = _ORGANISER_FIELD.fullmatch(name)
+            if chief is not None and chief["name"].strip(" ,"):        # "k1 organiser" is the team "organiser"
+                name = chief["name"].strip(" ,")
+                _check_entry(source, f" line {number}", key, name)
+                organisers[key] = name
+                continue
             marked = _SUBMISSION_FIELD.fullmatch(name)
             if marked is not None and marked["name"].strip(" ,"):       # "k1 submission" is the team "submission"
                 name, spec = marked["name"].strip(" ,"), marked["field"]
@@ -132,4 +158,4 @@ def parse_roster(text: str, source: str = "roster") -> Roster:
             names[key] = name
     if not names:
         raise ValueError(f"roster {source} lists no players")
-    return Roster(names, submissions)
+    return Roster(names, submissions, organisers)

@@ -50,6 +50,10 @@ class SubmissionRecords(StoreFacade[SubmissionStore]):
         """Store a validated version (a new one, or the same files of the same key validated again)."""
         return await self._thread.call(lambda store: store.record(version))
 
+    async def every_version(self) -> dict[str, list[StoredVersion]]:
+        """Every key's versions (newest first), by key."""
+        return await self._thread.call(SubmissionStore.every_version)
+
     async def versions(self, key: str) -> list[StoredVersion]:
         """The versions of ``key``, newest first."""
         return await self._thread.call(lambda store: store.versions(key))

@@ -166,6 +166,14 @@ class SubmissionStore:
                  version.cause, version.reason, version.seconds, version.files, version.bytes))
         return version
 
+    def every_version(self) -> dict[str, list[StoredVersion]]:
+        """Every key's versions (newest first), by key in key order."""
+        rows = self._conn.execute("SELECT * FROM versions ORDER BY key, submitted_at DESC, rowid DESC").fetchall()
+        versions: dict[str, list[StoredVersion]] = {}
+        for row in rows:
+            versions.setdefault(row["key"], []).append(_version(row))
+        return versions
+
     def versions(self, key: str) -> list[StoredVersion]:
         """The versions of ``key``, newest first."""
         rows = self._conn.execute("SELECT * FROM versions WHERE key = ? ORDER BY submitted_at DESC, rowid DESC",

@@ -89,6 +89,9 @@ class WebDesk:
         self.final_folder: ReplayFolder | None = None
         #: On the practice ladder: answers a page's ``ladder_request`` (``server.ladder.pages``).
         self.ladder_answer: Callable[[LadderRequest], Awaitable[Any]] | None = None
+        #: Finds the log of a game id this server no longer keeps (a ladder's game: ``LadderRecords.game_log``), as its
+        #: path in the data directory; None: a game id is found only while it is kept.
+        self.find_log: Callable[[str], Awaitable[str | None]] | None = None
         #: Answers ``GET /analysis/<GAME>.json`` (``server.analysis``'s ``Analyses.answer_bytes``); None: 404.
         self.analyses: Callable[[str], tuple[HTTPStatus, bytes]] | None = None
         self._games: OrderedDict[str, _Game] = OrderedDict()
@@ -211,6 +214,8 @@ class WebDesk:
             relative = message.game
             if entry is not None and entry.log is not None:
                 relative = f"{entry.log.parent.name}/{entry.log.name}"
+            elif entry is None and self.find_log is not None and "/" not in relative:
+                relative = await self.find_log(relative) or relative
             try:
                 log = await asyncio.to_thread(read_log, self.data_dir, relative)
             except LogFormatError as exc:

@@ -13,6 +13,7 @@ from pydantic_core import PydanticCustomError
 
 from .base import Cell, Message, ProtocolModel, Wall
 from .ladder import Ladder, LadderRequest
+from .organiser import Organiser, OrganiserRequest
 from .puzzles import Action, PuzzleMessage, PuzzleRequest, PuzzleState, Solution, Verdict
 from .submissions import Submissions, SubmissionsRequest, Submit, Submitted
 from .web import GameRequest, LogUpload, Replays, ReplaysRequest
@@ -133,6 +134,8 @@ class Welcome(Message):
     player: str = Field(description="The name the server knows you by.")
     server: str = Field(description="The server's name and version.")
     rules: RulesInfo = Field(description="The rules of the tournament.")
+    organiser_page: bool = Field(False, description="True when this server has an organiser's key: its pages link "
+                                                    "the organiser's page (`/organiser`, `organiser_request`).")
 
 
 class GameStart(Message):
@@ -319,14 +322,15 @@ class ErrorMessage(Message):
 
 ClientMessage = Annotated[
     Union[Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
-          Submit, SubmissionsRequest, LadderRequest, FinalTableRequest],
+          Submit, SubmissionsRequest, LadderRequest, FinalTableRequest, OrganiserRequest],
     Field(discriminator="type"),
 ]
 """Any frame a client may send."""
 
 ServerMessage = Annotated[
     Union[Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, TournamentInfo, GameUpdate, GameUpdates,
-          GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions, Ladder],
+          GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions, Ladder,
+          Organiser],
     Field(discriminator="type"),
 ]
 """Any frame a server may send."""
@@ -334,12 +338,13 @@ ServerMessage = Annotated[
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
     for cls in (Hello, StepMessage, Watch, PuzzleRequest, Solution, Action, GameRequest, ReplaysRequest, LogUpload,
-                Submit, SubmissionsRequest, LadderRequest, FinalTableRequest)
+                Submit, SubmissionsRequest, LadderRequest, FinalTableRequest, OrganiserRequest)
 }
 """The client frames by type name."""
 SERVER_MESSAGES: dict[str, type[Message]] = {
     cls.model_fields["type"].default: cls
     for cls in (Welcome, GameStart, Turn, GameOver, Standings, TournamentOver, TournamentInfo, GameUpdate, GameUpdates,
-                GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions, Ladder)
+                GameRecord, Replays, PuzzleMessage, Verdict, PuzzleState, ErrorMessage, Submitted, Submissions, Ladder,
+                Organiser)
 }
 """The server frames by type name."""

@@ -16,5 +16,6 @@ STATIC: Traversable = files(__name__) / "static"
 """The folder of static files (a ``Traversable``: read it with ``read_bytes``)."""
 
 PAGES = {"/": "index.html", "/game": "game.html", "/tv": "tv.html", "/replays": "replays.html",
-         "/puzzles": "puzzles.html", "/submit": "submit.html"}
-"""The pages by URL path (``/submit`` hands a bot in, as a submitter: the one page that sends a key)."""
+         "/puzzles": "puzzles.html", "/submit": "submit.html", "/organiser": "organiser.html"}
+"""The pages by URL path (``/submit`` hands a bot in, as a submitter; ``/organiser`` asks for the organiser's page with
+a key typed into it: the two pages that send a key, in a frame, never in the URL)."""

@@ -131,7 +131,9 @@ export function ladderPage(send, onGone = () => {}) {
     if (row && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); choose(row.dataset.track); }
   });
   setInterval(drawStatus, 1000);
-  send({type: "ladder_request"});
+  const wanted = new URLSearchParams(location.search).get("report");     // /?report=TRACK (the organiser's links)
+  if (wanted) choose(wanted);
+  else send({type: "ladder_request"});
 
   return {
     handle(msg) {

@@ -7,6 +7,21 @@ export function nav(active) {
   bar.innerHTML = `<a class="brand" href="/">Quoridor Arena</a>` +
     LINKS.map(([href, label]) => `<a href="${href}"${href === active ? ' class="active"' : ""}>${label}</a>`).join("") +
     `<span class="conn" id="conn"></span>`;
+  if (active === ORGANISER[0]) showOrganiser();
+}
+
+/** The organiser's page (`/organiser`): linked once the server's welcome says it has one (`organiser_page`). */
+const ORGANISER = ["/organiser", "Organiser"];
+
+/** Add the organiser's page to the bar (a server with an organiser's key said so in its welcome). */
+export function showOrganiser() {
+  const bar = document.querySelector("header.nav");
+  if (!bar || bar.querySelector(`a[href="${ORGANISER[0]}"]`)) return;
+  const link = document.createElement("a");
+  link.href = ORGANISER[0];
+  link.textContent = ORGANISER[1];
+  if (location.pathname === ORGANISER[0]) link.className = "active";
+  bar.insertBefore(link, bar.querySelector("#conn"));
 }
 
 export function connState(text, ok) {

@@ -1,4 +1,5 @@
 // The documented websocket protocol (docs/protocol.md), as the pages speak it: hello, then frames.
+import {showOrganiser} from "./nav.js";
 
 /** The websocket URL of the server that served this page. */
 export function serverURL() {
@@ -20,6 +21,7 @@ export function connect({hello = {}, onMessage, onOpen = () => {}, onClose = () 
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     // A batch (watch with batch: true) is the game_update frames it carries, one after the other.
+    if (msg.type === "welcome" && msg.organiser_page) showOrganiser();     // this server has an organiser's page
     if (msg.type === "game_updates") msg.updates.forEach(update => onMessage(update, send));
     else onMessage(msg, send);
   });
