@@ -11,7 +11,11 @@ from rich.text import Text
 
 from shared.tournament import Row, Standings, interval_text
 
-__all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text", "crosstable_text"]
+__all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text", "crosstable_text",
+           "rank_texts", "TIE_NOTE"]
+
+#: What a final's table says under its rows: a rank with ``=`` is shared by neighbours the final did not separate.
+TIE_NOTE = "2= : not separated from the next at 95% (the final ranks by rating; ratings with their 95% intervals)"
 
 _HEADERS = ("#", "Player", "Pts", "Games", "W/L/D", "P0", "P1", "Elo", "Viol", "Time (s)")
 # Only the player column reads left to right; numbers line up on the right.
@@ -35,9 +39,25 @@ def format_elo(elo: float | None, low: float | None = None, high: float | None =
     return text
 
 
-def _cells(row: Row, *, ascii_only: bool) -> tuple[str, ...]:
+def rank_texts(rows: Sequence[Row]) -> list[str]:
+    """Each row's rank as the tables print it: in a final (rows that say ``separated``), ``2=`` for a rank shared by
+    neighbours not separated; else the number."""
+    final = any(row.separated is not None for row in rows)
+    texts = []
+    for i, row in enumerate(rows):
+        shared = final and ((i > 0 and rows[i - 1].rank == row.rank)
+                            or (i + 1 < len(rows) and rows[i + 1].rank == row.rank))
+        texts.append(f"{row.rank}=" if shared else str(row.rank))
+    return texts
+
+
+def _is_final(rows: Sequence[Row]) -> bool:
+    return any(row.separated is not None for row in rows)
+
+
+def _cells(row: Row, *, ascii_only: bool, rank: str | None = None) -> tuple[str, ...]:
     return (
-        str(row.rank), row.player, format_points(row.points), str(row.games),
+        rank or str(row.rank), row.player, format_points(row.points), str(row.games),
         f"{row.wins}/{row.losses}/{row.draws}", "/".join(map(str, row.white)), "/".join(map(str, row.black)),
         format_elo(row.elo, row.elo_low, row.elo_high),
         str(row.violations), f"{row.thinking_ms / 1000:.1f}",
@@ -65,7 +85,8 @@ def render_standings(rows: Sequence[Row], *, title: str | None = None, compact: 
     """
     headers = _COMPACT if compact else _HEADERS
     table = Table(title=title, header_style="bold", box=None if compact else box.HEAVY_HEAD,
-                  show_edge=not compact, pad_edge=not compact)
+                  show_edge=not compact, pad_edge=not compact,
+                  caption=TIE_NOTE if _is_final(rows) and not compact else None, caption_justify="left")
     for header in headers:
         if compact:     # a long name gives way, never the numbers (rich would squeeze every column alike)
             least, most = (6, 20) if header == "Player" else (_COMPACT_WIDTHS.get(header, len(header)), None)
@@ -74,8 +95,8 @@ def render_standings(rows: Sequence[Row], *, title: str | None = None, compact: 
         table.add_column(header, justify="left" if header in _LEFT else "right",
                          style="bold" if header == "Pts" else None, no_wrap=compact or header == "Player",
                          min_width=least, max_width=most)
-    for row in rows:
-        cells: list[str | Text] = list(_cells(row, ascii_only=False))
+    for row, rank in zip(rows, rank_texts(rows)):
+        cells: list[str | Text] = list(_cells(row, ascii_only=False, rank=rank))
         cells[_HEADERS.index("Elo")] = Text(str(cells[_HEADERS.index("Elo")]), style=_elo_style(row.elo))
         chosen = [cells[_HEADERS.index(header)] for header in headers]
         table.add_row(*chosen, style="bold" if row.rank == 1 and row.games else None)
@@ -124,11 +145,13 @@ def crosstable_text(standings: Standings) -> str:
 
 def standings_text(rows: Sequence[Row]) -> str:
     """The standings as plain fixed-width ASCII text, one line per player after a header line."""
-    lines = [_HEADERS, *(_cells(row, ascii_only=True) for row in rows)]
+    lines = [_HEADERS, *(_cells(row, ascii_only=True, rank=rank) for row, rank in zip(rows, rank_texts(rows)))]
     widths = [max(len(line[i]) for line in lines) for i in range(len(_HEADERS))]
     out = []
     for line in lines:
         cells = (cell.ljust(width) if header in _LEFT else cell.rjust(width)
                  for cell, width, header in zip(line, widths, _HEADERS))
         out.append("  ".join(cells).rstrip())
+    if _is_final(rows):
+        out.append(TIE_NOTE)
     return "\n".join(out)

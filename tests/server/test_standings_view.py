@@ -2,13 +2,15 @@
 
 import io
 import math
+from itertools import combinations
 
 from rich.console import Console
 
 from server.views.standings import (
-    crosstable_text, format_elo, format_points, render_crosstable, render_standings, standings_text,
+    TIE_NOTE, crosstable_text, format_elo, format_points, rank_texts, render_crosstable, render_standings,
+    standings_text,
 )
-from shared.tournament import GameResult, Standings
+from shared.tournament import FinalStandings, GameResult, Standings
 
 
 def render(renderable) -> str:
@@ -130,3 +132,24 @@ def test_the_compact_standings_take_one_line_per_row_at_80_columns():
     assert len(lines) == 1 + 4 and all(len(line) <= 80 for line in lines)                   # a header, a line a row
     assert lines[1].split()[:5] == ["1", "alpha", "3.5", "5", "2/0/3"] and "│" not in "".join(lines)
     assert "…" in lines[-1] and "0/0/0" in lines[-1]                                         # a long name is cut
+
+
+def test_a_finals_table_marks_a_shared_rank_and_says_why():
+    strength = {"ann": 3, "bob": 2, "cy": 2, "dee": 1}       # bob and cy are even: the final cannot tell them apart
+    standings = FinalStandings(list(strength), 0.95)
+    for _ in range(10):
+        for a, b in combinations(strength, 2):
+            for white, black in ((a, b), (b, a)):
+                even = strength[white] == strength[black]
+                standings.add(GameResult(white, black, None if even else 0 if strength[white] > strength[black] else 1,
+                                         "goal"))
+    rows = standings.rows()
+    assert rank_texts(rows) == ["1", "2=", "2=", "4"]
+    lines = standings_text(rows).splitlines()
+    assert [line.split()[0] for line in lines[1:5]] == ["1", "2=", "2=", "4"] and lines[-1] == TIE_NOTE
+    assert "[+" in lines[1]                                   # the rating with its interval
+    shown = " ".join(render(render_standings(rows)).split())
+    assert "│ 2= │" in shown and TIE_NOTE in shown
+    plain = Standings(list(strength))                         # other formats: ranks as numbers, no note
+    plain.add(GameResult("ann", "bob", None, "goal"))
+    assert rank_texts(plain.rows())[:2] == ["1", "1"] and TIE_NOTE not in standings_text(plain.rows())

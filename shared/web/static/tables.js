@@ -12,17 +12,45 @@ function interval(r) {
   return r.elo_error ? `±&nbsp;${fmt(r.elo_error)}` : "";
 }
 
-/** The standings rows of a `standings` frame as a table; `compact` for the TV. */
+/** True for the table of a final: its rows say whether each is `separated` from the next. */
+export function isFinal(rows) {
+  return (rows || []).some(r => r.separated !== null && r.separated !== undefined);
+}
+
+/** What a final's table says under its rows. */
+export const TIE_NOTE = "2= : not separated from the next at 95% (a final ranks by rating, with 95% intervals; " +
+  "neighbours it could not tell apart share a rank)";
+
+/** Row `i`'s rank as a final's table prints it: `2=` for a rank shared by neighbours not separated, else `2`. */
+export function rankText(rows, i) {
+  const r = rows[i];
+  const shared = isFinal(rows) && ((i > 0 && rows[i - 1].rank === r.rank) ||
+    (i + 1 < rows.length && rows[i + 1].rank === r.rank));
+  return shared ? `${r.rank}=` : String(r.rank);
+}
+
+/** A row's rank cell: in a final, `2=` (with why, on hover) for a rank shared by neighbours not separated. */
+function rankCell(rows, i, final) {
+  const r = rows[i];
+  if (!final || !rankText(rows, i).endsWith("=")) return `<td>${r.rank}</td>`;
+  const why = r.separated === false ? "not separated from the next at 95%" : "not separated from the one above at 95%";
+  return `<td class="tied" title="${why}">${r.rank}=</td>`;
+}
+
+/** The standings rows of a `standings` frame as a table; `compact` for the TV. A final's shows its ties. */
 export function standingsTable(rows, {compact = false} = {}) {
   if (!rows || !rows.length) return `<p class="muted">no standings yet</p>`;
+  const final = isFinal(rows);
   const head = compact
     ? "<tr><th>#</th><th>player</th><th>pts</th><th>games</th><th>Elo</th></tr>"
     : "<tr><th>#</th><th>player</th><th>points</th><th>games</th><th>W</th><th>L</th><th>D</th><th>Elo (95%)</th><th>viol.</th><th>think s</th></tr>";
-  const body = rows.map(r => compact
-    ? `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;${interval(r)}</small>` : ""}</td></tr>`
-    : `<tr><td>${r.rank}</td><td class="name">${esc(r.player)}</td><td><b>${r.points}</b></td><td>${r.games}</td><td>${r.wins}</td><td>${r.losses}</td><td>${r.draws}</td>` +
+  const body = rows.map((r, i) => compact
+    ? `<tr>${rankCell(rows, i, final)}<td class="name">${esc(r.player)}</td><td>${r.points}</td><td>${r.games}</td><td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;${interval(r)}</small>` : ""}</td></tr>`
+    : `<tr>${rankCell(rows, i, final)}<td class="name">${esc(r.player)}</td><td><b>${r.points}</b></td><td>${r.games}</td><td>${r.wins}</td><td>${r.losses}</td><td>${r.draws}</td>` +
       `<td>${fmt(r.elo)}${interval(r) ? `<small class="interval">&nbsp;(${interval(r)})</small>` : ""}</td><td>${r.violations}</td><td>${(r.thinking_ms / 1000).toFixed(1)}</td></tr>`).join("");
-  return `<table class="standings ${compact ? "compact" : "full"}"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+  const note = final ? `<p class="tie-note muted">${TIE_NOTE}</p>` : "";
+  return `<table class="standings ${compact ? "compact" : "full"}${final ? " final" : ""}"><thead>${head}</thead>` +
+    `<tbody>${body}</tbody></table>${note}`;
 }
 
 /** A crosstable of finished games ({white, black, score}) in the standings' order. */
@@ -53,7 +81,8 @@ export function crosstable(names, games) {
 /** The format of a `tournament_info` for people: `round-robin · 2 games per pairing · course rules`. */
 export function formatLine(info) {
   const games = `${info.games_per_pairing} game${info.games_per_pairing === 1 ? "" : "s"} per pairing`;
-  return `${info.format} · ${games} · ${info.ruleset} rules`;
+  const format = info.format === "final" ? "final (rounds until the rating order settles)" : info.format;
+  return `${format} · ${games} · ${info.ruleset} rules`;
 }
 
 /** The winner of a final table: the `champion` the server named, else the players ranked 1 (several: shared). */

@@ -43,7 +43,8 @@ function drawHeader(finished) {
   $("lobby").hidden = !waiting;
   if (waiting) {
     $("title").textContent = info.tournament || "Waiting for players";
-    $("progress").textContent = `${info.players.length} of ${info.seats} joined · ${formatLine(info)}`;
+    const freeze = info.freeze_at ? ` · hand-ins freeze at ${info.freeze_at.replace("T", " ").replace("Z", " UTC")}` : "";
+    $("progress").textContent = `${info.players.length} of ${info.seats} joined · ${formatLine(info)}${freeze}`;
     $("progress-done").setAttribute("width", String(100 * info.players.length / Math.max(info.seats, 1)));
     $("seats").innerHTML = info.players.map(p => `<li class="seat">${esc(p)}</li>`).join("") +
       `<li class="seat free muted">waiting…</li>`.repeat(Math.max(info.seats - info.players.length, 0));
@@ -54,7 +55,8 @@ function drawHeader(finished) {
   } else if (standings) {
     $("title").textContent = standings.tournament;
     const total = standings.games_total || 0, done = standings.games_done || 0;
-    $("progress").textContent = `${done} of ${total || "?"} games played`;
+    $("progress").textContent = info?.format === "final" ? `${done} games played · the final plays rounds until `
+      + "every pair of neighbours is separated, or its budget ends" : `${done} of ${total || "?"} games played`;
     $("progress-done").setAttribute("width", total ? String(100 * done / total) : "0");
   } else if (info?.tournament) {
     $("title").textContent = info.tournament;

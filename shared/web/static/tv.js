@@ -2,7 +2,7 @@
 // the first game, and a final screen (the champion and the podium, readable across a room) at the end.
 import {connect, esc} from "./protocol.js";
 import {boardSVG, distanceToGoal, START} from "./board.js";
-import {standingsTable, formatLine, podium, winners} from "./tables.js";
+import {standingsTable, formatLine, podium, winners, isFinal, rankText} from "./tables.js";
 import {TOURNAMENT_OVER} from "./nav.js";
 import {goneGames, isLadder, ladderTable, statusLine} from "./ladder.js";
 
@@ -43,8 +43,12 @@ function drawFinal() {
   $("tv-title").innerHTML = `<span class="tv-final-title">${esc(final.tournament)} · final</span>`;
   const places = podium(final.rows, final.champion);
   const order = [places[1], places[0], places[2]];          // second, first, third: the winner in the middle
+  // A final ranks by rating: its podium says the rating, and 2= for neighbours it could not separate.
+  const rated = isFinal(final.rows);
+  const label = (row, place) => rated ? rankText(final.rows, final.rows.indexOf(row)) : place;
+  const score = row => rated && row.elo !== null ? `${row.elo > 0 ? "+" : ""}${Math.round(row.elo)} Elo` : `${row.points} pts`;
   const step = (row, place) => row ? `<div class="podium-step place${place}"><div class="podium-name">${esc(row.player)}</div>` +
-    `<div class="podium-points">${row.points} pts</div><div class="podium-block">${place}</div></div>` : `<div class="podium-step empty"></div>`;
+    `<div class="podium-points">${score(row)}</div><div class="podium-block">${label(row, place)}</div></div>` : `<div class="podium-step empty"></div>`;
   $("tv-board").innerHTML = `<div class="tv-final">` +
     `<div class="tv-champion-label">${first.length > 1 ? "shared first place" : "champion"}</div>` +
     `<div class="tv-champion" id="tv-champion">${first.map(esc).join(" &amp; ") || "—"}</div>` +
