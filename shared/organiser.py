@@ -18,6 +18,7 @@ request): the game page shows a listed game's analysis.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -37,10 +38,27 @@ WORST_SHOWN = 3
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    """A finished ladder game of the bot's current track: what happened, and when it ended (ISO 8601)."""
+    """A finished ladder game of the bot's current track as the ladder's store keeps it (tracks by label, seat 0
+    first): each seat's step times and violation causes are still the store's JSON text, read by ``fact`` where the
+    rows are built (not on the store's thread, which records the games)."""
 
-    fact: GameFact
+    game_id: str
+    white: str
+    black: str
+    winner: int | None
+    reason: str
+    #: ``[[ms, ...], [ms, ...]]``: each seat's step times, as ``ladder.db`` keeps them.
+    step_ms: str
+    #: ``[[cause, ...], [cause, ...]]``: each seat's violations by cause.
+    causes: str
+    #: When it ended (ISO 8601).
     ended_at: str
+
+    def fact(self) -> GameFact:
+        """The game as the bot's report reads it (``shared.ladder.GameFact``)."""
+        step_ms, causes = json.loads(self.step_ms), json.loads(self.causes)
+        return GameFact(self.game_id, self.white, self.black, self.winner, self.reason,
+                        (tuple(step_ms[0]), tuple(step_ms[1])), (tuple(causes[0]), tuple(causes[1])))
 
 
 @dataclass(frozen=True)
@@ -84,12 +102,11 @@ def _idle_text(quiet: timedelta) -> str:
     return f"idle: no game for {hours:.0f} h" if hours < 48 else f"idle: no game for {hours / 24:.0f} days"
 
 
-def _worst(track: str, games: Sequence[PlayedGame], *, named: bool) -> list[WorstGame]:
+def _worst(track: str, games: Sequence[GameFact], *, named: bool) -> list[WorstGame]:
     """The games of ``track`` worth a look, worst first (see the module doc); ``named``: the opponents by track, else
     ``an opponent``."""
     ranked: list[tuple[int, int, WorstGame]] = []
-    for order, game in enumerate(games):
-        fact = game.fact
+    for order, fact in enumerate(games):
         if track not in (fact.white, fact.black) or fact.white == fact.black:
             continue
         seat = 0 if fact.white == track else 1
@@ -118,9 +135,9 @@ def organiser_row(facts: KeyFacts, now: datetime, time_limit_ms: int | None, *, 
     """One key's row at ``now`` (its counts from its current track's games; ``ladder``: False on a server without a
     ladder, where nothing is counted and no bot is idle; ``named``: False to name no opponent, for a player's own page)."""
     activity = facts.activity
-    games: Sequence[PlayedGame] = activity.games if activity is not None else ()
+    games = [game.fact() for game in activity.games] if activity is not None else []
     track = activity.track if activity is not None else None
-    report = build_report(track or "", (g.fact for g in games), time_limit_ms)
+    report = build_report(track or "", games, time_limit_ms)
     wins = report.by_colour[0][0] + report.by_colour[1][0]
     losses = report.by_colour[0][1] + report.by_colour[1][1]
     draws = report.by_colour[0][2] + report.by_colour[1][2]

@@ -185,7 +185,8 @@ class LadderStore:
 
     def activity(self, bots: Sequence[str]) -> dict[str, LadderActivity]:
         """What each of ``bots`` (by name) did on the ladder: its newest track with that track's games (in play order,
-        each with when it ended), and when its last game of any track ended.
+        each with when it ended, its steps still JSON: parsed where the rows are built, off this thread), and when its
+        last game of any track ended.
         Bots that never had a track are left out."""
         wanted = set(bots)
         current = {t.bot: t for t in self.current_tracks() if t.bot in wanted}
@@ -195,15 +196,18 @@ class LadderStore:
         last = dict(self._conn.execute(
             f"SELECT t.bot, max(g.ended_at) FROM games g JOIN tracks t ON t.id IN (g.white, g.black) "
             f"WHERE t.bot IN ({marks}) GROUP BY t.bot", tuple(current)).fetchall())
+        labels = {t.id: t.label for t in self.tracks()}
         ids = [t.id for t in current.values()]
         id_marks = ",".join("?" * len(ids))
-        ended = dict(self._conn.execute(f"SELECT game_id, ended_at FROM games WHERE white IN ({id_marks}) OR black "
-                                        f"IN ({id_marks})", (*ids, *ids)).fetchall())
         games: dict[str, list[PlayedGame]] = {bot: [] for bot in current}
-        for fact in self.facts(ids):
-            for bot, track in current.items():
-                if track.label in (fact.white, fact.black):
-                    games[bot].append(PlayedGame(fact, ended[fact.game_id]))
+        by_id = {t.id: bot for bot, t in current.items()}
+        rows = self._conn.execute(f"SELECT game_id, white, black, winner, reason, step_ms, causes, ended_at FROM games "
+                                  f"WHERE white IN ({id_marks}) OR black IN ({id_marks}) ORDER BY id", (*ids, *ids))
+        for game_id, white, black, winner, reason, step_ms, causes, ended_at in rows:
+            game = PlayedGame(game_id, labels[white], labels[black], winner, reason, step_ms, causes, ended_at)
+            for seat in {white, black}:
+                if seat in by_id:
+                    games[by_id[seat]].append(game)
         return {bot: LadderActivity(track.label, track.created_at, games[bot], last.get(bot))
                 for bot, track in current.items()}
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from server.cli import build_parser, settings_from_args
+from server.ladder.seats import LadderSession
 from server.ladder.store import LadderStore
 from server.seats.roster import parse_roster
 from server.settings import ServerSettings
@@ -69,6 +70,14 @@ async def test_the_organisers_key_shows_every_keys_row(make_server, tmp_path):
         assert bo["track"] == f"Bo@{BO_OLD[:8]}" and bo["violations"] == {}
         assert cy["idle"] and cy["attention"] == ["idle: no game for 3 days"] and cy["versions"] == []
         assert all(row["state"] == "away" for row in frame["rows"])
+        gone = LadderSession("k-cy", "Cy")                                         # the ladder paused Cy's session
+        gone.paused = "paused: 5 games in a row with a violation or a timeout (reconnect to play again)"
+        server.ladder.lobby.sessions.append(gone)
+        await asyncio.sleep(1.05)                                                  # the page's pace: 1 request a second
+        await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
+        cy = next(row for row in (await page.next("organiser"))["rows"] if row["player"] == "Cy")
+        assert cy["paused"] == gone.paused and cy["attention"][1] == gone.paused
+        server.ladder.lobby.sessions.remove(gone)
         server.organiser.now = lambda: NOW + timedelta(days=2)                     # two days on, nobody played
         await asyncio.sleep(1.05)                                                  # the page's pace: 1 request a second
         await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
@@ -135,6 +144,19 @@ async def test_requests_are_paced_per_connection(make_server, tmp_path):
         await _stop(task)
 
 
+async def test_a_tournament_server_shows_the_versions_and_counts_no_games(make_server, tmp_path):
+    data = tmp_path / "replays"
+    seed(data)
+    server = await make_server(players=3, roster=ROSTER, organiser_keys=[ORGANISER_KEY], data_dir=data)
+    page = await _page(server)
+    await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
+    frame = await page.next("organiser")
+    assert frame["ladder"] is False and [row["player"] for row in frame["rows"]] == ["Bo", "Ana", "Cy"]
+    assert [row["games"] for row in frame["rows"]] == [0, 0, 0] and not any(row["idle"] for row in frame["rows"])
+    assert frame["rows"][0]["attention"] == [f"newest version {BO_V} refused (import_error)"]
+    await page.close()
+
+
 async def test_a_server_without_an_organisers_key_has_no_page(make_server):
     server = await make_server()
     page = await Client.open(url(server))
@@ -192,7 +214,7 @@ def test_the_ladder_store_gives_each_bots_current_track_and_last_game(tmp_path):
     try:
         activity = store.activity(["Ana", "Cy", "Nobody"])
         assert set(activity) == {"Ana", "Cy"}
-        assert [g.fact.game_id for g in activity["Ana"].games] == ["L1-g1", "L2-g1", "L3-g1", "L4-g1", "L5-g1"]
+        assert [g.game_id for g in activity["Ana"].games] == ["L1-g1", "L2-g1", "L3-g1", "L4-g1", "L5-g1"]
         assert store.game_log("L1-g1") == "ladder-games/L1-g1.csv" and store.game_log("L9-g9") is None
         assert activity["Cy"].last_game_at < activity["Ana"].last_game_at
     finally:

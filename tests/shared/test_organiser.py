@@ -3,9 +3,9 @@ what needs attention, the worst games in their order."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
-from shared.ladder import GameFact
 from shared.organiser import KeyFacts, LadderActivity, PlayedGame, organiser_frame, organiser_row
 from shared.protocol import OrganiserVersion, parse_server
 from shared.protocol import dump
@@ -26,7 +26,7 @@ def version(v: str, hours_ago: float, accepted: bool = True) -> OrganiserVersion
 
 def game(n: int, white: str, black: str, winner: int | None, reason: str = "goal", steps=((100,), (100,)),
          causes=((), ())) -> PlayedGame:
-    return PlayedGame(GameFact(f"L{n}-g1", white, black, winner, reason, steps, causes), iso(30 - n))
+    return PlayedGame(f"L{n}-g1", white, black, winner, reason, json.dumps(steps), json.dumps(causes), iso(30 - n))
 
 
 def test_a_row_counts_its_tracks_games_violations_and_near_timeouts():
