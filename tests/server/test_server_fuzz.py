@@ -23,8 +23,8 @@ from server.app import ArenaServer
 from server.settings import Limits, ServerSettings
 from shared.gamelog import parse_log
 from shared.protocol import (
-    CLIENT_MESSAGES, ERROR_CODES, FinalTableRequest, GameRequest, Hello, LadderRequest, LogUpload, ProtocolError,
-    ReplaysRequest, StepMessage, SubmissionsRequest, Submit, Watch, parse_client,
+    CLIENT_MESSAGES, ERROR_CODES, FinalTableRequest, GameRequest, Hello, LadderRequest, LogUpload, OrganiserRequest,
+    ProtocolError, ReplaysRequest, StepMessage, SubmissionsRequest, Submit, Watch, parse_client,
 )
 from tests.server.conftest import bounded
 from tests.server.support import Client, GatedBot
@@ -102,6 +102,8 @@ class _Model:
             return None         # the web pages' requests, answered (tests/server/web): not thrown here
         if isinstance(message, FinalTableRequest):
             return self._error("not_a_player")
+        if isinstance(message, OrganiserRequest):
+            return self._error("room_unavailable")      # this server has no organiser's key
         if isinstance(message, Watch):
             if message.game not in self.watched and len(self.watched) >= WATCHED:
                 return self._error("invalid_fields")
