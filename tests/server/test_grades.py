@@ -22,6 +22,7 @@ from server.tournament.rows import Entrant, GameRow, TournamentRow
 from server.tournament.store import ResultStore
 from tests.server.conftest import ScriptedBot, runner_policy, url
 from tests.server.support import export, play
+from tests.server.test_server_final import waster_bot
 from tests.server.test_submissions_e2e import ROOT, run
 
 BY_CAUSE = [f"violations_{cause}" for cause in (*CAUSES, UNKNOWN)]
@@ -145,6 +146,29 @@ async def test_without_a_roster_a_handed_in_bot_is_named_by_its_key_and_a_connec
 
 
 # -- a final's table: the separated column -------------------------------------------------------------------------
+async def test_a_final_of_a_handed_in_bot_and_connected_bots_exports_its_ties_as_its_table_shows_them(
+        make_server, sandbox, tmp_path, capsys):
+    data = tmp_path / "final"
+    server = await make_server(players=4, format="final", players_from_submissions=True, final_games=24,
+                               concurrency=1, data_dir=data)
+    code, out = await run(str(ROOT / "examples" / "my_first_bot.py"), "-k", "k-alice", "--server", url(server),
+                          "--entry", ":MyPlayer")
+    assert code == 0, out
+    bots = [waster_bot(server, key, waste) for key, waste in (("k-bo", 0), ("k-cy", 0), ("k-dee", 18))]
+    await play(server, bots, seconds=120)
+    table = export(server)["standings"]
+    capsys.readouterr()
+    assert main(["--data-dir", str(data), "--export", str(tmp_path / "final.csv")]) == 0
+    assert "(final, 4 players, " in capsys.readouterr().out
+    rows = read_csv(tmp_path / "final.csv")
+    shown = {True: "yes", False: "no", None: ""}
+    assert [(r["name"], int(r["rank"]), r["separated_from_next"], r["rating"]) for r in rows] == [
+        (t["player"], t["rank"], shown[t["separated"]], rounded(t["elo"])) for t in table]
+    assert "no" in {r["separated_from_next"] for r in rows}     # two equal bots never separate: a tie
+    assert rows[-1]["separated_from_next"] == "" and [r["key"] != "" for r in rows] == [True] * 4
+    assert all(sum(int(r[c]) for c in BY_CAUSE) == int(r["violations"]) for r in rows)
+
+
 def _row(rank: int, player: str, elo: float, separated: bool | None, violations: int = 0) -> dict:
     return {"rank": rank, "player": player, "points": 2.0, "games": 4, "wins": 2, "losses": 2, "draws": 0,
             "seat0": [1, 1, 0], "seat1": [1, 1, 0], "elo": elo, "elo_error": 80.0, "elo_low": elo - 70.0,
