@@ -214,7 +214,7 @@ async def test_every_page_is_screenshot_at_both_sizes(browser, make_server):
     await page.goto(http(server))
     game = await page.locator(".mini").first.get_attribute("data-game", timeout=5000)
     ready = {"/": ".mini", "/game": ".board-wrap svg", "/tv": "#tv-board svg", "/replays": "#folders details",
-             "/puzzles": "#pick", "/submit": "#hand-in"}   # what shows that the page has its data
+             "/puzzles": "#pick", "/submit": "#hand-in", "/organiser": "#open"}   # what shows that the page has its data
     assert set(ready) == set(PAGES), "a new page needs its screenshot here"
     for route, name in PAGES.items():
         await page.goto(http(server, f"{route}?game={game}" if route == "/game" else route))
