@@ -91,6 +91,7 @@ async def test_the_organisers_page_with_and_without_a_key(browser, make_server, 
         await report.click()
         await page.wait_for_function("() => document.querySelector('#crosstable .report-title')", timeout=10000)
         assert (await page.inner_text("#crosstable .report-title")).startswith("Ana@3f2a9c01")
+        await page.locator("header.nav a[href='/organiser']").wait_for(timeout=5000)       # every page links it here
         await page.go_back()
         await page.locator("#rows section.bot").nth(2).wait_for(timeout=5000)             # the tab kept the key
         await page.locator("section.bot[data-player='Ana'] ol.worst a").first.click()
