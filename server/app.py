@@ -193,7 +193,8 @@ class ArenaServer:
         self.analyses.start()
         self.web.analyses = self.analyses.answer_bytes
         self.connections.capacity = min(s.limits.max_connections, connection_capacity(raise_open_file_limit()))
-        self.organiser = OrganiserDesk(self.settings, lambda: self.submissions.store, lambda: self.ladder)
+        self.organiser = OrganiserDesk(self.settings, lambda: self.submissions.store, lambda: self.ladder,
+                                       lambda: None if self.settings.ladder else self.web.standings)
         router = Router(self.settings, self.connections, lambda: self.lobby, self.desk, self._welcome, self._say,
                         web=self.web, submissions=self.submissions, organiser=self.organiser, clock=self.clock)
         link_settings = LinkSettings(max_size=max(s.limits.max_frame_bytes, s.limits.max_puzzle_frame_bytes),

@@ -8,7 +8,8 @@ counted as the bot's report counts its slow steps: ``shared.ladder.build_report`
 
 A row needs attention (``attention``; such rows come first) when the bot is idle (no ladder game for
 ``IDLE_HOURS``, nor a version or a track begun since; or never played), paused, had violations
-since its current version began, or its newest handed-in version was refused.
+since its current version began (or in the tournament the server plays), or its newest handed-in
+version was refused. On a tournament server a row also carries its line of the standings.
 
 Its worst games, at most ``WORST_SHOWN``: first the games it lost by its own fault (violations, a
 disconnect, a forfeit), then games with violations of its own, then its other losses; newest first
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from shared.ladder.report import FAULT_ENDINGS, SLOW_SHARE, GameFact, build_report
-from shared.protocol import Organiser, OrganiserRow, OrganiserVersion, WorstGame
+from shared.protocol import Organiser, OrganiserRow, OrganiserTournament, OrganiserVersion, WorstGame
 from shared.protocol.organiser import MAX_VERSIONS_SHOWN
 
 __all__ = ["IDLE_HOURS", "WORST_SHOWN", "PlayedGame", "LadderActivity", "KeyFacts", "organiser_row",
@@ -81,6 +82,8 @@ class KeyFacts:
     activity: LadderActivity | None = None
     state: str = "away"
     paused: str | None = None
+    #: Its line in the tournament the server plays (or played), if it has one.
+    tournament: OrganiserTournament | None = None
 
 
 def _when(text: str | None) -> datetime | None:
@@ -158,6 +161,9 @@ def organiser_row(facts: KeyFacts, now: datetime, time_limit_ms: int | None, *, 
     if violations:
         attention.append(f"{sum(violations.values())} violation{'s' if sum(violations.values()) > 1 else ''} since "
                          f"{track}: {_causes(violations)}")
+    if facts.tournament is not None and facts.tournament.violations:
+        count = facts.tournament.violations
+        attention.append(f"{count} violation{'s' if count > 1 else ''} in the tournament")
     newest = facts.versions[0] if facts.versions else None
     if newest is not None and not newest.accepted:
         attention.append(f"newest version {newest.version} refused ({newest.cause})")
@@ -168,7 +174,8 @@ def organiser_row(facts: KeyFacts, now: datetime, time_limit_ms: int | None, *, 
         draws=draws, violations=violations, near_timeouts=report.timing.slow_steps,
         last_game_at=activity.last_game_at if activity is not None else None, idle=idle,
         state=facts.state if facts.state in ("playing", "waiting", "paused", "away") else "away",  # type: ignore[arg-type]
-        paused=facts.paused, attention=attention, worst=_worst(track, games, named=named) if track else [])
+        paused=facts.paused, attention=attention, worst=_worst(track, games, named=named) if track else [],
+        tournament=facts.tournament)
 
 
 def organiser_frame(keys: Iterable[KeyFacts], now: datetime, time_limit_ms: int | None, *, scope: str,

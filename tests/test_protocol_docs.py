@@ -10,7 +10,7 @@ import re
 import pytest
 from websockets.asyncio.server import serve
 
-from shared.protocol import LadderRow, OrganiserRow, OrganiserVersion, WorstGame
+from shared.protocol import LadderRow, OrganiserRow, OrganiserTournament, OrganiserVersion, WorstGame
 from shared.protocol import (
     CLIENT_MESSAGES, ERROR_CODES, SERVER_MESSAGES, BoardState, ReplayFolder, ReplayGameEntry, GameOver, GameStart, Hello, ProtocolError, RulesInfo,
     StandingRow, StepJudgement, StepMessage, TournamentOver, Turn, Welcome, dump, parse_client, parse_server,
@@ -22,7 +22,7 @@ DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 MESSAGES = {**CLIENT_MESSAGES, **SERVER_MESSAGES}
 NESTED = {"welcome": [RulesInfo], "standings": [StandingRow], "game_update": [BoardState], "turn": [StepJudgement],
           "replays": [ReplayFolder, ReplayGameEntry], "ladder": [LadderRow],
-          "organiser": [OrganiserRow, OrganiserVersion, WorstGame]}
+          "organiser": [OrganiserRow, OrganiserVersion, WorstGame, OrganiserTournament]}
 
 
 def load_tool():

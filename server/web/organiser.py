@@ -10,7 +10,8 @@ known key each time.
 The data is read off the event loop: the versions on the submissions store's thread
 (``SubmissionRecords.every_version``), the ladder's games on the ladder store's thread
 (``LadderRecords.activity``), the rows built in a worker thread (``shared.organiser``); the ladder's
-sessions (who is connected, playing, paused) are read on the event loop, where they live.
+sessions (who is connected, playing, paused) and a tournament's standings are read on the event loop, where they
+live.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.organiser import KeyFacts, LadderActivity, organiser_frame
-from shared.protocol import Organiser, OrganiserVersion
+from shared.protocol import Organiser, OrganiserTournament, OrganiserVersion, Standings
 
 from server.settings import ServerSettings
 from server.submissions.records import SubmissionRecords
@@ -59,14 +60,16 @@ def _session_state(session: Any) -> str:
 
 class OrganiserDesk:
     """Answers ``organiser_request``: see the module doc. ``ladder`` gives the ladder's runner while one runs (its
-    store and its lobby's sessions); ``now`` is the server's wall clock (UTC, injected in tests)."""
+    store and its lobby's sessions), ``standings`` the tournament's latest standings (None: none yet, or a ladder);
+    ``now`` is the server's wall clock (UTC, injected in tests)."""
 
     def __init__(self, settings: ServerSettings, submissions: Callable[[], SubmissionRecords | None],
-                 ladder: Callable[[], Any] = lambda: None, *,
+                 ladder: Callable[[], Any] = lambda: None, standings: Callable[[], Standings | None] = lambda: None, *,
                  now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.settings = settings
         self.submissions = submissions
         self.ladder = ladder
+        self.standings = standings
         self.now = now
 
     @property
@@ -92,6 +95,10 @@ class OrganiserDesk:
             raise WrongKey("this key opens no organiser's page here: type the organiser's key, or your own bot's key "
                            "to see your own bot")
         by_name = {s.name: s for s in sessions}
+        table = self.standings()
+        lines = {row.player: OrganiserTournament(rank=row.rank, points=row.points, games=row.games, wins=row.wins,
+                                                 losses=row.losses, draws=row.draws, violations=row.violations)
+                 for row in (table.rows if table is not None else [])}
         activity: dict[str, LadderActivity] = {}
         if runner is not None:
             activity = await runner.store.activity([names[k] for k in keys])
@@ -101,7 +108,8 @@ class OrganiserDesk:
             session = by_name.get(name)
             facts.append(KeyFacts(player=name, versions=[_version(v) for v in versions.get(k, [])],
                                   activity=activity.get(name), state=_session_state(session) if session else "away",
-                                  paused=session.paused if session is not None else None))
+                                  paused=session.paused if session is not None else None,
+                                  tournament=lines.get(name)))
         now = self.now()
         limit = self.settings.effective_time_limit_ms
         return await asyncio.to_thread(organiser_frame, facts, now, limit, scope=scope, ladder=runner is not None)

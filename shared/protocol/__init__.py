@@ -11,7 +11,7 @@ from .codec import (
 )
 from .errors import ERROR_CODES, ProtocolError
 from .ladder import Ladder, LadderRequest, LadderRow
-from .organiser import Organiser, OrganiserRequest, OrganiserRow, OrganiserVersion, WorstGame
+from .organiser import Organiser, OrganiserRequest, OrganiserRow, OrganiserTournament, OrganiserVersion, WorstGame
 from .messages import (
     CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES, BoardState, ClientMessage, ErrorMessage, FinalTableRequest, GameOver,
     GameRecord, GameStart, GameUpdate, GameUpdates, Hello, Role, Room, RulesInfo, ServerMessage, StandingRow, Standings, StepJudgement,
@@ -35,7 +35,7 @@ __all__ = [
     "StandingRow", "Standings", "StepJudgement", "StepMessage", "TournamentInfo", "TournamentOver", "Turn", "Verdict", "Wall", "Watch",
     "Welcome", "GameRecord", "GameRequest", "LogUpload", "MAX_UPLOAD_BYTES", "ReplayFolder", "ReplayGameEntry",
     "Replays", "ReplaysRequest", "Ladder", "LadderRequest", "LadderRow",
-    "Organiser", "OrganiserRequest", "OrganiserRow", "OrganiserVersion", "WorstGame",
+    "Organiser", "OrganiserRequest", "OrganiserRow", "OrganiserTournament", "OrganiserVersion", "WorstGame",
     "MAX_SUBMISSION_BYTES", "MAX_SUBMIT_PARTS", "SUBMISSION_CEILING_BYTES", "SUBMIT_PART_CHARS", "VALIDATION_CAUSES", "SubmissionEntry",
     "Submissions", "SubmissionsRequest", "Submit", "Submitted",
     "cell", "dump", "json_schema", "json_string", "parse_client", "parse_server", "step_judgement", "to_blockbar", "to_location",

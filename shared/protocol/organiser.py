@@ -14,7 +14,8 @@ from pydantic import Field
 
 from .base import Message, ProtocolModel
 
-__all__ = ["MAX_VERSIONS_SHOWN", "Organiser", "OrganiserRequest", "OrganiserRow", "OrganiserVersion", "WorstGame"]
+__all__ = ["MAX_VERSIONS_SHOWN", "Organiser", "OrganiserRequest", "OrganiserRow", "OrganiserTournament",
+           "OrganiserVersion", "WorstGame"]
 
 #: The versions a row lists at most (the newest); the others are counted (``older_versions``).
 MAX_VERSIONS_SHOWN = 8
@@ -52,6 +53,18 @@ class WorstGame(ProtocolModel):
     why: str = Field(description="Why it is listed, for people (`lost by its violations`, `2 violations: late`, ...).")
 
 
+class OrganiserTournament(ProtocolModel):
+    """A key's line in the tournament this server plays (or played), as the standings show it."""
+
+    rank: int = Field(description="Its rank in the standings (shared by equal players).")
+    points: float = Field(description="1 per win, 0.5 per draw.")
+    games: int = Field(description="Games played.")
+    wins: int = Field(description="Games won.")
+    losses: int = Field(description="Games lost.")
+    draws: int = Field(description="Games drawn.")
+    violations: int = Field(description="Violations over its games.")
+
+
 class OrganiserRow(ProtocolModel):
     """One key's bot: its versions, and what its current version did on the ladder since it began to play."""
 
@@ -81,6 +94,9 @@ class OrganiserRow(ProtocolModel):
     attention: list[str] = Field(description="What needs the organiser's eye, for people (empty when nothing does): "
                                              "idle, paused, violations since its version, a refused newest version.")
     worst: list[WorstGame] = Field(description="At most 3 games worth a look, worst first (see `WorstGame`).")
+    tournament: OrganiserTournament | None = Field(None, description="Its line in the tournament this server plays "
+                                                   "(or played), from the standings; null on a ladder, or before it "
+                                                   "has one.")
 
 
 class Organiser(Message):

@@ -9,6 +9,8 @@ from datetime import timedelta
 
 import pytest
 
+from shared.protocol import StandingRow, Standings
+
 from server.cli import build_parser, settings_from_args
 from server.ladder.seats import LadderSession
 from server.ladder.store import LadderStore
@@ -154,6 +156,16 @@ async def test_a_tournament_server_shows_the_versions_and_counts_no_games(make_s
     assert frame["ladder"] is False and [row["player"] for row in frame["rows"]] == ["Bo", "Ana", "Cy"]
     assert [row["games"] for row in frame["rows"]] == [0, 0, 0] and not any(row["idle"] for row in frame["rows"])
     assert frame["rows"][0]["attention"] == [f"newest version {BO_V} refused (import_error)"]
+    assert all(row["tournament"] is None for row in frame["rows"])                # no game played yet
+    server.web.standings = Standings(tournament="t", games_done=3, games_total=6, rows=[
+        StandingRow(rank=1, player="Ana", points=2.0, games=2, wins=2, losses=0, draws=0),
+        StandingRow(rank=2, player="Cy", points=1.0, games=2, wins=1, losses=1, draws=0, violations=2)])
+    await asyncio.sleep(1.05)                                                      # the page's pace: 1 request a second
+    await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
+    rows = {row["player"]: row for row in (await page.next("organiser"))["rows"]}
+    assert rows["Ana"]["tournament"] == {"rank": 1, "points": 2.0, "games": 2, "wins": 2, "losses": 0, "draws": 0,
+                                         "violations": 0}
+    assert rows["Cy"]["attention"] == ["2 violations in the tournament"] and rows["Bo"]["tournament"] is None
     await page.close()
 
 

@@ -66,12 +66,17 @@ function card(row, frame) {
       ` · near-timeouts <b class="${row.near_timeouts ? "bad" : ""}">${row.near_timeouts}</b>` +
       ` · last game ${ago(row.last_game_at, frame.now)}</p>`
     : `<p class="facts muted">${frame.ladder ? "no ladder game yet" : "this server runs no ladder: no games counted"}</p>`;
+  const t = row.tournament;
+  const tournament = t
+    ? `<p class="facts tournament">in the tournament: rank <b>${t.rank}</b> · ${t.points} points · ${t.games} game` +
+      `${t.games === 1 ? "" : "s"} (W/L/D ${t.wins}/${t.losses}/${t.draws}) · violations ` +
+      `<b class="${t.violations ? "bad" : ""}">${t.violations}</b></p>` : "";
   const attention = row.attention.length
     ? `<ul class="attention">${row.attention.map(a => `<li>${esc(a)}</li>`).join("")}</ul>` : "";
   return `<section class="panel bot${row.attention.length ? " needs" : ""}" data-player="${esc(row.player)}"` +
     ` data-idle="${row.idle}" data-state="${esc(row.state)}">` +
     `<h2><span class="name">${esc(row.player)}</span> <span class="state state-${esc(row.state)}">${esc(row.state)}</span></h2>` +
-    attention + played + worst(row) + `<h3>Versions</h3>` + versions(row) + `</section>`;
+    attention + tournament + played + worst(row) + `<h3>Versions</h3>` + versions(row) + `</section>`;
 }
 
 function show(frame) {
