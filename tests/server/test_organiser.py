@@ -132,6 +132,27 @@ async def test_a_wrong_key_is_refused_closed_and_counted_as_a_wrong_hello_key_is
         await _stop(task)
 
 
+async def test_a_held_wrong_key_reads_nothing_more_from_its_connection(make_server, tmp_path):
+    server, task = await _server(make_server, tmp_path)
+    keys = server.connections.wrong_keys
+    keys.free, keys.first_delay_s = 0, 0.2                                     # this address guessed before: slowed
+    try:
+        page = await _page(server)
+        await page.send({"type": "organiser_request", "key": "k-guess"})
+        await bounded(_until(lambda: bool(keys.held)), 5)
+        await page.send({"type": "organiser_request", "key": ORGANISER_KEY})   # a second guess while held: not read
+        assert await page.closed() == 1008
+        answers = [(f["type"], f.get("code")) for f in page.frames if f["type"] in ("error", "organiser")]
+        assert answers == [("error", "unknown_key")]
+    finally:
+        await _stop(task)
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
 async def test_requests_are_paced_per_connection(make_server, tmp_path):
     server, task = await _server(make_server, tmp_path)
     try:
