@@ -21,6 +21,12 @@ from tests.server.organiser_data import ANA_V, BO_OLD, BO_V, NOW, ORGANISER_KEY,
 from tests.server.support import Client, hello
 
 
+@pytest.fixture
+def unpaced(monkeypatch):
+    """A connection may ask again at once (the pace, one request a second, is tested on its own)."""
+    monkeypatch.setattr("server.router.ORGANISER_INTERVAL_S", 0.0)
+
+
 async def _server(make_server, tmp_path, **extra):
     data = tmp_path / "replays"
     seed(data)
@@ -52,7 +58,7 @@ async def _stop(task):
     await bounded(asyncio.gather(task, return_exceptions=True), 30)
 
 
-async def test_the_organisers_key_shows_every_keys_row(make_server, tmp_path):
+async def test_the_organisers_key_shows_every_keys_row(make_server, tmp_path, unpaced):
     server, task = await _server(make_server, tmp_path)
     try:
         page = await _page(server)
@@ -75,13 +81,11 @@ async def test_the_organisers_key_shows_every_keys_row(make_server, tmp_path):
         gone = LadderSession("k-cy", "Cy")                                         # the ladder paused Cy's session
         gone.paused = "paused: 5 games in a row with a violation or a timeout (reconnect to play again)"
         server.ladder.lobby.sessions.append(gone)
-        await asyncio.sleep(1.05)                                                  # the page's pace: 1 request a second
         await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
         cy = next(row for row in (await page.next("organiser"))["rows"] if row["player"] == "Cy")
         assert cy["paused"] == gone.paused and cy["attention"][1] == gone.paused
         server.ladder.lobby.sessions.remove(gone)
         server.organiser.now = lambda: NOW + timedelta(days=2)                     # two days on, nobody played
-        await asyncio.sleep(1.05)                                                  # the page's pace: 1 request a second
         await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
         later = await page.next("organiser")
         assert all(row["idle"] for row in later["rows"])
@@ -167,7 +171,7 @@ async def test_requests_are_paced_per_connection(make_server, tmp_path):
         await _stop(task)
 
 
-async def test_a_tournament_server_shows_the_versions_and_counts_no_games(make_server, tmp_path):
+async def test_a_tournament_server_shows_the_versions_and_counts_no_games(make_server, tmp_path, unpaced):
     data = tmp_path / "replays"
     seed(data)
     server = await make_server(players=3, roster=ROSTER, organiser_keys=[ORGANISER_KEY], data_dir=data)
@@ -181,7 +185,6 @@ async def test_a_tournament_server_shows_the_versions_and_counts_no_games(make_s
     server.web.standings = Standings(tournament="t", games_done=3, games_total=6, rows=[
         StandingRow(rank=1, player="Ana", points=2.0, games=2, wins=2, losses=0, draws=0),
         StandingRow(rank=2, player="Cy", points=1.0, games=2, wins=1, losses=1, draws=0, violations=2)])
-    await asyncio.sleep(1.05)                                                      # the page's pace: 1 request a second
     await page.send({"type": "organiser_request", "key": ORGANISER_KEY})
     rows = {row["player"]: row for row in (await page.next("organiser"))["rows"]}
     assert rows["Ana"]["tournament"] == {"rank": 1, "points": 2.0, "games": 2, "wins": 2, "losses": 0, "draws": 0,
