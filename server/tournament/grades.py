@@ -236,9 +236,12 @@ def _unfinished(tournament: TournamentRow, where: Path) -> str:
 # -- reading and writing ------------------------------------------------------------------------------------------
 def game_causes(game: GameRow, folder: Path, step_cap: int = STEP_CAP) -> GameCauses:
     """The causes of ``game``'s violations by seat, from its log (in ``folder``, the tournament's, by the log's
-    file name; else where the store says); None when the log is missing, unreadable or disagrees with the rules."""
+    file name; else where the store says); None when the log is missing, unreadable or disagrees with the rules.
+    A game without violations has nothing to tell: its log is not read."""
+    if not any(game.violations):
+        return (), ()
     if not game.log_path:
-        return None if any(game.violations) else ((), ())
+        return None
     stored = Path(game.log_path)
     path = folder / stored.name
     if not path.is_file():

@@ -16,7 +16,8 @@ from shared.tournament import GameResult, ScheduledGame
 from server.cli import build_parser, main
 from server.submissions.store import SubmissionStore
 from server.tournament.grades import (
-    CAUSES, CSV_COLUMNS, UNKNOWN, GradesError, build_grades, count_causes, grades_csv, leaderboard, pick_tournament,
+    CAUSES, CSV_COLUMNS, UNKNOWN, GradesError, build_grades, count_causes, game_causes, grades_csv, leaderboard,
+    pick_tournament,
 )
 from server.tournament.rows import Entrant, GameRow, TournamentRow
 from server.tournament.store import ResultStore
@@ -221,6 +222,13 @@ def test_causes_count_where_a_log_accounts_for_every_violation_else_as_unknown()
     tally = count_causes(games, causes)
     assert tally["A"] == {"late": 1, "own_cell": 1, UNKNOWN: 1}
     assert tally["B"] == {"late": 1, UNKNOWN: 1}
+
+
+def test_a_game_without_violations_needs_no_log_and_one_with_violations_and_no_log_is_unknown(tmp_path):
+    assert game_causes(_game(1, "A", "B", (0, 0)), tmp_path) == ((), ())          # g1.csv is nowhere: not read
+    assert game_causes(_game(2, "A", "B", (1, 0)), tmp_path) is None
+    (tmp_path / "g3.csv").write_text("not a game log\n")
+    assert game_causes(_game(3, "A", "B", (0, 2)), tmp_path) is None
 
 
 def test_the_leaderboard_leaves_out_a_rating_the_table_does_not_have():
