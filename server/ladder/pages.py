@@ -14,7 +14,7 @@ from typing import Any
 from shared.protocol import Ladder, LadderRequest, LadderRow, ProtocolError, ReplayGameEntry
 
 from server.ladder.runner import LadderRunner
-from server.ladder.report import report_json
+from server.ladder.report import on_random_scale, report_json
 
 __all__ = ["LadderPages", "PUSH_S", "answer_ladder_request", "ladder_frame"]
 
@@ -57,7 +57,9 @@ async def answer_ladder_request(runner: LadderRunner | None, request: LadderRequ
     found = await runner.store.report(wanted, runner.settings.effective_time_limit_ms)
     if found is None:
         raise ProtocolError("unknown_game", f"no version {wanted!r} on this ladder", request.type)
-    return ladder_frame(runner, report_json(*found))
+    track, report = found
+    row = next((row for row in runner.table if row.track == track.label), None)     # the published table it keeps
+    return ladder_frame(runner, report_json(track, report, row, on_random_scale(runner.table_tracks.values())))
 
 
 #: Seconds over which changes of the ladder are gathered into one ``ladder`` frame to the spectators.

@@ -3,6 +3,9 @@
 The CPU time of each step of a bot the server hosts is read from the games' logs (their ``cpu_ms``
 rows, ``DATA_DIR/ladder/GAME_..._vs_....csv``) and shown beside its wall thinking time.
 
+Where the version stands (issue 35): its rating on the published table placed among the built-in bots' reference
+ratings (``shared.ladder.reference``): "beats defender (+1,785), not yet strong (+2,389)".
+
 The analysis (issue 33): each version's accuracy and the worst steps of the games it lost, each with its log, ply
 and page (``/game?game=ID&step=N``), from the analyses the server keeps beside the logs (``server.analysis.store``:
 its background analysis makes them as games finish). The report reads those only, since it is printed often;
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -24,8 +27,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
 from shared.gamelog import LogFormatError, read_log_data
-from shared.ladder import BotReport, GameFact, build_report
+from shared.ladder import BotReport, GameFact, PublishedRow, build_report
+from shared.ladder.reference import standing
 from shared.ladder.report import cpu_summary
+from shared.tournament import interval_text
 from shared.tournament.bot_analysis import AnalysedGame, BotAnalysis, bot_analyses
 
 from server.analysis.store import read_log_bytes, store, stored
@@ -34,7 +39,7 @@ from server.ladder.view import render_report, render_table
 from server.logs.logfile import read_log
 from server.settings import ServerSettings
 
-__all__ = ["print_report", "report_json", "with_cpu_times", "analysed_games", "analysis_lines"]
+__all__ = ["print_report", "report_json", "standing_json", "on_random_scale", "with_cpu_times", "analysed_games", "analysis_lines"]
 
 
 def _logs_of(facts: Sequence[GameFact], folder: Path) -> dict[str, Path]:
@@ -127,12 +132,34 @@ def analysis_lines(found: BotAnalysis | None, missing: int) -> list[str]:
     return lines
 
 
-def report_json(track: Track, report: BotReport) -> dict[str, Any]:
+def standing_json(row: PublishedRow | None, on_scale: bool) -> dict[str, Any]:
+    """Where a version stands: its published rating and interval, and the line that places it among the reference
+    bots, after the rating (``+1,480 [+1,390, +1,570]: beats blocker (+1,659)...``; ``row`` None: the version is not
+    on the published table, which holds each bot's newest version only; ``on_scale``: the table is anchored on
+    random, as the reference ratings are)."""
+    if row is None:
+        return {"rating": None, "low": None, "high": None,
+                "text": "not on the published table (it rates each bot's newest version only)"}
+    line = standing(row.rating, row.low, row.high, on_scale=on_scale)
+    if row.rating is not None:
+        line = f"{row.rating:+,.0f} {interval_text(row.low, row.high)}: {line}"
+    return {"rating": row.rating, "low": row.low, "high": row.high, "text": line}
+
+
+def on_random_scale(tracks: Iterable[Track]) -> bool:
+    """True when the published table of these (current) tracks is anchored on random = 0, the reference bots' scale."""
+    return any(track.bot == "random" for track in tracks)
+
+
+def report_json(track: Track, report: BotReport, published: PublishedRow | None = None,
+                on_scale: bool = True) -> dict[str, Any]:
     """One version's report as ``--json`` writes it (and the ladder page reads it): the report, the version, the live
-    openskill rating."""
+    openskill rating, and where it stands on the published table (``published``: its row there, if it has one;
+    ``on_scale``: that table is anchored on random)."""
     skill = track.skill
     return report.to_json() | {"version": track.version,
-                               "live": {"mu": skill.mu, "sigma": skill.sigma, "ordinal": skill.ordinal}}
+                               "live": {"mu": skill.mu, "sigma": skill.sigma, "ordinal": skill.ordinal},
+                               "standing": standing_json(published, on_scale)}
 
 
 def print_report(settings: ServerSettings, bot: str, json_path: Path | None, console: Console, *,
@@ -155,8 +182,11 @@ def print_report(settings: ServerSettings, bot: str, json_path: Path | None, con
             known = ", ".join(sorted({t.bot for t in store.tracks()})) or "none yet"
             raise ValueError(f"no bot {bot!r} on the ladder; bots: {known}")
         facts = store.facts([t.id for t in tracks])
+        table, current = store.published()
     finally:
         store.close()
+    published = {row.track: row for row in table}
+    on_scale = on_random_scale(current.values())
     facts = with_cpu_times(facts, settings.data_dir / "ladder")
     limit = settings.effective_time_limit_ms
     reports = [build_report(t.label, facts, limit) for t in tracks]
@@ -169,6 +199,8 @@ def print_report(settings: ServerSettings, bot: str, json_path: Path | None, con
     analyses = bot_analyses(games, [t.label for t in tracks])
     for track, report in zip(tracks, reports):
         console.print(render_report(report, limit))
+        console.print(Text(f"where it stands: {standing_json(published.get(track.label), on_scale)['text']}"),
+                      soft_wrap=True)
         for line in analysis_lines(analyses.get(track.label), missing):
             console.print(Text(line), soft_wrap=True)
         cpu = cpu_summary(report.timing)
@@ -178,7 +210,7 @@ def print_report(settings: ServerSettings, bot: str, json_path: Path | None, con
         console.print(f"live rating (openskill): mean {skill.mu:.2f}, uncertainty {skill.sigma:.2f}, "
                       f"ordinal {skill.ordinal:+.2f}\n")
     if json_path is not None:
-        data = [report_json(t, r) | {"analysis": analyses[t.label].to_json() | {"games_not_analysed": missing}}
+        data = [report_json(t, r, published.get(t.label), on_scale) | {"analysis": analyses[t.label].to_json() | {"games_not_analysed": missing}}
                 for t, r in zip(tracks, reports)]
         json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {json_path}")

@@ -99,3 +99,30 @@ def test_a_sleepy_bots_report_counts_its_timeouts_as_violations_and_its_losses_b
     text = " ".join(capsys.readouterr().out.split())
     assert "0 timeouts" in text and "violations by cause: wall_overlaps 3" in text
     assert "games ended by: violations (its own) 1, violations (the opponent's) 5" in text
+
+
+def test_the_report_says_where_the_version_stands_among_the_reference_bots(tmp_path, capsys):
+    from shared.ladder.reference import standing
+    from shared.tournament import interval_text
+
+    store = LadderStore(tmp_path / "ladder.db")
+    ratings = LiveRatings()
+    old = store.track("me", "v1", ratings.initial())
+    me, rand = store.track("me", "v2", ratings.initial()), store.track("random", "", ratings.initial())
+    for number, (white, black, winner) in enumerate([(me, rand, 0), (rand, me, 1), (me, rand, 0), (rand, me, 0)], 1):
+        store.record(LadderGame(f"L1-g{number}", number, white, black, winner, "goal", "", None, "2026-01-01T00:00:00",
+                                (10, 10), (0, 0), ((10,), (10,)), ((), ()),
+                                ratings.after_game(white.skill, black.skill, winner)))
+    (row,) = [row for row in store.published()[0] if row.track == "me@v2"]
+    store.close()
+    out = tmp_path / "me.json"
+    assert main(["--ladder", "--data-dir", str(tmp_path), "--report", "me", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    line = standing(row.rating, row.low, row.high)           # 3 of 4 against random: above it
+    assert line.startswith("beats random (+0)") or line.startswith("about level with random (+0)")
+    assert f"where it stands: {row.rating:+,.0f} {interval_text(row.low, row.high)}: {line}" in text
+    assert "where it stands: not on the published table" in text                # v1: an older version
+    data = {entry["track"]: entry for entry in json.loads(out.read_text())}
+    assert data["me@v2"]["standing"] == {"rating": row.rating, "low": row.low, "high": row.high,
+                                         "text": f"{row.rating:+,.0f} {interval_text(row.low, row.high)}: {line}"}
+    assert data[old.label]["standing"]["rating"] is None

@@ -83,6 +83,7 @@ export function reportHTML(report) {
   return `<h3 class="report-title">${esc(report.track)}${version}</h3>` +
     `<p>${report.games} games · W/L/D ${wld(total)} (moving first ${wld(s0)}, second ${wld(s1)})</p>` +
     `<p>rating (openskill ordinal): ${rating}</p>` +
+    (report.standing ? `<p class="standing">where it stands: ${esc(report.standing.text)}</p>` : "") +
     `<p>thinking time over ${t.steps} steps: median ${ms(t.median_ms)}, p95 ${ms(t.p95_ms)}, max ${ms(t.max_ms)}; ` +
     `${t.slow_steps} steps above 80% of the limit; ${t.timeouts} timeouts</p>` +
     `<p>violations by cause: ${causes} · games ended by: ${endings}</p>` +

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 
+from shared.ladder.reference import OFF_SCALE
 from tests.server.conftest import ScriptedBot, bounded, url
 
 LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0}
@@ -51,6 +52,7 @@ async def test_the_ladder_page_shows_the_table_games_reports_and_why_it_is_idle(
         await page.wait_for_function("() => document.querySelector('#crosstable .report-title')", timeout=5000)
         report = await page.locator("#crosstable").inner_text()
         assert report.startswith("alice") and " games · W/L/D " in report and "thinking time" in report
+        assert OFF_SCALE in report.split("where it stands: ", 1)[1]       # no random on this ladder: centred
         assert "no standings yet" not in await page.inner_text("body")
         await shoot(page, "ladder")
         await shoot(tv, "ladder-tv")
