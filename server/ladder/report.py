@@ -30,7 +30,6 @@ from shared.gamelog import LogFormatError, read_log_data
 from shared.ladder import BotReport, GameFact, PublishedRow, build_report
 from shared.ladder.reference import standing
 from shared.ladder.report import cpu_summary
-from shared.tournament import interval_text
 from shared.tournament.bot_analysis import AnalysedGame, BotAnalysis, bot_analyses
 
 from server.analysis.store import read_log_bytes, store, stored
@@ -142,7 +141,8 @@ def standing_json(row: PublishedRow | None, on_scale: bool) -> dict[str, Any]:
                 "text": "not on the published table (it rates each bot's newest version only)"}
     line = standing(row.rating, row.low, row.high, on_scale=on_scale)
     if row.rating is not None:
-        line = f"{row.rating:+,.0f} {interval_text(row.low, row.high)}: {line}"
+        interval = "" if row.low is None or row.high is None else f" [{row.low:+,.0f}, {row.high:+,.0f}]"
+        line = f"{row.rating:+,.0f}{interval}: {line}"
     return {"rating": row.rating, "low": row.low, "high": row.high, "text": line}
 
 

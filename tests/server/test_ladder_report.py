@@ -103,7 +103,6 @@ def test_a_sleepy_bots_report_counts_its_timeouts_as_violations_and_its_losses_b
 
 def test_the_report_says_where_the_version_stands_among_the_reference_bots(tmp_path, capsys):
     from shared.ladder.reference import standing
-    from shared.tournament import interval_text
 
     store = LadderStore(tmp_path / "ladder.db")
     ratings = LiveRatings()
@@ -120,9 +119,10 @@ def test_the_report_says_where_the_version_stands_among_the_reference_bots(tmp_p
     text = capsys.readouterr().out
     line = standing(row.rating, row.low, row.high)           # 3 of 4 against random: above it
     assert line.startswith("beats random (+0)") or line.startswith("about level with random (+0)")
-    assert f"where it stands: {row.rating:+,.0f} {interval_text(row.low, row.high)}: {line}" in text
+    shown = f"{row.rating:+,.0f} [{row.low:+,.0f}, {row.high:+,.0f}]: {line}"
+    assert f"where it stands: {shown}" in text
     assert "where it stands: not on the published table" in text                # v1: an older version
     data = {entry["track"]: entry for entry in json.loads(out.read_text())}
     assert data["me@v2"]["standing"] == {"rating": row.rating, "low": row.low, "high": row.high,
-                                         "text": f"{row.rating:+,.0f} {interval_text(row.low, row.high)}: {line}"}
+                                         "text": shown}
     assert data[old.label]["standing"]["rating"] is None
