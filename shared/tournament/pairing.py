@@ -166,11 +166,12 @@ class Knockout:
         if self._bracket is not None:
             self._pairings = []
             for first, second in zip(self._bracket[::2], self._bracket[1::2]):
-                if first is None or second is None:
-                    self._byes.append(first or second)  # type: ignore[arg-type]  # never two byes in one pair
+                assert first is not None            # a bye sits only in a pair's second slot, the lower seed's
+                if second is None:
+                    self._byes.append(first)
                 else:
-                    self._pairings.append(tuple(sorted((first, second),           # type: ignore[arg-type]
-                                                       key=self._seed_number.__getitem__)))
+                    better, worse = sorted((first, second), key=self._seed_number.__getitem__)
+                    self._pairings.append((better, worse))
         else:
             order = list(self._remaining)
             if self._rng is not None:
