@@ -44,7 +44,7 @@ ORGANISER_KEY = re.compile(r"[!-~]{1,64}")
 TOURNAMENT_FIELDS = ("format", "games_per_pairing", "ruleset", "time_limit_ms", "debug", "kick_after_timeouts",
                      "step_cap", "seed", "tournament_name", "timeout_grace_s", "swiss_rounds", "hosted_clock",
                      "hosted_wall_cap_ms", "time_bank_ms", "final_games", "freeze_at", "ladder_opening_plies",
-                     "seed_from_ladder", "seeds")
+                     "seeds")
 
 
 class ServerSettings(BaseModel):
@@ -246,7 +246,7 @@ class ServerSettings(BaseModel):
         # ... and one stored before issue 31 was played on the wall clock without a bank
         stored = {"hosted_clock": "wall", "hosted_wall_cap_ms": None, "time_bank_ms": 0} | stored
         stored = {"final_games": None, "freeze_at": None} | stored       # ... and before the final (issue 35)
-        stored = {"seed_from_ladder": False, "seeds": None} | stored        # ... and before issue 35's seeding
+        stored = {"seeds": None} | stored        # ... and one stored before issue 35's seeding was paired by its seed
         for name in TOURNAMENT_FIELDS:
             if name in stored and stored[name] != getattr(self, name):
                 update[name] = stored[name]

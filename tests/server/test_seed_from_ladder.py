@@ -139,11 +139,12 @@ async def test_a_seeded_knockout_resumes_with_its_seeds_when_the_ladder_is_gone(
 def test_a_resumed_tournament_keeps_its_seeds_and_an_older_one_has_none():
     stored = ServerSettings(players=4, format="knockout", seed_from_ladder=True,
                             seeds=["d", "c", "b", "a"]).model_dump(mode="json")
-    resumed, _ = ServerSettings(players=2).resumed(stored, 4)
-    assert (resumed.seed_from_ladder, resumed.seeds) == (True, ["d", "c", "b", "a"])
+    resumed, ignored = ServerSettings(players=2).resumed(stored, 4)
+    assert resumed.seeds == ["d", "c", "b", "a"]
+    assert not any(note.startswith("seed") for note in ignored)       # the command line never set them
     older = {k: v for k, v in stored.items() if k not in ("seed_from_ladder", "seeds")}
-    resumed, _ = ServerSettings(players=4, format="knockout", seed_from_ladder=True).resumed(older, 4)
-    assert (resumed.seed_from_ladder, resumed.seeds) == (False, None)
+    resumed, _ = ServerSettings(players=4, format="knockout", seeds=["a", "b", "c", "d"]).resumed(older, 4)
+    assert resumed.seeds is None                                       # paired by its seed, as it started
 
 
 # -- the flag's errors ------------------------------------------------------------------------------
