@@ -169,6 +169,7 @@ def load_average() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Play the chain, print the figures beside the stored ones (and with ``--write`` the literal); 1 if one is off."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-g", "--games", type=int, default=GAMES, help=f"games per pairing (default {GAMES})")
