@@ -137,6 +137,8 @@ class ArenaServer:
         #: Where pairings of handed-in bots are played (made with the first such tournament; issue 19 may set its own).
         self.game_host: GameHost | None = None
         self._resume_submissions = False
+        #: A resumed tournament's handed-in versions by key (its stored entrants): seated again as they were.
+        self._resume_versions: dict[str, str] = {}
         self._late_seats: LateSeats | None = None              # handed-in bots accepted while the seats fill
         self.desk = PuzzleDesk(settings.data_dir / "puzzles.db")
         self.web = WebDesk(settings.data_dir, settings.ruleset)
@@ -181,6 +183,8 @@ class ArenaServer:
             self.settings, ignored = s.resumed(row.settings, len(row.players))
             # a tournament of handed-in bots seats them again (each key's newest accepted version)
             self._resume_submissions = bool(row.settings.get("players_from_submissions"))
+            # ... exactly the versions it played (its stored entrants), whatever was handed in since
+            self._resume_versions = {e.key: e.version for e in row.entrants.values() if e.version is not None}
             if ignored:
                 self.reporter.message("resuming with the tournament's own settings; ignored: " + ", ".join(ignored))
             reset = await results.reset_unfinished(row.id)
@@ -268,8 +272,8 @@ class ArenaServer:
         everyone = self.settings.players_from_submissions or self._resume_submissions   # else: the roster's only
         if (everyone or self.settings.roster_submissions) and not self.lobby.started:
             cutoff = await self._freeze()
-            self.hosted = await seat_submissions(self.lobby, await self.submissions.tournament_bots(everyone, cutoff),
-                                                 self.settings, self._say)
+            bots = await self.submissions.tournament_bots(everyone, cutoff, self._resume_versions)
+            self.hosted = await seat_submissions(self.lobby, bots, self.settings, self._say)
             if cutoff is None:          # frozen hand-ins: a version accepted later takes no seat
                 self._late_seats = LateSeats(self.lobby, self.hosted, self.settings, self._say, everyone=everyone)
                 self.submissions.on_accepted = self._late_seats

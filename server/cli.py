@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     final.add_argument("--final-games", type=int, dest="final_games", metavar="N",
                        help="the final's game budget: no round starts that would pass it (default 20 rounds' worth: "
                             "20 x pairs x -r; 1,120 games for 8 players); each look at the table is made at "
-                            "95%% / the rounds the budget allows, so looking after every round keeps the 5%% error")
+                            "1 - 5%%/R confidence, R the rounds the budget allows, so looking after every round "
+                            "keeps the final's error at 5%%")
     final.add_argument("--freeze-at", dest="freeze_at", metavar="TIME",
                        help="when hand-ins freeze: an ISO time, UTC unless it names an offset (2026-11-28T09:00 or "
                             "2026-11-28T10:00+01:00); the server waits until then, then seats each key's newest "

@@ -27,7 +27,7 @@ import functools
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,10 +166,17 @@ class SubmissionDesk:
             bots[key] = self.bot_entry(named_version(roster.get(key, key), versions, wanted))
         return bots
 
-    async def tournament_bots(self, everyone: bool, cutoff: str | None = None) -> dict[str, BotEntry]:
+    async def tournament_bots(self, everyone: bool, cutoff: str | None = None,
+                              played: Mapping[str, str] | None = None) -> dict[str, BotEntry]:
         """The handed-in bots to seat in a tournament: those the roster names first, then, when ``everyone``
         (``--players-from-submissions``, or a resumed tournament of them), each other key's newest accepted bot;
-        with a ``cutoff`` (``--freeze-at``), of the versions handed in at or before it only."""
+        with a ``cutoff`` (``--freeze-at``), of the versions handed in at or before it only. ``played`` (key -> version,
+        a resumed tournament's stored entrants) seats exactly those versions instead, whatever was handed in since."""
+        if played:
+            assert self.store is not None
+            roster = self.settings.roster or {}
+            return {key: self.bot_entry(named_version(roster.get(key, key), await self.store.versions(key), version))
+                    for key, version in played.items()}
         bots = await self.roster_bots(cutoff)
         if everyone:
             bots |= {key: entry for key, entry in (await self.accepted_bots(cutoff)).items() if key not in bots}

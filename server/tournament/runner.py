@@ -6,7 +6,8 @@ soon as it is known, so a server killed mid-tournament and started with ``--resu
 same state from the database (and from the finished logs of results the database lost: its ``-wal``
 file deleted or damaged, ``server.tournament.recovery``; a finished log is never overwritten) and
 plays only what is missing (a knockout or a Swiss is paired
-again from the stored results, round by round: the same seed and results give the same rounds).
+again from the stored results, round by round: the same seed and results give the same rounds; a final's rounds
+follow from the seed, its stop from the stored results, and each pairing's opening from the seed and its number).
 A game whose log cannot be written (the server ran out of file descriptors for longer than the
 log writer retries) is not counted: it is voided and played again, up to ``VOID_REPLAYS`` times.
 
@@ -23,6 +24,7 @@ left unplayed, counting for nobody; the other pairings go on, and the tournament
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -349,15 +351,20 @@ class TournamentRunner:
         if len(submitted) == 2 and self.host is not None:
             await self._hosted_pairing(todo, (submitted[0], submitted[1]))
         elif submitted:
-            async with self.local_pairings:
-                await self._pairing_with_processes(todo, submitted)
+            # -c before a core, as a hosted pairing takes them (-c, then the host's slot, which is a core here):
+            # taken the other way round, -c 1 held by a hosted pairing waiting for the core a mixed one held while
+            # it waited for -c, and the tournament stopped
+            async with contextlib.nullcontext() if self.limit is None else self.limit:
+                async with self.local_pairings:
+                    await self._pairing_with_processes(todo, submitted)
         else:
             await self._play_games(todo, self.sessions)
 
-    async def _play_games(self, games: Sequence[ScheduledGame], seats: dict[str, PlayerSession]) -> None:
-        """Play ``games`` one after another with ``seats`` (by name) at the board."""
+    async def _play_games(self, games: Sequence[ScheduledGame], seats: dict[str, PlayerSession], *,
+                          limited: bool = False) -> None:
+        """Play ``games`` one after another with ``seats`` (by name) at the board (``limited``: the caller holds -c)."""
         for game in games:
-            if self.limit is None:
+            if self.limit is None or limited:
                 result = await self._game(game, seats)
             else:
                 async with self.limit:
@@ -396,7 +403,7 @@ class TournamentRunner:
                     game_id = self._game_id(game)
                     await self._count(game, await self._forfeit(game, game_id, list(failed)))
             else:
-                await self._play_games(games, seats)
+                await self._play_games(games, seats, limited=True)
         finally:
             await asyncio.gather(*(h.close() for h in started if isinstance(h, HostedSeat)))
 

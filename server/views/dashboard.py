@@ -98,7 +98,8 @@ class PlainReporter:
     def tournament_started(self, name: str, players: Sequence[str], games_total: int | None) -> None:
         self.total = games_total
         self._line(f"tournament {name}: {len(players)} players ({', '.join(players)}), "
-                   f"{games_total if games_total is not None else 'knockout:'} games")
+                   + (f"{games_total} games" if games_total is not None else
+                      "games round by round until it is decided"))
 
     def game_started(self, game_id: str, white: str, black: str) -> None:
         self._line(f"{game_id}: {white} (seat 0) vs {black} (seat 1) started")

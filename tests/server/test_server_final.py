@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from server.cli import build_parser, main, settings_from_args
 from server.settings import ServerSettings
+from server.views.dashboard import PlainReporter
 from shared.gamelog import parse_log
 from shared.ladder import pawn_opening
 from shared.quoridor import Position, Step
@@ -169,3 +171,35 @@ def test_a_resumed_final_keeps_its_budget_freeze_and_openings():
     resumed, _ = ServerSettings(players=2).resumed(stored, 8)
     assert (resumed.format, resumed.final_games, resumed.freeze_at, resumed.ladder_opening_plies) == (
         "final", 560, "2026-11-28T09:00:00Z", 6)
+
+
+def test_the_plain_view_says_that_a_final_plays_until_it_is_decided():
+    out = io.StringIO()
+    PlainReporter(out).tournament_started("cup", ["ann", "bob"], None)
+    assert "tournament cup: 2 players (ann, bob), games round by round until it is decided" in out.getvalue()
+    assert "knockout" not in out.getvalue()
+
+
+async def test_the_freeze_seats_each_keys_newest_version_accepted_and_handed_in_by_then(make_server):
+    from server.submissions.store import StoredVersion, SubmissionStore
+    from server.submissions.files import content_digest
+    server = await make_server(players=0)
+    store = SubmissionStore(server.settings.data_dir)
+    try:
+        def version(key: str, text: str, at: str, accepted: bool = True) -> str:
+            files = {"bot.py": text.encode()}
+            digest = content_digest(files, "bot.py")
+            store.put_files(digest, files)
+            return store.record(StoredVersion(key, digest, "bot.py", at, accepted, "ok", "", 0.1, 1, 9)).version
+        old = version("ann", "# 1", "2026-11-28T08:00:00Z")
+        version("ann", "# 2", "2026-11-28T09:00:01Z")                        # a second late
+        at_the_freeze = version("bob", "# 1", "2026-11-28T09:00:00Z")        # at the freeze: in
+        version("bob", "# 2", "2026-11-28T08:30:00Z", accepted=False)        # refused: never seated
+        version("cy", "# 1", "2026-11-28T10:00:00Z")                         # only after: no seat
+    finally:
+        store.close()
+    frozen = await server.submissions.tournament_bots(True, "2026-11-28T09:00:00Z")
+    assert {key: entry.version for key, entry in frozen.items()} == {"ann": old, "bob": at_the_freeze}
+    assert (await server.submissions.tournament_bots(True))["ann"].version != old             # no freeze: the newest
+    played = await server.submissions.tournament_bots(True, None, {"ann": old})              # a resume: as played
+    assert {key: entry.version for key, entry in played.items()} == {"ann": old}
