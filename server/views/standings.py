@@ -15,7 +15,8 @@ __all__ = ["format_elo", "format_points", "render_standings", "render_crosstable
            "rank_texts", "TIE_NOTE"]
 
 #: What a final's table says under its rows: a rank with ``=`` is shared by neighbours the final did not separate.
-TIE_NOTE = "2= : not separated from the next at 95% (the final ranks by rating; ratings with their 95% intervals)"
+TIE_NOTE = ("= after a rank (2=): not separated from the next at 95%, so the rank is shared (the final ranks by "
+            "rating; ratings with their 95% intervals)")
 
 _HEADERS = ("#", "Player", "Pts", "Games", "W/L/D", "P0", "P1", "Elo", "Viol", "Time (s)")
 # Only the player column reads left to right; numbers line up on the right.

@@ -18,8 +18,8 @@ export function isFinal(rows) {
 }
 
 /** What a final's table says under its rows. */
-export const TIE_NOTE = "2= : not separated from the next at 95% (a final ranks by rating, with 95% intervals; " +
-  "neighbours it could not tell apart share a rank)";
+export const TIE_NOTE = "= after a rank (2=): not separated from the next at 95%, so the rank is shared (a final " +
+  "ranks by rating, with 95% intervals)";
 
 /** Row `i`'s rank as a final's table prints it: `2=` for a rank shared by neighbours not separated, else `2`. */
 export function rankText(rows, i) {
