@@ -270,6 +270,8 @@ class TournamentRunner:
             for game in games:
                 final.record(self.finished[game_key(game)])
             going = final.advance()
+            if isinstance(self.standings, FinalStandings):      # the table says what this look said
+                self.standings.looked(final.order, final.separated)
             apart = sum(1 for flag in final.separated[:-1] if flag)
             neighbours = len(self.players) - 1
             said = (f"final, round {final.round + 1 - going}: {apart} of {neighbours} neighbours separated "

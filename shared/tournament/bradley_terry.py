@@ -489,11 +489,13 @@ def rate(players: Sequence[str], encounters: Iterable[Encounter], *, level: floa
 
 
 def rating_differences(players: Sequence[str], encounters: Iterable[Encounter], pairs: Iterable[tuple[str, str]], *,
-                       level: float = LEVEL, penalised: bool = True) -> dict[tuple[str, str], Difference | None]:
+                       level: float = LEVEL, penalised: bool = True,
+                       profile: bool = True) -> dict[tuple[str, str], Difference | None]:
     """For each ``(a, b)`` of ``pairs``, rating(a) - rating(b) with its profile likelihood interval at ``level``.
 
     The difference is a contrast of the same penalised fit (the module docstring), profiled as a rating is:
-    the interval always holds the estimate, and needs no anchor. None for a pair not linked by games.
+    the interval always holds the estimate, and needs no anchor. None for a pair not linked by games. With
+    ``profile`` False the interval is the quadratic one at the fit (as ``rate``'s): one solve a pair.
     """
     z = _z(level)
     encounters = list(encounters)
@@ -512,7 +514,12 @@ def rating_differences(players: Sequence[str], encounters: Iterable[Encounter], 
         if a not in place or b not in place:
             continue
         contrast = [(1.0 if j == place[a] else 0.0) - (1.0 if j == place[b] else 0.0) for j in range(fit.model.size)]
-        low, high = fit.model.interval(fit.best, contrast, z)
+        if profile:
+            low, high = fit.model.interval(fit.best, contrast, z)
+        else:
+            centre = dot(contrast, fit.best.theta)
+            reach = z * math.sqrt(dot(contrast, solve(fit.best.factor, contrast)))
+            low, high = centre - reach, centre + reach
         answer[(a, b)] = Difference(a, b, _ELO * dot(contrast, fit.best.theta) + 0.0, _ELO * low + 0.0,
                                     _ELO * high + 0.0)
     return answer

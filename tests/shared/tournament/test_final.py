@@ -212,3 +212,31 @@ def test_a_difference_to_the_anchor_is_that_rating_with_its_interval():
 def test_players_not_linked_by_games_have_no_difference():
     table = [Encounter("A", "B", 1, 1.0)]
     assert rating_differences("ABC", table, [("A", "C")]) == {("A", "C"): None}
+
+
+def test_after_a_look_the_table_is_that_looks_until_the_next_game():
+    standings = FinalStandings(PLAYERS, 0.95)
+    for a, b in combinations(PLAYERS, 2):
+        standings.add(GameResult(a, b, 0, "goal"))
+    order = [r.player for r in standings.rows()]
+    standings.looked(order, [True, False, True, None])         # a look at its own level says otherwise
+    assert [(r.rank, r.separated) for r in standings.rows()] == [(1, True), (2, False), (2, True), (4, None)]
+    standings.add(GameResult("ann", "dee", 0, "goal"))         # a game after the look: worked out again
+    fresh = FinalStandings(PLAYERS, 0.95)
+    for result in standings.results:
+        fresh.add(result)
+    assert standings.rows() == fresh.rows()
+    assert [r.separated for r in fresh.rows()] == [False, False, False, None]
+
+
+def test_the_quadratic_difference_interval_is_near_the_profile_one_with_many_games():
+    rng = random.Random(3)
+    table = [Encounter(a, b, 1, float(rng.random() < expected_score(100 * ("ABCD".index(b) - "ABCD".index(a)))))
+             for _ in range(60) for a, b in combinations("ABCD", 2)]
+    pairs = [("A", "B"), ("B", "C"), ("C", "D")]
+    profiled = rating_differences("ABCD", table, pairs)
+    quadratic = rating_differences("ABCD", table, pairs, profile=False)
+    for pair in pairs:
+        assert quadratic[pair].estimate == pytest.approx(profiled[pair].estimate)
+        assert quadratic[pair].low == pytest.approx(profiled[pair].low, abs=5)
+        assert quadratic[pair].high == pytest.approx(profiled[pair].high, abs=5)
