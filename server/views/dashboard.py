@@ -36,7 +36,9 @@ from shared.quoridor import Step, step_name
 from shared.referee import StepJudged
 from shared.tournament import GameResult, Row, Standings, interval_text, score_text
 
-from server.views.standings import crosstable_text, render_crosstable, render_standings, standings_text
+from server.views.standings import (
+    crosstable_text, is_final_table, render_crosstable, render_standings, standings_text,
+)
 
 __all__ = ["PlainReporter", "LiveReporter", "Snapshot", "render_dashboard", "describe_result", "replay_hint",
            "replay_command"]
@@ -273,6 +275,7 @@ def _full_height(snap: Snapshot, games: int, rows: int) -> int:
     height = 2 + 5 + games + (len(snap.games) > games)
     if rows:
         height += 5 + rows + (len(snap.standing_rows()) > rows)
+        height += 2 * is_final_table(snap.standing_rows())      # a final's note: two lines at most at FULL_WIDTH
     if snap.recent:
         height += 2 + len(snap.recent)
     return height

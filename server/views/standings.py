@@ -12,7 +12,7 @@ from rich.text import Text
 from shared.tournament import Row, Standings, interval_text
 
 __all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text", "crosstable_text",
-           "rank_texts", "TIE_NOTE"]
+           "rank_texts", "is_final_table", "TIE_NOTE"]
 
 #: What a final's table says under its rows: a rank with ``=`` is shared by neighbours the final did not separate.
 TIE_NOTE = ("= after a rank (2=): not separated from the next at 95%, so the rank is shared (the final ranks by "
@@ -52,7 +52,8 @@ def rank_texts(rows: Sequence[Row]) -> list[str]:
     return texts
 
 
-def _is_final(rows: Sequence[Row]) -> bool:
+def is_final_table(rows: Sequence[Row]) -> bool:
+    """True for a final's table (its rows say ``separated``): it is printed with ``TIE_NOTE`` under it."""
     return any(row.separated is not None for row in rows)
 
 
@@ -87,7 +88,7 @@ def render_standings(rows: Sequence[Row], *, title: str | None = None, compact: 
     headers = _COMPACT if compact else _HEADERS
     table = Table(title=title, header_style="bold", box=None if compact else box.HEAVY_HEAD,
                   show_edge=not compact, pad_edge=not compact,
-                  caption=TIE_NOTE if _is_final(rows) and not compact else None, caption_justify="left")
+                  caption=TIE_NOTE if is_final_table(rows) and not compact else None, caption_justify="left")
     for header in headers:
         if compact:     # a long name gives way, never the numbers (rich would squeeze every column alike)
             least, most = (6, 20) if header == "Player" else (_COMPACT_WIDTHS.get(header, len(header)), None)
@@ -153,6 +154,6 @@ def standings_text(rows: Sequence[Row]) -> str:
         cells = (cell.ljust(width) if header in _LEFT else cell.rjust(width)
                  for cell, width, header in zip(line, widths, _HEADERS))
         out.append("  ".join(cells).rstrip())
-    if _is_final(rows):
+    if is_final_table(rows):
         out.append(TIE_NOTE)
     return "\n".join(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from itertools import combinations
 from pathlib import Path
 
 from rich.console import Console
@@ -12,7 +13,7 @@ from server.views.dashboard import (
 )
 from shared.quoridor import Step
 from shared.referee import GameReferee, StepJudged
-from shared.tournament import GameResult, Standings
+from shared.tournament import FinalStandings, GameResult, Standings
 
 
 def console() -> Console:
@@ -302,3 +303,25 @@ def test_plain_lines_say_when_the_ladder_falls_idle_and_plays_again():
     reporter.ladder_status(2, 1, None)
     assert out.getvalue().splitlines() == [
         "ladder idle: only carol is connected: play starts when a second bot connects", "ladder: playing again"]
+
+
+def test_a_finals_note_under_its_table_is_counted_when_the_dashboard_fits_the_terminal():
+    strength = {"ann": 3, "bob": 2, "cy": 2, "dee": 1}
+    standings = FinalStandings(list(strength), 0.95)
+    for a, b in combinations(strength, 2):
+        for white, black in ((a, b), (b, a)):
+            even = strength[white] == strength[black]
+            standings.add(GameResult(white, black, None if even else 0 if strength[white] > strength[black] else 1,
+                                     "goal"))
+    reporter = LiveReporter(Console(width=140, color_system=None, file=io.StringIO()))
+    reporter.tournament_started("final", list(strength), None)
+    reporter.standings(standings)
+
+    def lines(height):
+        screen = Console(width=140, color_system=None, file=io.StringIO())
+        screen.print(render_dashboard(reporter.snap, height=height, width=140))
+        return screen.file.getvalue().splitlines()
+    full = lines(None)
+    assert any("not separated from the next" in line for line in full)
+    assert len(lines(len(full))) <= len(full) - 1          # a line short: the compact layout, which fits
+    reporter.stop()
