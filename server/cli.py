@@ -77,9 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "seats the same versions")
     p.add_argument("--swiss-rounds", type=int, dest="swiss_rounds", metavar="N",
                    help="rounds of a Swiss (-f swiss; default ceil(log2(players)) + 1, at most players - 1)")
-    p.add_argument("--ruleset", choices=sorted(RULESETS), default="course",
+    p.add_argument("--ruleset", choices=sorted(RULESETS),
                    help="course (default: no diagonals, crossing walls) or standard (board-game rules)")
-    p.add_argument("-t", "--time-limit", type=int, default=1000, dest="time_limit_ms", metavar="MS",
+    p.add_argument("-t", "--time-limit", type=int, dest="time_limit_ms", metavar="MS",
                    help="thinking time limit per step in milliseconds (default 1000)")
     p.add_argument("--hosted-clock", choices=["wall", "cpu"], dest="hosted_clock",
                    help="what a handed-in (hosted) bot's step is judged by: wall (default, the course's clock) or "
@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-d", "--debug", action="store_true", help="debugging server: no time limit, every frame logged")
     p.add_argument("--kick-after-timeouts", type=int, metavar="N",
                    help="remove a bot after N timeouts in the contest; its remaining games are forfeits (off)")
-    p.add_argument("--step-cap", type=int, default=100, metavar="N", help="steps per player per game (default 100)")
+    p.add_argument("--step-cap", type=int, metavar="N", help="steps per player per game (default 100)")
     p.add_argument("-c", "--concurrency", type=int, metavar="N",
                    help="games at once (default: every game of a round). On quoridor-client, -c is the config file")
     p.add_argument("--data-dir", type=Path, default=Path("replays"),

@@ -250,7 +250,8 @@ class ServerSettings(BaseModel):
         for name in TOURNAMENT_FIELDS:
             if name in stored and stored[name] != getattr(self, name):
                 update[name] = stored[name]
-                if name != "tournament_name" and getattr(self, name) is not None:
+                # only what the command line gave: a default it did not choose is not "ignored"
+                if name != "tournament_name" and name in self.model_fields_set and getattr(self, name) is not None:
                     ignored.append(f"{name}={getattr(self, name)!r} (the tournament has {stored[name]!r})")
         return ServerSettings.model_validate(self.model_dump() | update), ignored
 

@@ -203,3 +203,12 @@ async def test_the_freeze_seats_each_keys_newest_version_accepted_and_handed_in_
     assert (await server.submissions.tournament_bots(True))["ann"].version != old             # no freeze: the newest
     played = await server.submissions.tournament_bots(True, None, {"ann": old})              # a resume: as played
     assert {key: entry.version for key, entry in played.items()} == {"ann": old}
+
+
+def test_resuming_with_only_resume_ignores_nothing_the_command_line_did_not_say():
+    stored = ServerSettings(players=8, format="final", games_per_pairing=4, time_limit_ms=500, step_cap=60,
+                            ruleset="standard", final_games=560).model_dump(mode="json")
+    resumed, ignored = settings_from_args(build_parser().parse_args(["--resume"])).resumed(stored, 8)
+    assert ignored == [] and (resumed.format, resumed.games_per_pairing, resumed.time_limit_ms) == ("final", 4, 500)
+    _, ignored = settings_from_args(build_parser().parse_args(["--resume", "-t", "800"])).resumed(stored, 8)
+    assert ignored == ["time_limit_ms=800 (the tournament has 500)"]
