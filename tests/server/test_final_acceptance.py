@@ -120,8 +120,9 @@ async def test_a_final_of_four_handed_in_and_four_connected_bots_settles_through
     await desk.close()
     versions = {}
     server = Server()
-    # -c 1: a ScriptedBot plays one game at a time; no background analysis to wait for at the end
-    argv = ("--data-dir", str(data), "-c", "1", "--seed", "35", "--analysis", "off")
+    # -c 1: a ScriptedBot plays one game at a time; -t 5000: a busy machine makes no bot late (the games, and so
+    # the table, follow from the seed); no background analysis to wait for at the end
+    argv = ("--data-dir", str(data), "-c", "1", "--seed", "35", "-t", "5000", "--analysis", "off")
     try:
         port = await server.start("--final", "-n", "8", "--final-games", str(BUDGET), *argv)
         connected = bots(port)
