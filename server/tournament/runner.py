@@ -269,7 +269,8 @@ class TournamentRunner:
             self._check_played()            # the next look needs every result of this round
             for game in games:
                 final.record(self.finished[game_key(game)])
-            going = final.advance()
+            # The look fits every game and profiles n - 1 differences (0.65 s for 40 players): off the event loop.
+            going = await asyncio.to_thread(final.advance)
             if isinstance(self.standings, FinalStandings):      # the table says what this look said
                 self.standings.looked(final.order, final.separated)
             apart = sum(1 for flag in final.separated[:-1] if flag)

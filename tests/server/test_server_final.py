@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,16 @@ def test_resuming_with_only_resume_ignores_nothing_the_command_line_did_not_say(
     assert ignored == [] and (resumed.format, resumed.games_per_pairing, resumed.time_limit_ms) == ("final", 4, 500)
     _, ignored = settings_from_args(build_parser().parse_args(["--resume", "-t", "800"])).resumed(stored, 8)
     assert ignored == ["time_limit_ms=800 (the tournament has 500)"]
+
+
+async def test_a_look_is_taken_off_the_event_loop(make_server, monkeypatch):
+    threads = []
+    advance = Final.advance
+
+    def watched(final: Final) -> bool:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return advance(final)
+    monkeypatch.setattr(Final, "advance", watched)
+    server = await make_server(players=2, format="final", final_games=4, concurrency=1)
+    await play(server, [waster_bot(server, "a", 0), waster_bot(server, "b", 0)], seconds=60)
+    assert threads == [False, False]            # two looks (a round of 2 games each), neither on the loop's thread
