@@ -221,7 +221,8 @@ class Standings(Message):
     type: Literal["standings"] = "standings"
     tournament: str = Field(description="The tournament id.")
     games_done: int = Field(description="Games finished.")
-    games_total: int = Field(description="Games scheduled.")
+    games_total: int = Field(description="Games scheduled (a knockout's or a final's length follows from its results: "
+                                         "the games finished or playing so far).")
     rows: list[StandingRow] = Field(description="The table, best first.")
 
 
