@@ -20,10 +20,11 @@ at a fixed 95% per look, declare a tie separated far more often than 5% of the t
 therefore made at ``1 - ALPHA / looks`` (two-sided), ``looks`` the most rounds the budget allows
 (Bonferroni over the looks): the chance that any look wrongly separates a given pair of equal
 neighbours is at most ``ALPHA``, whatever the stopping rule. No correction is made for the ``n - 1``
-neighbour pairs: neighbours in the rating order are the field's closest pairs, so among equal
-players their differences are the smallest of all, and the family's error stays below ``ALPHA``.
-``bench/final_settles.py`` checks this by simulation (all bots equal: how often any neighbours end
-separated; target at most 5%), with how fast a spread field settles and how often in the true order.
+neighbour pairs: among equal players the neighbours in the rating order are the field's closest
+pairs, the least likely to look apart (a field of 8 equals: no table of 400 separated any), and a
+lone tie among separated bots is separated 1.2% of the time (``bench/final_settles.py``, which also
+says how fast a spread field settles and how often in the true order); a field of several ties far
+apart could see one of them separated more often than ``ALPHA``.
 
 ``FinalStandings`` is the table of a final: by rating, best first, each row saying whether it is
 separated from the next (``Row.separated``); rows not separated from the row above share its rank
