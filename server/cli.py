@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "pair plays -r games (default 2, colours swapped) from a seeded opening of "
                             "--opening-plies pawn moves, round after round, until every pair of neighbours in the "
                             "Bradley-Terry order is separated at 95%% overall, or the budget ends; the table ranks "
-                            "by rating with intervals, neighbours not separated share a rank (-f final: the same "
+                            "by rating with intervals, a rank is 1 + the bots shown better (-f final: the same "
                             "format, seating only the roster's hand-ins)")
     final.add_argument("--final-games", type=int, dest="final_games", metavar="N",
                        help="the final's game budget: no round starts that would pass it (default 20 rounds' worth: "

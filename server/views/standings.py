@@ -14,8 +14,8 @@ from shared.tournament import Row, Standings, interval_text
 __all__ = ["format_elo", "format_points", "render_standings", "render_crosstable", "standings_text", "crosstable_text",
            "rank_texts", "is_final_table", "TIE_NOTE"]
 
-#: What a final's table says under its rows: a rank with ``=`` is shared by neighbours the final did not separate.
-TIE_NOTE = ("= after a rank (2=): not separated from the next at 95%, so the rank is shared (the final ranks by "
+#: What a final's table says under its rows: a rank with ``=`` is shared (1 + the bots shown better, the same).
+TIE_NOTE = ("= after a rank (2=): a shared rank; a final's rank is 1 + the bots shown better at 95% (the final ranks by "
             "rating; ratings with their 95% intervals)")
 
 _HEADERS = ("#", "Player", "Pts", "Games", "W/L/D", "P0", "P1", "Elo", "Viol", "Time (s)")

@@ -194,7 +194,8 @@ class GameOver(Message):
 class StandingRow(ProtocolModel):
     """One player's line in the standings."""
 
-    rank: int = Field(description="1 for the leader; equal players share a rank.")
+    rank: int = Field(description="1 for the leader; equal players share a rank (in a final: 1 + the players shown "
+                                  "better at the final's confidence).")
     player: str = Field(description="The player's name.")
     points: float = Field(description="1 per win, 0.5 per draw.")
     games: int = Field(description="Games played.")
@@ -212,7 +213,7 @@ class StandingRow(ProtocolModel):
     thinking_ms: int = Field(0, description="Thinking time over all games, in ms.")
     separated: bool | None = Field(None, description="In a final: true when this row's rating is shown to be above the "
                                    "next row's (at the final's 95% overall confidence), false when the two are not "
-                                   "separated (a tie: they share a rank); null for the last row and other formats.")
+                                   "separated; null for the last row and other formats.")
 
 
 class Standings(Message):

@@ -26,9 +26,17 @@ lone tie among separated bots is separated 1.2% of the time (``bench/final_settl
 says how fast a spread field settles and how often in the true order); a field of several ties far
 apart could see one of them separated more often than ``ALPHA``.
 
+**One pairing at a time.** A round's pairings come in slates (``current_slates``, the circle method
+of ``round_robin``): in a slate nobody plays twice, so a connected bot, which plays one game at a time,
+is never asked to play several at once, and a round of ``n`` players is ``n - 1`` slates (one fewer
+pairings for an odd ``n``).
+
 ``FinalStandings`` is the table of a final: by rating, best first, each row saying whether it is
-separated from the next (``Row.separated``); rows not separated from the row above share its rank
-(1, 2, 2, 4).
+separated from the next (``Row.separated``). A row's **rank** is 1 + the number of players shown
+better than it (``final_ranks``: every pair's difference, not only the neighbours'), so rows share a
+rank when no one was shown better than one and not the other: 1, 2, 2, 4. Neighbour ties do not
+chain: a player shown worse than the one two rows up ranks below it even if it is tied with the row
+just above.
 """
 
 from __future__ import annotations
@@ -42,11 +50,11 @@ from itertools import combinations
 
 from .bradley_terry import LEVEL, Difference, Encounter, fit_ratings, rating_differences
 from .field_ratings import PROFILE_PLAYERS
-from .pairing import ScheduledGame, pairing_games
+from .pairing import ScheduledGame, pairing_games, round_robin
 from .standings import GameResult, Row, Standings, TournamentError, check_players
 
 __all__ = ["Final", "FinalStandings", "ALPHA", "DEFAULT_FINAL_ROUNDS", "default_final_games", "look_level",
-           "separations"]
+           "separations", "final_ranks"]
 
 #: The final's overall chance of calling a tie separated (1 - the table's confidence).
 ALPHA = 1.0 - LEVEL
@@ -80,7 +88,7 @@ def separations(players: Sequence[str], results: Sequence[GameResult], level: fl
     nobody. ``ratings`` orders the rated players when given (a table's own fit), else the difference fit does.
     ``profile`` False: the quadratic intervals of the differences (a live table of a big field; the looks profile).
     """
-    encounters = [Encounter(r.white, r.black, 1, r.points(0)) for r in results if not r.double_forfeit]
+    encounters = _encounters(results)
     played = {e.first for e in encounters} | {e.second for e in encounters}
     rated = [name for name in players if name in played]
     if ratings is None or any(ratings.get(name) is None for name in rated):
@@ -100,6 +108,32 @@ def separations(players: Sequence[str], results: Sequence[GameResult], level: fl
     if flags:
         flags[-1] = None
     return order + unrated, flags
+
+
+def final_ranks(players: Sequence[str], results: Sequence[GameResult], order: Sequence[str], level: float, *,
+                profile: bool = True) -> list[int]:
+    """The rank of each player of ``order`` (best first, as ``separations`` orders them): 1 + the players shown
+    better than it at ``level``, every pair's difference looked at (``profile`` False: quadratic intervals).
+
+    Never better than the rank of the row above; players with no game that counts rank after every rated one.
+    """
+    encounters = _encounters(results)
+    played = {e.first for e in encounters} | {e.second for e in encounters}
+    rated = [name for name in order if name in played]
+    pairs = list(combinations(rated, 2))            # (above, below) in the order
+    found = rating_differences(players, encounters, pairs, level=level, profile=profile) if pairs else {}
+    better = Counter(below for (above, below), difference in found.items()
+                     if difference is not None and difference.low > 0.0)
+    ranks: list[int] = []
+    for name in order:
+        rank = 1 + better[name] if name in played else len(rated) + 1
+        ranks.append(max(rank, ranks[-1]) if ranks else rank)
+    return ranks
+
+
+def _encounters(results: Sequence[GameResult]) -> list[Encounter]:
+    """Each game that counts as one encounter (a double forfeit was never played: it says nothing)."""
+    return [Encounter(r.white, r.black, 1, r.points(0)) for r in results if not r.double_forfeit]
 
 
 def _estimates(players: Sequence[str], encounters: list[Encounter], rated: list[str]) -> dict[str, float | None]:
@@ -142,6 +176,7 @@ class Final:
         self._settled = False
         self._results: list[GameResult] = []
         self._separated: list[bool | None] = []
+        self._ranks: list[int] = []
         self._order: list[str] = list(self._players)
         self._start_round()
 
@@ -193,6 +228,11 @@ class Final:
         return list(self._separated)
 
     @property
+    def ranks(self) -> list[int]:
+        """Each player of ``order``'s rank at the last look (``final_ranks``; empty before the first)."""
+        return list(self._ranks)
+
+    @property
     def round_complete(self) -> bool:
         """True when every game of the current round has been recorded (or the final is finished)."""
         return self._finished or len(self._recorded) == len(self._schedule)
@@ -200,6 +240,18 @@ class Final:
     def current_round(self) -> list[ScheduledGame]:
         """Every game of the current round (recorded or not); empty once finished."""
         return [] if self._finished else list(self._schedule)
+
+    def current_slates(self) -> list[list[ScheduledGame]]:
+        """The current round's games in slates to play one after another: nobody plays twice in a slate (the
+        circle method), the slates together are ``current_round``; empty once finished."""
+        if self._finished:
+            return []
+        slates, start = [], 0
+        for pairings in self._slate_sizes:
+            end = start + pairings * self._games_per_pairing
+            slates.append(self._schedule[start:end])
+            start = end
+        return slates
 
     def record(self, result: GameResult) -> None:
         """Count a finished game of the current round; games of a pairing may come in any order."""
@@ -225,6 +277,8 @@ class Final:
             raise TournamentError(f"round {self._round} is not finished: {len(self._recorded)} of "
                                   f"{len(self._schedule)} games recorded")
         self._order, self._separated = separations(self._players, self._results, self._level)
+        self._ranks = final_ranks(self._players, self._results, self._order, self._level,
+                                  profile=len(self._players) <= PROFILE_PLAYERS)
         self._settled = all(flag for flag in self._separated[:-1])
         if self._settled or (self._round + 2) * self._per_round > self._max_games:
             self._finished = True
@@ -235,9 +289,12 @@ class Final:
 
     # -- one round -----------------------------------------------------------------------------------
     def _start_round(self) -> None:
-        pairs = list(combinations(self._players, 2))
+        names = list(self._players)
         if self._seed is not None:
-            random.Random(f"quoridor-final/{self._seed}/{self._round}").shuffle(pairs)
+            random.Random(f"quoridor-final/{self._seed}/{self._round}").shuffle(names)
+        slates = [[(game.white, game.black) for game in games] for games in round_robin(names, 1)]
+        self._slate_sizes = [len(slate) for slate in slates]
+        pairs = [pair for slate in slates for pair in slate]
         first = self._round * len(pairs)
         self._schedule: list[ScheduledGame] = []
         self._seatings: list[Counter[tuple[str, str]]] = []
@@ -252,10 +309,11 @@ class Final:
 
 class FinalStandings(Standings):
     """The table of a final: ordered by Bradley-Terry rating, each row ``separated`` from the next or not at
-    ``level`` (the final's per-look level), rows tied to the row above sharing its rank.
+    ``level`` (the final's per-look level), each row's rank 1 + the players shown better than it (``final_ranks``).
 
     After a look (``looked``) the table is that look's; between looks it is worked out from the games so far,
-    with profile intervals up to ``PROFILE_PLAYERS`` players and quadratic ones above (the live table of a big
+    the neighbours' with profile intervals up to ``PROFILE_PLAYERS`` players and quadratic ones above, the ranks'
+    every pair with quadratic ones (the live table of a big
     field is rebuilt every second: 40 players' profiles take 0.65 s, their quadratic intervals 30 ms).
     """
 
@@ -265,11 +323,12 @@ class FinalStandings(Standings):
             raise TournamentError(f"the level must be between 0 and 1, got {level!r}")
         self.level = level
         self._final_rows: tuple[int, list[Row]] = (-1, [])
-        self._look: tuple[int, list[str], list[bool | None]] = (-1, [], [])
+        self._look: tuple[int, list[str], list[bool | None], list[int]] = (-1, [], [], [])
 
-    def looked(self, order: Sequence[str], separated: Sequence[bool | None]) -> None:
-        """A look's verdict (``Final.order``, ``Final.separated``) on the games so far: the table until the next game."""
-        self._look = (self.games_done, list(order), list(separated))
+    def looked(self, order: Sequence[str], separated: Sequence[bool | None], ranks: Sequence[int]) -> None:
+        """A look's verdict (``Final.order``, ``Final.separated``, ``Final.ranks``) on the games so far: the table
+        until the next game."""
+        self._look = (self.games_done, list(order), list(separated), list(ranks))
         self._final_rows = (-1, [])
 
     def rows(self) -> list[Row]:
@@ -279,14 +338,11 @@ class FinalStandings(Standings):
         by_name = {row.player: row for row in super().rows()}
         rated = {name: row.elo for name, row in by_name.items()}
         if self._look[0] == self.games_done:
-            order, flags = self._look[1], self._look[2]
+            order, flags, ranks = self._look[1], self._look[2], self._look[3]
         else:
             order, flags = separations(self.players, self.results, self.level, rated,
                                        profile=len(self.players) <= PROFILE_PLAYERS)
-        rows: list[Row] = []
-        for position, (name, flag) in enumerate(zip(order, flags)):
-            tied = position > 0 and rows[-1].separated is False
-            rank = rows[-1].rank if tied else position + 1
-            rows.append(replace(by_name[name], rank=rank, separated=flag))
+            ranks = final_ranks(self.players, self.results, order, self.level, profile=False)
+        rows = [replace(by_name[name], rank=rank, separated=flag) for name, flag, rank in zip(order, flags, ranks)]
         self._final_rows = (self.games_done, rows)
         return list(rows)

@@ -111,7 +111,7 @@ class Row:
     elo_low: float | None = None
     elo_high: float | None = None
     #: A final's table (``final.FinalStandings``): True when this row's rating is shown to be above the next row's,
-    #: False when the two are not separated (a tie: they share a rank); None for the last row and other formats.
+    #: False when the two are not separated; None for the last row and other formats.
     separated: bool | None = None
 
 

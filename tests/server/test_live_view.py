@@ -322,6 +322,6 @@ def test_a_finals_note_under_its_table_is_counted_when_the_dashboard_fits_the_te
         screen.print(render_dashboard(reporter.snap, height=height, width=140))
         return screen.file.getvalue().splitlines()
     full = lines(None)
-    assert any("not separated from the next" in line for line in full)
+    assert any("1 + the bots shown better" in line for line in full)
     assert len(lines(len(full))) <= len(full) - 1          # a line short: the compact layout, which fits
     reporter.stop()

@@ -59,7 +59,7 @@ def game_result(game: dict[str, Any]) -> GameResult:
 
 def check_final(document: dict[str, Any], games_per_pairing: int = 2, budget: int | None = None) -> Final:
     """The stored final played as ``Final`` plays it (the same rounds from the seed, stopping at the same look); its
-    table ordered by rating with ties sharing a rank. Returns the final replayed from the stored results."""
+    table ordered by rating, ranked as the look ranked it. Returns the final replayed from the stored results."""
     players, games = document["players"], document["games"]
     assert all(g["status"] == "finished" for g in games)
     replay = Final(players, games_per_pairing, document["tournament"]["seed"], budget)
@@ -74,14 +74,26 @@ def check_final(document: dict[str, Any], games_per_pairing: int = 2, budget: in
     rows = document["standings"]
     assert [r["player"] for r in rows] == replay.order
     assert [r["separated"] for r in rows] == replay.separated
+    assert [r["rank"] for r in rows] == replay.ranks
     for above, row in zip(rows, rows[1:]):
-        assert row["rank"] == (above["rank"] if above["separated"] is False else rows.index(row) + 1)
-        assert above["elo"] >= row["elo"]
+        assert above["elo"] >= row["elo"] and above["rank"] <= row["rank"]
     return replay
 
 
+def most_games_at_once(bot: ScriptedBot) -> int:
+    """The most games ``bot`` was in at once, from the frames it was sent (``game_start`` ... ``game_over``)."""
+    playing, most = set(), 0
+    for frame in bot.frames:
+        if frame["type"] == "game_start":
+            playing.add(frame["game"])
+            most = max(most, len(playing))
+        elif frame["type"] == "game_over":
+            playing.discard(frame["game"])
+    return most
+
+
 async def test_a_final_of_four_settles_in_their_true_order_from_seeded_openings(make_server):
-    server = await make_server(players=4, format="final", concurrency=1)   # ScriptedBot plays one game at a time
+    server = await make_server(players=4, format="final")
     server.reporter = recorder = Recorder()
     bots = [waster_bot(server, f"bot{waste}", waste) for waste in (12, 0, 18, 6)]
     standings = await play(server, bots, seconds=120)
@@ -90,6 +102,7 @@ async def test_a_final_of_four_settles_in_their_true_order_from_seeded_openings(
     final = check_final(document)
     assert final.settled and final.order == ["bot0", "bot6", "bot12", "bot18"]
     assert [r["rank"] for r in document["standings"]] == [1, 2, 3, 4]
+    assert [most_games_at_once(bot) for bot in bots] == [1, 1, 1, 1]      # a round in slates: one game at a time
     assert standings.games_done == len(document["games"]) == final.games_total
     assert recorder.of("tournament_started") == [(server.folder.name, [b.key for b in bots], None)]
     said = [m for m in recorder.messages() if m.startswith("final, round")]

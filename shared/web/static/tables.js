@@ -18,7 +18,7 @@ export function isFinal(rows) {
 }
 
 /** What a final's table says under its rows. */
-export const TIE_NOTE = "= after a rank (2=): not separated from the next at 95%, so the rank is shared (a final " +
+export const TIE_NOTE = "= after a rank (2=): a shared rank; a final's rank is 1 + the bots shown better at 95% (a final " +
   "ranks by rating, with 95% intervals)";
 
 /** Row `i`'s rank as a final's table prints it: `2=` for a rank shared by neighbours not separated, else `2`. */
@@ -33,7 +33,8 @@ export function rankText(rows, i) {
 function rankCell(rows, i, final) {
   const r = rows[i];
   if (!final || !rankText(rows, i).endsWith("=")) return `<td>${r.rank}</td>`;
-  const why = r.separated === false ? "not separated from the next at 95%" : "not separated from the one above at 95%";
+  const why = `as many bots shown better at 95% as another of rank ${r.rank}` +
+    (r.separated === false ? "; not separated from the next" : "");
   return `<td class="tied" title="${why}">${r.rank}=</td>`;
 }
 

@@ -26,8 +26,10 @@ async def test_a_finals_table_shows_neighbours_not_separated_as_a_shared_rank(br
     assert [row.split("\t")[0] for row in shown] == ["1", "2=", "2=", "4"]
     assert [row.split("\t")[1] for row in shown] == [r["player"] for r in rows]
     assert all("…" in row.split("\t")[7] for row in shown)              # each rating with its interval
-    assert await page.get_attribute("table.standings td.tied >> nth=0", "title") == "not separated from the next at 95%"
-    assert "= after a rank (2=): not separated from the next at 95%" in await page.inner_text(".tie-note")
+    assert await page.get_attribute("table.standings td.tied >> nth=0", "title") == (
+        "as many bots shown better at 95% as another of rank 2; not separated from the next")
+    assert "= after a rank (2=): a shared rank; a final's rank is 1 + the bots shown better at 95%" in (
+        await page.inner_text(".tie-note"))
     await tv.wait_for_function("() => document.body.classList.contains('final')", timeout=5000)
     ranks = await tv.locator("#tv-standings tbody tr td:first-child").all_inner_texts()
     assert ranks == ["1", "2=", "2=", "4"]

@@ -11,6 +11,7 @@ from shared.protocol import (
     GameRecord, GameRequest, LogUpload, ReplayFolder, ReplayGameEntry, Replays, ReplaysRequest,
     SubmissionEntry, Submissions, SubmissionsRequest, Submit, Submitted,
     Ladder, LadderRequest, LadderRow, TournamentInfo,
+    Organiser, OrganiserRequest, OrganiserRow, OrganiserTournament, OrganiserVersion, WorstGame,
 )
 
 ROWS = [
@@ -48,6 +49,7 @@ CLIENT_SAMPLES: list[Message] = [
     LadderRequest(),
     LadderRequest(report="alice@3f2a9c01"),
     FinalTableRequest(),
+    OrganiserRequest(key="teacher-k3y"),
 ]
 
 SERVER_SAMPLES: list[Message] = [
@@ -124,6 +126,20 @@ SERVER_SAMPLES: list[Message] = [
                            low=None, high=None, games=0, score=0.0, wins=0, losses=0, draws=0, state="away")],
            recent=[ReplayGameEntry(game="L37-g2", white="a", black="b", score="1-0", result="goal", path="L37-g2")],
            report={"bot": "alice", "versions": []}),
+    Organiser(scope="all", now="2026-11-27T23:00:00Z", ladder=True, time_limit_ms=1000, slow_share=0.8,
+              idle_hours=24.0, rows=[
+                  OrganiserRow(key="k3y-team-7", player="Team 7", versions=[
+                      OrganiserVersion(version="3f2a9c01b7e4", entry="bot.py:MyPlayer", submitted_at="2026-11-26T10:00:00Z",
+                                       validated_at="2026-11-26T10:00:03Z", accepted=True, cause="ok", reason="ok")],
+                               track="Team 7@3f2a9c01b7e4", since="2026-11-26T10:01:00Z", games=12, wins=7, losses=5,
+                               draws=0, violations={"late": 2}, near_timeouts=3, last_game_at="2026-11-26T12:00:00Z",
+                               idle=True, state="away", paused=None, attention=["no game for a day"],
+                               worst=[WorstGame(game="ladder-41", opponent="an opponent", result="loss",
+                                                why="lost by its violations")],
+                               tournament=OrganiserTournament(rank=2, points=3.0, games=4, wins=3, losses=1, draws=0,
+                                                              violations=0))]),
+    Organiser(scope="own", now="2026-11-27T23:00:00Z", ladder=False, time_limit_ms=None, slow_share=0.8,
+              idle_hours=24.0, rows=[]),
 ]
 
 SAMPLES = CLIENT_SAMPLES + SERVER_SAMPLES

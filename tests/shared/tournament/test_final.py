@@ -10,7 +10,7 @@ import pytest
 from shared.tournament import Final, FinalStandings, GameResult, TournamentError, default_final_games
 from shared.tournament.bradley_terry import Encounter, rating_differences, rating_intervals
 from shared.tournament.elo import expected_score
-from shared.tournament.final import look_level, separations
+from shared.tournament.final import final_ranks, look_level, separations
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 
@@ -219,7 +219,7 @@ def test_after_a_look_the_table_is_that_looks_until_the_next_game():
     for a, b in combinations(PLAYERS, 2):
         standings.add(GameResult(a, b, 0, "goal"))
     order = [r.player for r in standings.rows()]
-    standings.looked(order, [True, False, True, None])         # a look at its own level says otherwise
+    standings.looked(order, [True, False, True, None], [1, 2, 2, 4])     # a look at its own level says otherwise
     assert [(r.rank, r.separated) for r in standings.rows()] == [(1, True), (2, False), (2, True), (4, None)]
     standings.add(GameResult("ann", "dee", 0, "goal"))         # a game after the look: worked out again
     fresh = FinalStandings(PLAYERS, 0.95)
@@ -240,3 +240,42 @@ def test_the_quadratic_difference_interval_is_near_the_profile_one_with_many_gam
         assert quadratic[pair].estimate == pytest.approx(profiled[pair].estimate)
         assert quadratic[pair].low == pytest.approx(profiled[pair].low, abs=5)
         assert quadratic[pair].high == pytest.approx(profiled[pair].high, abs=5)
+
+
+# -- one pairing at a time, and ranks that do not chain ------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [4, 5, 8])
+def test_a_rounds_slates_seat_nobody_twice_and_make_up_the_round(players):
+    names = [f"p{k}" for k in range(players)]
+    final = Final(names, 2, seed=5)
+    for _ in range(2):
+        slates = final.current_slates()
+        assert len(slates) == (players - 1 if players % 2 == 0 else players)
+        for slate in slates:
+            seated = Counter(name for pairing in {(g.pairing, frozenset((g.white, g.black))) for g in slate}
+                             for name in pairing[1])
+            assert set(seated.values()) == {1}                  # one pairing each: a connected bot plays one game
+        assert [g for slate in slates for g in slate] == final.current_round()
+        play_round(final, lambda w, b: None)
+        final.advance()
+
+
+def test_ties_between_neighbours_do_not_chain_a_rank_down_the_table():
+    # Five bots 100 Elo apart, each pair's games as the ratings expect: neighbours are too close to separate, but the
+    # ends are far apart; a rank shared with the row above would give everyone rank 1.
+    names = ["a", "b", "c", "d", "e"]
+    results = []
+    for (i, x), (j, y) in combinations(enumerate(names), 2):
+        share = expected_score(100 * (j - i))
+        wins = round(12 * share)
+        results += [GameResult(x, y, 0, "goal")] * wins + [GameResult(y, x, 0, "goal")] * (12 - wins)
+    order, flags = separations(names, results, 0.95)
+    assert order == names and not any(flags[:-1])              # no neighbours separated
+    ranks = final_ranks(names, results, order, 0.95)
+    assert ranks[0] == 1 and ranks[-1] > 1                     # yet the last was shown worse than the first
+    assert ranks == sorted(ranks)
+    standings = FinalStandings(names, 0.95)
+    for result in results:
+        standings.add(result)
+    assert [r.rank for r in standings.rows()] == final_ranks(names, results, order, 0.95, profile=False)
