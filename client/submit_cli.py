@@ -198,8 +198,9 @@ def report_line(report: Submitted) -> Text:
     """The one line a submission ends with: accepted and its version, or refused and why."""
     again = " (handed in before)" if not report.new else ""
     if report.accepted:
+        note = f"; {report.note}" if report.note else ""
         return Text.assemble(("accepted", "bold green"), f": version {report.version} ({report.entry}){again}, "
-                                                         f"validated in {report.seconds:.1f} s")
+                                                         f"validated in {report.seconds:.1f} s", (note, "yellow"))
     return Text.assemble(("refused", "bold red"), f" ({report.cause}): {report.reason}",
                          f" [version {report.version}{again}]")
 

@@ -272,6 +272,7 @@ class ArenaServer:
         everyone = self.settings.players_from_submissions or self._resume_submissions   # else: the roster's only
         if (everyone or self.settings.roster_submissions) and not self.lobby.started:
             cutoff = await self._freeze()
+            self.submissions.closed_at = cutoff
             bots = await self.submissions.tournament_bots(everyone, cutoff, self._resume_versions)
             self.hosted = await seat_submissions(self.lobby, bots, self.settings, self._say)
             if cutoff is None:          # frozen hand-ins: a version accepted later takes no seat
@@ -287,6 +288,7 @@ class ArenaServer:
                 self._seats_changed(None)
         sessions = self.lobby.start()
         self.submissions.on_accepted = None
+        self.submissions.closed_at = self.submissions.closed_at or utc_now_seconds()
         if self.tournament_id is None:
             s = self.settings
             name = s.tournament_name or (await asyncio.to_thread(new_run_folder, s.data_dir, "tournament-")).name

@@ -114,6 +114,9 @@ class SubmissionDesk:
         self._uploads: weakref.WeakValueDictionary[int, SubmitterContext] = weakref.WeakValueDictionary()
         #: Told of each newly accepted version (key, bot): the ladder seats it as a resident.
         self.on_accepted: Callable[[str, BotEntry], object] | None = None
+        #: When the running tournament stopped taking hand-ins (its freeze, or its start): an accepted version
+        #: handed in later is told it does not play in it (``Submitted.note``). None: no tournament is seated yet.
+        self.closed_at: str | None = None
 
     async def open(self) -> None:
         """Open the store (``DATA_DIR/submissions.db`` and ``DATA_DIR/submissions/``).
@@ -298,7 +301,7 @@ class SubmissionDesk:
                 peer.tell("no_compiler", f"this server cannot take C++ bots: {cpp_problem}", "submit")
                 return
             if before is not None and before.accepted:
-                peer.send_now(_submitted(before, new=False))
+                peer.send_now(_submitted(before, new=False, note=self._late_note(before)))
                 return
             async with self._one_at_a_time:
                 if peer.closed:             # gone while waiting: nobody to tell, nothing to spend the sandbox on
@@ -316,9 +319,10 @@ class SubmissionDesk:
                                     result.cause, _one_line(result.reason), round(result.seconds, 3), received.files,
                                     received.bytes)
             await self.store.record(version)
-            peer.send_now(_submitted(version, new=before is None))
+            note = self._late_note(version)
+            peer.send_now(_submitted(version, new=before is None, note=note))
             verdict = "accepted" if version.accepted else f"refused ({version.cause}: {version.reason})"
-            self.say(f"{context.player} handed in version {version.version}: {verdict}")
+            self.say(f"{context.player} handed in version {version.version}: {verdict}" + (f"; {note}" if note else ""))
             if version.accepted and self.on_accepted is not None:
                 self.on_accepted(context.key, self.bot_entry(version))
         except asyncio.CancelledError:
@@ -340,6 +344,13 @@ class SubmissionDesk:
             peer.tell("internal_error", "the server failed to list the submissions (it logged the details)",
                       "submissions_request")
 
+    def _late_note(self, version: StoredVersion) -> str | None:
+        """What an accepted ``version`` handed in after the running tournament stopped taking hand-ins is told."""
+        if not version.accepted or self.closed_at is None or version.submitted_at <= self.closed_at:
+            return None
+        return (f"the tournament running here took its bots at {self.closed_at}: this version does not play in it "
+                "(it is kept, for the ladder and the next tournament)")
+
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -351,9 +362,10 @@ def _one_line(text: str) -> str:
     return line if len(line) <= _MAX_REASON_CHARS else line[:_MAX_REASON_CHARS - 3] + "..."
 
 
-def _submitted(version: StoredVersion, *, new: bool) -> Submitted:
+def _submitted(version: StoredVersion, *, new: bool, note: str | None = None) -> Submitted:
     return Submitted(version=version.version, entry=version.entry, accepted=version.accepted, cause=version.cause,
-                     reason=version.reason, seconds=version.seconds, files=version.files, bytes=version.bytes, new=new)
+                     reason=version.reason, seconds=version.seconds, files=version.files, bytes=version.bytes, new=new,
+                     note=note)
 
 
 def _entry(version: StoredVersion) -> SubmissionEntry:

@@ -90,6 +90,9 @@ class Submitted(Message):
     bytes: int = Field(description="Size of the files, unpacked, in bytes.")
     new: bool = Field(True, description="False when this key handed in the same files before: the stored result "
                                         "of that version is answered again.")
+    note: str | None = Field(None, description="What else the submitter should know, in one line: an accepted version "
+                                               "handed in after the running tournament took its bots (its freeze, or "
+                                               "its start) does not play in it; null: nothing.")
 
 
 class SubmissionEntry(ProtocolModel):

@@ -107,6 +107,8 @@ def test_the_report_is_one_line():
     assert report_line(accepted).plain == "accepted: version 3f2a9c01b7de (mybot.py), validated in 1.4 s"
     assert report_line(refused).plain == ("refused (syntax_error): mybot.py:3: invalid syntax "
                                           "[version a01c44e90f12 (handed in before)]")
+    late = accepted.model_copy(update={"note": "this version does not play in it"})
+    assert report_line(late).plain.endswith("validated in 1.4 s; this version does not play in it")
 
 
 def test_the_versions_table_shows_each_version_and_its_result():

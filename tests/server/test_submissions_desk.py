@@ -311,3 +311,31 @@ async def test_a_server_that_takes_more_than_the_default_takes_what_quoridor_sub
     report = await client.reply(timeout=20)
     assert (report["type"], report["accepted"]) == ("submitted", True)
     await client.close()
+
+
+async def test_a_bot_handed_in_after_a_finals_freeze_is_told_it_does_not_play_in_it(make_server, sandbox):
+    server = await make_server(players=4, format="final", players_from_submissions=True,
+                               freeze_at="2020-01-01T00:00:00Z")
+    run = asyncio.create_task(server.run_tournament())      # froze long ago: it waits for its seats
+    try:
+        async def frozen() -> None:
+            while server.submissions.closed_at is None:
+                await asyncio.sleep(0.01)
+        await bounded(frozen(), 10)
+        client = await submitter(server)
+        await client.send(submit(archive(("mybot.py", BOT))))
+        report = await client.reply(timeout=10)
+        assert report["accepted"] and "took its bots at 2020-01-01T00:00:00Z" in report["note"]
+        assert "does not play in it" in report["note"]
+        await client.close()
+    finally:
+        run.cancel()
+        await asyncio.gather(run, return_exceptions=True)
+
+
+async def test_a_bot_handed_in_with_no_tournament_seated_has_no_note(make_server, sandbox):
+    server = await make_server(players=0)
+    client = await submitter(server)
+    await client.send(submit(archive(("mybot.py", BOT))))
+    assert (await client.reply(timeout=10))["note"] is None
+    await client.close()

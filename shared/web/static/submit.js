@@ -215,7 +215,9 @@ async function handIn(event) {
     if (msg.type === "submitted") {
       const again = msg.new ? "" : " (handed in before)";
       if (msg.accepted) {
-        report(`accepted: version ${msg.version} (${msg.entry})${again}, validated in ${msg.seconds.toFixed(1)} s`, "accepted");
+        const note = msg.note ? `; ${msg.note}` : "";
+        report(`accepted: version ${msg.version} (${msg.entry})${again}, validated in ${msg.seconds.toFixed(1)} s${note}`,
+          "accepted");
       } else {
         report(`refused (${msg.cause}): ${msg.reason} [version ${msg.version}${again}]`, "refused");
       }
