@@ -264,6 +264,7 @@ class TournamentRunner:
                     self._openings[game.pairing] = pawn_opening(seed or 0, game.pairing, plies, ruleset)
             await self.results.schedule(self.tid, games)
             await self._recover(games)
+            played_here = any(game_key(game) not in self.finished for game in games)   # not a round a resume replays
             for slate in final.current_slates():        # nobody plays twice at once: a connected bot plays one game
                 await self._round(slate)
             await self.results.flush()
@@ -279,7 +280,8 @@ class TournamentRunner:
             said = (f"final, round {final.round + 1 - going}: {apart} of {neighbours} neighbours separated "
                     f"(each look at {final.level:.2%})")
             if going:
-                self.reporter.message(f"{said}; round {final.round + 1} of at most {final.max_rounds} follows")
+                if played_here:
+                    self.reporter.message(f"{said}; round {final.round + 1} of at most {final.max_rounds} follows")
                 continue
             self.games_total = final.games_total
             if final.settled:

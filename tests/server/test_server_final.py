@@ -133,9 +133,12 @@ async def test_a_final_stopped_mid_round_resumes_and_plays_only_what_is_missing(
     # Equal bots never separate: the final plays its whole budget, 3 rounds of 12 (36 games), whatever the crash.
     again = await make_server(players=4, data_dir=data, resume=True)
     assert (again.settings.format, again.settings.final_games, again.settings.games_per_pairing) == ("final", 36, 2)
+    again.reporter = recorder = Recorder()
     bots = [waster_bot(again, f"bot{waste}", waste) for waste in (0, 0, 0, 0)]
     standings = await play(again, bots, seconds=120)
     assert standings.games_done == 36
+    said = [m.split(":")[0] for m in recorder.messages() if m.startswith("final, round")]
+    assert said == ["final, round 2", "final, round 3"]         # round 1's look is not said again
     assert sum(len(b.games_over) for b in bots) == 2 * (36 - len(before))     # only the missing games were played
     document = export(again)
     assert sum(g["game_id"] in before for g in document["games"]) == len(before)
