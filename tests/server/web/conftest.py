@@ -74,11 +74,18 @@ async def phone():
 SIZES = ((1920, 1080), (390, 844))
 
 
-async def screenshot(page, name: str) -> None:
-    """Save the page at each of ``SIZES`` (1920x1080 and 390x844, a phone) as screenshots/NAME-WIDTH.png."""
-    SCREENSHOTS.mkdir(exist_ok=True)
+def http(server, path: str = "/") -> str:
+    """The address of ``path`` on ``server``'s pages (127.0.0.1, its port)."""
+    return f"http://127.0.0.1:{server.port}{path}"
+
+
+async def screenshot(page, name: str, folder: str | pathlib.Path | None = None, *, full_page: bool = False) -> None:
+    """Save the page at each of ``SIZES`` (1920x1080 and 390x844, a phone) as FOLDER/NAME-WIDTH.png (default
+    screenshots/); ``full_page``: the whole page, not only the screen."""
+    where = SCREENSHOTS if folder is None else pathlib.Path(folder)
+    where.mkdir(exist_ok=True)
     for width, height in SIZES:
         await page.set_viewport_size({"width": width, "height": height})
         await page.wait_for_timeout(150)
-        await page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"))
+        await page.screenshot(path=str(where / f"{name}-{width}.png"), full_page=full_page)
     await page.set_viewport_size({"width": 1920, "height": 1080})

@@ -15,7 +15,7 @@ from shared.analysis import GameAnalysis
 from shared.gamelog import GameHeader, GameLog, GameOutcome, StepRecord, format_log
 from shared.quoridor import GameStatus, Position, parse_step
 
-from .test_pages import http
+from .conftest import http
 
 SHOTS = Path("/tmp")
 #: alice walks up the e file; bob steps aside to d9, then walls the a and h files (no path is lengthened).

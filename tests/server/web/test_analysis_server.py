@@ -8,7 +8,7 @@ import math
 from server.analysis.store import analysis_path
 
 from .test_analysis_page import SCRIPT, SHOTS, write_game
-from .test_pages import http
+from .conftest import http
 
 
 async def test_the_page_waits_for_the_servers_analysis_then_draws_it(browser, make_server):

@@ -6,7 +6,7 @@ from tests.server.conftest import bounded
 from tests.server.support import export, play
 from tests.server.test_server_final import waster_bot
 
-from .test_pages import http
+from tests.server.web.conftest import http
 
 
 async def test_a_finals_table_shows_neighbours_not_separated_as_a_shared_rank(browser, make_server):

@@ -8,23 +8,19 @@ import os
 
 from shared.ladder.reference import OFF_SCALE
 from tests.server.conftest import ScriptedBot, bounded, url
+from tests.server.web.conftest import http, screenshot
 
 LADDER = {"ladder": True, "ladder_opening_plies": 2, "ladder_refit_s": 3600.0}
 #: Set to a folder to keep the screenshots of these pages (at 1920x1080 and 390x844) for a person to look at.
 SHOTS = os.environ.get("QUORIDOR_LADDER_SHOTS")
 
 
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 async def shoot(page, name: str) -> None:
+    """Keep the page's screenshots in ``SHOTS`` when it is set."""
     if SHOTS:
-        for width, height in ((1920, 1080), (390, 844)):
-            await page.set_viewport_size({"width": width, "height": height})
-            await page.wait_for_timeout(150)
-            await page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
-        await page.set_viewport_size({"width": 1920, "height": 1080})
+        await screenshot(page, name, SHOTS, full_page=True)
 
 
 async def test_the_ladder_page_shows_the_table_games_reports_and_why_it_is_idle(browser, make_server):

@@ -9,6 +9,7 @@ import re
 
 from server.submissions.store import StoredVersion
 from tests.server.conftest import ScriptedBot, url
+from tests.server.web.conftest import http
 
 PROJECTOR = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -18,9 +19,6 @@ ACROSS_A_ROOM_PX = 28
 REASON = ("mybot.py line 3: cannot import name 'Stepp' from 'shared.quoridor' (did you mean: 'Step'?); "
           "check the spelling of what the bot imports")
 
-
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 async def font_px(page, selector: str) -> float:

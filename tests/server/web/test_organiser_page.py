@@ -9,22 +9,18 @@ import os
 
 from tests.server.conftest import bounded
 from tests.server.organiser_data import ANA_V, BO_OLD, NOW, ORGANISER_KEY, ROSTER, seed
+from tests.server.web.conftest import http, screenshot
 
 #: Set to a folder (outside the repository) to keep the screenshots of this page at 1920x1080 and 390x844.
 SHOTS = os.environ.get("QUORIDOR_ORGANISER_SHOTS")
 
 
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 async def shoot(page, name: str) -> None:
+    """Keep the page's screenshots in ``SHOTS`` when it is set."""
     if SHOTS:
-        for width, height in ((1920, 1080), (390, 844)):
-            await page.set_viewport_size({"width": width, "height": height})
-            await page.wait_for_timeout(150)
-            await page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
-        await page.set_viewport_size({"width": 1920, "height": 1080})
+        await screenshot(page, name, SHOTS, full_page=True)
 
 
 async def _server(make_server, tmp_path):

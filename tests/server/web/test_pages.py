@@ -13,15 +13,12 @@ from client.replay.sources import load_game
 from shared.web import PAGES
 from tests.server.conftest import ScriptedBot, url
 
-from .conftest import SCREENSHOTS, SIZES, screenshot
+from .conftest import SCREENSHOTS, SIZES, http, screenshot
 
 LEGACY = pathlib.Path("/work/shared/data/legacy-logs")
 LOG = LEGACY / "server_0_DEFENSIVE_VS_BASELINE.csv"
 needs_log = pytest.mark.skipif(not LOG.is_file(), reason="the course's logs are not on this machine")
 
-
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 async def drawn(page) -> tuple[dict[str, str], list[str]]:

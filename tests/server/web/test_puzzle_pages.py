@@ -8,13 +8,10 @@ from shared.grid import Pos
 from shared.ice import parse_maze
 from shared.ice import solve as solve_maze
 
-from .conftest import screenshot
+from .conftest import http, screenshot
 
 ARROW = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
 
-
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 async def counter(page, name: str, value: int) -> None:

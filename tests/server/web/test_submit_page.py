@@ -14,7 +14,7 @@ from shared.protocol import SUBMISSION_CEILING_BYTES, SUBMIT_PART_CHARS
 from shared.web import STATIC
 from tests.server.sandbox.conftest import walker
 
-from .conftest import screenshot
+from .conftest import http, screenshot
 
 KEY = "k3y-ana#7"
 BROKEN = "from client.player import Player\n\nclass Broken(Player)\n    pass\n"
@@ -23,9 +23,6 @@ WITH_HELPER = ("from client.player import Player\nfrom helper import walk\n\n"
                "class Walker(Player):\n    def next_step(self, change):\n        return walk(self)\n")
 NO_CLASS = "from client.player import Player\n\nSPEED = 3\n"
 
-
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 def py(name: str, source: str) -> dict:

@@ -15,13 +15,11 @@ import stat
 import zipfile
 
 from tests.client.cpp.conftest import HANDOUT_BOT, gpp  # noqa: F401 - gpp: the fixture (g++, or skipped)
+from tests.server.web.conftest import http
 
 KEY = "k3y-ana#7"
 SOURCES = HANDOUT_BOT / "QuoridorClient"
 
-
-def http(server, path: str = "/") -> str:
-    return f"http://127.0.0.1:{server.port}{path}"
 
 
 def cpp_files(source: str | None = None) -> list[dict]:
