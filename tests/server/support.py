@@ -7,13 +7,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from server.cli import main
 from shared.quoridor import BlockBar, Location, Position, Step
 from tests.server.conftest import Policy, bounded, runner_policy
 
-__all__ = ["BROADCASTS", "Client", "GatedBot", "Recorder", "export", "hello", "play", "position_of", "step_frame"]
+__all__ = ["BROADCASTS", "Client", "GatedBot", "Recorder", "export", "fails", "hello", "play", "position_of", "step_frame"]
 
 #: Frames the server sends on its own (not in answer to a frame).
 BROADCASTS = frozenset({"standings", "game_update", "tournament_over", "tournament_info", "game_start", "turn",
@@ -159,3 +161,13 @@ class GatedBot:
                         return
         except ConnectionClosed:
             pass
+
+
+def fails(capsys: Any, argv: list[str], code: int = 2) -> str:
+    """Run ``quoridor-server``'s ``main(argv)``, expecting exit ``code``; the error line it printed (no traceback)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.strip().splitlines()[-1]

@@ -20,18 +20,11 @@ from server.cli import build_parser, interrupted_message, main, read_roster, set
 from shared.cli import deprecation_notes
 from server.logs.logfile import LogUnavailableError
 from tests.server.conftest import ScriptedBot, bounded
+from tests.server.support import fails
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def fails(capsys, argv: list[str], code: int = 2) -> str:
-    """Run ``main(argv)``, expecting exit ``code``; the error line it printed."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[-1]
 
 
 def test_help_lists_the_short_flags(capsys):

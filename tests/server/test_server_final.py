@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.cli import build_parser, main, settings_from_args
+from server.cli import build_parser, settings_from_args
 from server.settings import ServerSettings
 from server.views.dashboard import PlainReporter
 from shared.gamelog import parse_log
@@ -18,7 +18,7 @@ from shared.ladder import pawn_opening
 from shared.quoridor import Position, Step
 from shared.tournament import Final, GameResult
 from tests.server.conftest import ScriptedBot, bounded, url
-from tests.server.support import Recorder, export, play
+from tests.server.support import Recorder, export, fails, play
 
 
 class Waster:
@@ -147,14 +147,6 @@ async def test_a_final_stopped_mid_round_resumes_and_plays_only_what_is_missing(
 
 
 # -- the options --------------------------------------------------------------------------------------
-
-def fails(capsys, argv: list[str]) -> str:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from server.cli import build_parser, main, settings_from_args
+from server.cli import build_parser, settings_from_args
 from server.settings import ServerSettings
 from shared.tournament import GameResult, Swiss, swiss_tie_breaks
 from tests.server.conftest import ScriptedBot, bounded, url
-from tests.server.support import Recorder, export, play
+from tests.server.support import Recorder, export, fails, play
 
 
 def game_result(game: dict[str, Any]) -> GameResult:
@@ -121,14 +121,6 @@ async def test_a_swiss_resumes_with_its_settings_and_plays_only_what_is_missing(
 
 
 # -- the options --------------------------------------------------------------------------------------
-
-def fails(capsys, argv: list[str]) -> str:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("argv, words", [
